@@ -1,0 +1,334 @@
+/* emit.c — stage 3 driver: names of emitted things, expressions in C, file framing. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit.h"
+
+/* ---- names ---- */
+
+/* The naming path of a type: {"xw", [extension name], name...}. */
+static int type_path(struct type *t, char **path, int max)
+{
+    int n;
+    switch (t->kind) {
+    case TK_REPLY:
+        return type_path(t->request, path, max);
+    case TK_SWITCH:
+        n = type_path(t->parent, path, max - 1);
+        path[n++] = t->name;
+        return n;
+    case TK_CASE:
+        n = type_path(t->parent, path, max - 1);
+        if (t->casename)
+            path[n++] = t->casename;
+        return n;
+    default:
+        n = 0;
+        path[n++] = "xw";
+        if (t->mod->is_ext)
+            path[n++] = t->mod->ext_name;
+        path[n++] = t->name;
+        return n;
+    }
+}
+
+char *tfunc(struct emitter *e, struct type *t, const char *suffix)
+{
+    char *path[32];
+    int n = type_path(t, path, 32);
+    return cname_join(e->m, path, n, suffix);
+}
+
+char *tfunc2(struct emitter *e, struct type *t, const char *a, const char *b)
+{
+    char *path[34];
+    int n = type_path(t, path, 32);
+    path[n++] = (char *)a;
+    return cname_join(e->m, path, n, b);
+}
+
+static int collides(struct emitter *e, struct module *m, struct type *en, const char *name, int depth)
+{
+    for (int i = 0; i < m->ntypes; i++) {
+        struct type *t = m->types[i];
+        if (t == en || t->kind == TK_ENUM || t->kind == TK_REQUEST || t->kind == TK_EVENT || t->kind == TK_ERROR)
+            continue;
+        char *c = tname(e, t);
+        int hit = !strcmp(c, name);
+        free(c);
+        if (hit)
+            return 1;
+    }
+    for (int i = 0; depth < 16 && i < m->nimports; i++)
+        if (collides(e, m->imports[i].mod, en, name, depth + 1))
+            return 1;
+    return 0;
+}
+
+char *tname(struct emitter *e, struct type *t)
+{
+    switch (t->kind) {
+    case TK_PRIM:
+        return xstrdup(t->ctype);
+    case TK_EVENT:
+        return tfunc2(e, t->copy_of && t->copy_of != t ? t : t, "event", "t");
+    case TK_ERROR:
+        return tfunc2(e, t, "error", "t");
+    case TK_REQUEST:
+        return tfunc2(e, t, "request", "t");
+    case TK_REPLY:
+        return tfunc2(e, t, "reply", "t");
+    case TK_ENUM: {
+        char *c = tfunc(e, t, "t");
+        if (collides(e, e->m, t, c, 0)) {
+            free(c);
+            c = tfunc2(e, t, "enum", "t");
+        }
+        return c;
+    }
+    default:
+        return tfunc(e, t, "t");
+    }
+}
+
+/* The C type of a list element or field: "char" stands for void on the wire. */
+char *wiretype(struct emitter *e, struct type *t)
+{
+    if (t->kind == TK_PRIM && !strcmp(t->ctype, "void"))
+        return xstrdup("char");
+    return tname(e, t);
+}
+
+int type_is_simple(const struct type *t)
+{
+    if (t->kind == TK_TYPEDEF)
+        return type_is_simple(t->target);
+    return t->kind == TK_PRIM || t->kind == TK_XID || t->kind == TK_XIDUNION;
+}
+
+/* Alignment mask libxcb applies before a variable part that follows another one. */
+int pad_mask(const struct type *t)
+{
+    int s = t->size > 0 ? t->size : 4;
+    if (t->kind == TK_PRIM && !strcmp(t->ctype, "void"))
+        s = 1;
+    return s > 4 ? 3 : s - 1;
+}
+
+/* ---- expressions ---- */
+
+static char *val_default(struct ectx *x, struct field *f)
+{
+    (void)x;
+    return xstrdup(f->cname);
+}
+
+static char *sumof_c(struct ectx *x, struct expr *ex)
+{
+    struct field *lf = ex->field;
+    char *n = expr_c(x, lf->expr);
+    char *p = x->list ? x->list(x, lf) : xstrdup(lf->cname);
+    char *mt = wiretype(x->e, lf->type);
+    struct ectx in = *x;
+    in.outer = x;
+    in.member = lf->type;
+    char *inner = ex->a ? expr_c(&in, ex->a) : xstrdup("xw_el");
+    char *r = xasprintf("({ int64_t xw_sum = 0; const char *xw_lp = (const char *)(%s); "
+                        "for (int64_t xw_i = 0; xw_i < (int64_t)(%s); xw_i++) { %s xw_el; "
+                        "memcpy(&xw_el, xw_lp + xw_i * (int64_t)sizeof(xw_el), sizeof(xw_el)); "
+                        "xw_sum += %s; } xw_sum; })",
+                        p, n, mt, inner);
+    free(n), free(p), free(mt), free(inner);
+    return r;
+}
+
+static char *enumref_c(struct ectx *x, struct expr *ex)
+{
+    char *path[34];
+    struct emitter *e = x->e;
+    int n = 0;
+    path[n++] = "xw";
+    if (ex->reftype->mod->is_ext)
+        path[n++] = ex->reftype->mod->ext_name;
+    path[n++] = ex->reftype->name;
+    path[n++] = ex->name;
+    char *s = cname_join(e->m, path, n, NULL);
+    char *u = cname_upper(s);
+    free(s);
+    return u;
+}
+
+char *expr_c(struct ectx *x, struct expr *ex)
+{
+    char *a, *b, *r;
+    switch (ex->kind) {
+    case EX_NUM:
+        return xasprintf("%lld", ex->num);
+    case EX_FIELDREF:
+    case EX_PARAMREF:
+        if (x->member && ex->field && ex->field->owner == x->member)
+            return xasprintf("xw_el.%s", ex->field->cname);
+        if (x->outer && x->member)
+            return expr_c(x->outer, ex);
+        if (!ex->field) /* paramref with no field: a parameter of this function */
+            return xasprintf("%s%s", x->param_prefix ? x->param_prefix : "", cfield_name(ex->name));
+        return x->val ? x->val(x, ex->field) : val_default(x, ex->field);
+    case EX_LISTELEM:
+        return xstrdup("xw_el");
+    case EX_OP:
+        a = expr_c(x, ex->a), b = expr_c(x, ex->b);
+        r = xasprintf("(%s %s %s)", a, ex->op, b);
+        free(a), free(b);
+        return r;
+    case EX_UNOP:
+        a = expr_c(x, ex->a);
+        r = xasprintf("(%s%s)", ex->op, a);
+        free(a);
+        return r;
+    case EX_POPCOUNT:
+        a = expr_c(x, ex->a);
+        r = xasprintf("xw_popcount(%s)", a);
+        free(a);
+        return r;
+    case EX_SUMOF:
+        return sumof_c(x, ex);
+    case EX_ENUMREF:
+        return enumref_c(x, ex);
+    case EX_CALCLEN:
+        return xstrdup("0");
+    }
+    return xstrdup("0");
+}
+
+/* ---- documentation ---- */
+
+void emit_doc(struct out *o, const struct doc *d, const char *indent)
+{
+    if (!d || (!d->brief && !d->description))
+        return;
+    out_printf(o, "%s/**\n", indent);
+    if (d->brief)
+        out_printf(o, "%s * @brief %s\n", indent, d->brief);
+    if (d->description) {
+        out_printf(o, "%s *\n%s * ", indent, indent);
+        for (const char *p = d->description; *p; p++) {
+            if (*p == '\n')
+                out_printf(o, "\n%s * ", indent);
+            else if (*p == '*' && p[1] == '/')
+                out_printf(o, "* /");
+            else
+                out_printf(o, "%c", *p);
+        }
+        out_printf(o, "\n");
+    }
+    out_printf(o, "%s */\n", indent);
+}
+
+/* ---- files ---- */
+
+static void write_file(const char *dir, const char *name, const char *a, const char *b, const char *c)
+{
+    char *path = xasprintf("%s/%s", dir, name);
+    FILE *f = fopen(path, "wb");
+    struct loc loc = { path, 0 };
+    if (!f)
+        fail(loc, "cannot write: %s", strerror(errno));
+    if ((a && fputs(a, f) < 0) || (b && fputs(b, f) < 0) || (c && fputs(c, f) < 0) || fclose(f))
+        fail(loc, "cannot write: %s", strerror(errno));
+    free(path);
+}
+
+static void header_open(struct emitter *e, struct out *o)
+{
+    struct module *m = e->m;
+    char *guard = cname_upper(m->header);
+    out_printf(o, "/* %s.h — generated by xwgen from %s.xml; do not edit. */\n", m->header, m->header);
+    out_printf(o, "#ifndef XW_%s_H\n#define XW_%s_H\n\n#include <xw/xw.h>\n", guard, guard);
+    for (int i = 0; i < m->nimports; i++)
+        out_printf(o, "#include <xw/%s.h>\n", m->imports[i].header);
+    out_printf(o, "\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n");
+    if (m->is_ext) {
+        char *en = cname_upper(m->ext_name);
+        char *id = cname_join(m, (char *[]){ "xw", m->ext_name, "id" }, 3, NULL);
+        out_printf(o, "\n#define XW_%s_MAJOR_VERSION %s\n#define XW_%s_MINOR_VERSION %s\n\n", en, m->major, en,
+                   m->minor);
+        out_printf(o, "/** Key for xw_get_extension_data(); the extension's name is \"%s\". */\n", m->xname);
+        out_printf(o, "XW_EXPORT extern xw_extension_t %s;\n", id);
+        free(en), free(id);
+    }
+    free(guard);
+}
+
+static void source_open(struct emitter *e, struct out *o)
+{
+    struct module *m = e->m;
+    out_printf(o, "/* %s.c — generated by xwgen from %s.xml; do not edit. */\n", m->header, m->header);
+    out_printf(o, "#include <stdlib.h>\n#include <string.h>\n#include <unistd.h>\n#include <xw/xwext.h>\n#include <xw/%s.h>\n\n",
+               m->header);
+    out_printf(o, "#if defined(__GNUC__)\n#pragma GCC diagnostic ignored \"-Wunused-function\"\n#endif\n\n");
+    out_printf(o, "/* Bytes in the first n iovecs: where the next part of a request starts. */\n"
+                  "static size_t xw__iov_sum(const struct iovec *v, int n)\n{\n    size_t s = 0;\n"
+                  "    for (int i = 0; i < n; i++)\n        s += v[i].iov_len;\n    return s;\n}\n\n");
+    if (m->is_ext) {
+        char *id = cname_join(m, (char *[]){ "xw", m->ext_name, "id" }, 3, NULL);
+        char *desc = xasprintf("xw_%s_desc", m->header);
+        out_printf(o, "extern const xw_ext_desc_t %s;\n", desc);
+        out_printf(o, "XW_EXPORT xw_extension_t %s = { \"%s\", 0, &%s };\n\n", id, m->xname, desc);
+        free(id), free(desc);
+    }
+}
+
+void emit_module(struct module *m, const char *outdir)
+{
+    struct emitter e = { .m = m };
+    struct out head = { 0 }, tail = { 0 }, src = { 0 };
+    header_open(&e, &head);
+    source_open(&e, &src);
+    for (int i = 0; i < m->ntypes; i++)
+        emit_type(&e, m->types[i]);
+    emit_meta(&e);
+    out_printf(&tail, "\n#ifdef __cplusplus\n}\n#endif\n\n#endif\n");
+    out_append(&head, &e.htypes);
+    out_append(&head, &e.hfuncs);
+    out_append(&src, &e.c);
+    char *hn = xasprintf("%s.h", m->header), *cn = xasprintf("%s.c", m->header);
+    write_file(outdir, hn, head.buf, tail.buf, NULL);
+    write_file(outdir, cn, src.buf, NULL, NULL);
+    free(hn), free(cn);
+}
+
+void emit_type(struct emitter *e, struct type *t)
+{
+    if (t->emitted)
+        return;
+    t->emitted = 1;
+    switch (t->kind) {
+    case TK_ENUM:
+        emit_enum(e, t);
+        break;
+    case TK_XID:
+    case TK_XIDUNION:
+    case TK_TYPEDEF:
+        emit_simple(e, t);
+        break;
+    case TK_STRUCT:
+    case TK_UNION:
+        emit_struct(e, t);
+        break;
+    case TK_EVENTSTRUCT:
+        emit_eventstruct(e, t);
+        break;
+    case TK_EVENT:
+        emit_event(e, t);
+        break;
+    case TK_ERROR:
+        emit_error(e, t);
+        break;
+    case TK_REQUEST:
+        emit_request(e, t);
+        break;
+    default:
+        break;
+    }
+}

@@ -1,0 +1,41 @@
+/* emit.h — shared by the emit stage: names of generated things and the expression context. */
+#ifndef XWGEN_EMIT_H
+#define XWGEN_EMIT_H
+
+#include "model.h"
+
+struct ectx {
+    struct emitter *e;
+    char *(*val)(struct ectx *x, struct field *f);  /* C value of a field (NULL: its C name) */
+    char *(*list)(struct ectx *x, struct field *f); /* C pointer to a list's first element */
+    void *data;
+    struct ectx *outer;   /* inside sumof: the enclosing context */
+    struct type *member;  /* inside sumof: the list element type, bound to xw_el */
+    const char *param_prefix; /* how a paramref with no field is spelled: "xw_v_" in walkers */
+};
+
+char *tname(struct emitter *e, struct type *t);
+char *tfunc(struct emitter *e, struct type *t, const char *suffix);
+char *tfunc2(struct emitter *e, struct type *t, const char *a, const char *b);
+char *wiretype(struct emitter *e, struct type *t);
+int type_is_simple(const struct type *t);
+int pad_mask(const struct type *t);
+char *expr_c(struct ectx *x, struct expr *ex);
+
+void emit_struct(struct emitter *e, struct type *t);
+void emit_eventstruct(struct emitter *e, struct type *t);
+void emit_switches(struct emitter *e, struct type *t);
+void emit_struct_body(struct emitter *e, struct type *t, const char *kw, const char *name, int packed);
+
+/* walker: bounded size computation shared by _sizeof and validators */
+struct wparam {
+    char *name;  /* C name of the value inside the walker */
+    char *ctype; /* its C type */
+    struct field *field;
+};
+int walker_params(struct type *t, struct wparam **out);
+char *walker_name(struct emitter *e, struct type *t);
+void emit_walker(struct emitter *e, struct type *t);
+char *walker_call(struct emitter *e, struct type *t, const char *buf, const char *avail, struct ectx *x);
+
+#endif

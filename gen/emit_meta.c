@@ -1,0 +1,79 @@
+/* emit_meta.c — per-description tables: request, event and error names, generic-event validators. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit.h"
+
+static void name_table(struct emitter *e, const char *var, enum type_kind kind, int xge, int *count)
+{
+    struct module *m = e->m;
+    int max = -1;
+    for (int i = 0; i < m->ntypes; i++) {
+        struct type *t = m->types[i];
+        if (t->kind == kind && (kind != TK_EVENT || t->xge == xge) && t->number > max)
+            max = t->number;
+    }
+    *count = max + 1;
+    if (max < 0)
+        return;
+    out_printf(&e->c, "\nstatic const char *const %s[%d] = {\n", var, max + 1);
+    char *done = xcalloc((size_t)max + 1, 1);
+    for (int i = 0; i < m->ntypes; i++) {
+        struct type *t = m->types[i];
+        /* negative numbers (GLX's Generic error) and repeats keep the first name */
+        if (t->kind == kind && (kind != TK_EVENT || t->xge == xge) && t->number >= 0 && !done[t->number]) {
+            out_printf(&e->c, "    [%d] = \"%s\",\n", t->number, t->name);
+            done[t->number] = 1;
+        }
+    }
+    free(done);
+    out_printf(&e->c, "};\n");
+}
+
+static void xge_validators(struct emitter *e, int n)
+{
+    struct module *m = e->m;
+    out_printf(&e->c, "\n");
+    for (int i = 0; i < m->ntypes; i++) {
+        struct type *t = m->types[i];
+        if (t->kind != TK_EVENT || !t->xge)
+            continue;
+        struct type *o = t->copy_of && t->copy_of != t ? t->copy_of : t;
+        char *w = walker_name(e, o), *fn = tfunc2(e, t, "event", "validate");
+        out_printf(&e->c, "static int xw__%s(const void *p, size_t len)\n{\n    return %s((const char *)p, len, -1) < 0 ? -1 : 0;\n}\n",
+                   fn + 3, w);
+        free(w), free(fn);
+    }
+    out_printf(&e->c, "\nstatic const xw_validate_fn xw__xge_validators[%d] = {\n", n);
+    char *done = xcalloc((size_t)n, 1);
+    for (int i = 0; i < m->ntypes; i++) {
+        struct type *t = m->types[i];
+        if (t->kind != TK_EVENT || !t->xge || done[t->number])
+            continue;
+        done[t->number] = 1;
+        char *fn = tfunc2(e, t, "event", "validate");
+        out_printf(&e->c, "    [%d] = xw__%s,\n", t->number, fn + 3);
+        free(fn);
+    }
+    out_printf(&e->c, "};\n");
+    free(done);
+}
+
+void emit_meta(struct emitter *e)
+{
+    int nreq, nev, nerr, nxge;
+    name_table(e, "xw__request_names", TK_REQUEST, 0, &nreq);
+    name_table(e, "xw__event_names", TK_EVENT, 0, &nev);
+    name_table(e, "xw__error_names", TK_ERROR, 0, &nerr);
+    name_table(e, "xw__xge_names", TK_EVENT, 1, &nxge);
+    if (nxge)
+        xge_validators(e, nxge);
+    const char *desc = e->m->is_ext ? xasprintf("xw_%s_desc", e->m->header) : "xw_xproto_desc";
+    out_printf(&e->c, "\n%sconst xw_ext_desc_t %s = {\n    .xname = \"%s\",\n", e->m->is_ext ? "" : "XW_EXPORT ", desc,
+               e->m->is_ext ? e->m->xname : "X11");
+    out_printf(&e->c, "    .request_names = %s,\n    .n_requests = %d,\n", nreq ? "xw__request_names" : "0", nreq);
+    out_printf(&e->c, "    .event_names = %s,\n    .n_events = %d,\n", nev ? "xw__event_names" : "0", nev);
+    out_printf(&e->c, "    .error_names = %s,\n    .n_errors = %d,\n", nerr ? "xw__error_names" : "0", nerr);
+    out_printf(&e->c, "    .xge_names = %s,\n    .n_xge = %d,\n", nxge ? "xw__xge_names" : "0", nxge);
+    out_printf(&e->c, "    .xge_validators = %s,\n};\n", nxge ? "xw__xge_validators" : "0");
+}

@@ -1,0 +1,421 @@
+/* emit_request.c — requests: structs, zero-allocation senders over a fixed iovec array, replies. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit.h"
+
+static int has_switch(struct type *t)
+{
+    for (int i = 0; i < t->nfields; i++)
+        if (t->fields[i]->kind == FK_SWITCH)
+            return 1;
+    return 0;
+}
+
+/* Parameter declaration of a field, as libxcb spells it. */
+static char *param_decl(struct emitter *e, struct field *f, int aux)
+{
+    if (f->kind == FK_FD)
+        return xasprintf("int32_t %s", f->cname);
+    if (f->kind == FK_SWITCH) {
+        if (!aux)
+            return xasprintf("const void *%s", f->cname);
+        char *tn = tname(e, f->sw);
+        char *r = xasprintf("const %s *%s", tn, f->cname);
+        free(tn);
+        return r;
+    }
+    char *tn = tname(e, f->type);
+    char *r;
+    if (f->kind == FK_LIST && f->nmemb != 1)
+        r = xasprintf("const %s *%s", tn, f->cname);
+    else if (!type_fixed(f->type))
+        r = xasprintf("const %s *%s", tn, f->cname);
+    else
+        r = xasprintf("%s %s", tn, f->cname);
+    free(tn);
+    return r;
+}
+
+static void signature(struct emitter *e, struct out *o, struct type *t, const char *cookie, const char *fn, int aux)
+{
+    out_printf(o, "%s %s(xw_connection_t *c", cookie, fn);
+    for (int i = 0; i < t->nfields; i++) {
+        struct field *f = t->fields[i];
+        if (!f->visible)
+            continue;
+        char *d = param_decl(e, f, aux);
+        out_printf(o, ", %s", d);
+        free(d);
+    }
+    out_printf(o, ")");
+}
+
+/* ---- sender bodies ---- */
+
+struct sender {
+    struct emitter *e;
+    struct type *t;
+    struct out body;
+    int nparts;
+    int nfds_fixed;
+    int nfds_list;
+};
+
+/* In a sender, fields are parameters; in the aux form, a switch member is read from
+ * the caller's struct (x->data is the switch field). */
+static char *sval(struct ectx *x, struct field *f)
+{
+    struct field *sf = x->data;
+    if (sf && f->owner && f->owner->kind == TK_CASE && f->owner->parent == sf->sw) {
+        if (f->owner->casename)
+            return xasprintf("%s->%s.%s", sf->cname, f->owner->casename, f->cname);
+        return xasprintf("%s->%s", sf->cname, f->cname);
+    }
+    return xstrdup(f->cname);
+}
+
+static void part(struct sender *s, const char *base, const char *len)
+{
+    int k = 2 + s->nparts++;
+    out_printf(&s->body, "    xw_parts[%d].iov_base = (char *)(%s);\n    xw_parts[%d].iov_len = %s;\n", k, base, k, len);
+}
+
+static void pad_part(struct sender *s)
+{
+    int k = 2 + s->nparts;
+    out_printf(&s->body, "    xw_parts[%d].iov_base = 0;\n    xw_parts[%d].iov_len = -xw_parts[%d].iov_len & 3;\n", k, k, k - 1);
+    s->nparts++;
+}
+
+static char *list_len_bytes(struct sender *s, struct field *f)
+{
+    struct ectx x = { .e = s->e, .val = sval };
+    char *wt = wiretype(s->e, f->type);
+    char *n = f->expr->kind == EX_CALCLEN ? xasprintf("%s_len", f->name) : expr_c(&x, f->expr);
+    char *r;
+    if (type_fixed(f->type)) {
+        r = xasprintf("(size_t)(%s) * sizeof(%s)", n, wt);
+    } else {
+        char *sz = tfunc(s->e, f->type, "sizeof");
+        r = xasprintf("({ size_t xw_l = 0; const char *xw_p = (const char *)%s; "
+                      "for (int64_t xw_i = 0; xw_i < (int64_t)(%s); xw_i++) { int xw_s = %s(xw_p + xw_l); xw_l += (size_t)xw_s; } xw_l; })",
+                      f->cname, n, sz);
+        free(sz);
+    }
+    free(wt), free(n);
+    return r;
+}
+
+/* The aux form: one iovec per switch member, empty when its case is off. */
+static void aux_switch_parts(struct sender *s, struct field *sf)
+{
+    struct type *sw = sf->sw;
+    struct ectx x = { .e = s->e, .val = sval, .list = sval, .data = sf };
+    char *se = expr_c(&x, sw->swexpr);
+    out_printf(&s->body, "    xw_swstart = xw__iov_sum(xw_parts + 2, %d);\n    (void)xw_swstart;\n", s->nparts);
+    for (int c = 0; c < sw->ncases; c++) {
+        struct type *cs = sw->cases[c];
+        struct out cond = { 0 };
+        for (int k = 0; k < cs->ncaseexprs; k++) {
+            char *ce = expr_c(&x, cs->caseexprs[k]);
+            out_printf(&cond, "%s(%s %s %s)", k ? " || " : "", se, cs->is_bitcase ? "&" : "==", ce);
+            free(ce);
+        }
+        char *pfx = cs->casename ? xasprintf("%s->%s.", sf->cname, cs->casename) : xasprintf("%s->", sf->cname);
+        for (int i = 0; i < cs->nfields; i++) {
+            struct field *f = cs->fields[i];
+            if (!f->wire)
+                continue;
+            if (f->kind == FK_SWITCH)
+                fail(f->loc, "a switch inside a request switch is not supported");
+            if (f->kind == FK_PAD) {
+                int k = 2 + s->nparts++;
+                if (f->pad_align)
+                    out_printf(&s->body, "    xw_parts[%d].iov_base = 0;\n    xw_parts[%d].iov_len = (%s) ? (-(xw__iov_sum(xw_parts + 2, %d) - xw_swstart) & %d) : 0;\n",
+                               k, k, cond.buf, k - 2, f->pad_align - 1);
+                else
+                    out_printf(&s->body, "    xw_parts[%d].iov_base = 0;\n    xw_parts[%d].iov_len = (%s) ? %d : 0;\n", k, k,
+                               cond.buf, f->pad_bytes);
+                continue;
+            }
+            int k = 2 + s->nparts;
+            if (field_fixed(f)) {
+                out_printf(&s->body, "    xw_parts[%d].iov_base = (char *)&%s%s;\n    xw_parts[%d].iov_len = (%s) ? %d : 0;\n", k,
+                           pfx, f->cname, k, cond.buf, field_size(f));
+                s->nparts++;
+            } else {
+                /* lists in a case start at their natural alignment within the switch */
+                out_printf(&s->body, "    xw_parts[%d].iov_base = 0;\n    xw_parts[%d].iov_len = (%s) ? (-(xw__iov_sum(xw_parts + 2, %d) - xw_swstart) & %d) : 0;\n",
+                           k, k, cond.buf, k - 2, pad_mask(f->type));
+                s->nparts++;
+                k++;
+                struct ectx cx = { .e = s->e, .val = sval, .list = sval, .data = sf };
+                char *n = expr_c(&cx, f->expr);
+                char *wt = wiretype(s->e, f->type);
+                out_printf(&s->body, "    xw_parts[%d].iov_base = (char *)%s%s;\n    xw_parts[%d].iov_len = (%s) ? (size_t)(%s) * sizeof(%s) : 0;\n",
+                           k, pfx, f->cname, k, cond.buf, n, wt);
+                s->nparts++;
+                free(n), free(wt);
+            }
+        }
+        free(pfx), free(cond.buf);
+    }
+    free(se);
+    pad_part(s);
+}
+
+static void fixed_assignments(struct sender *s)
+{
+    struct ectx x = { .e = s->e, .val = sval };
+    for (int i = 0; i < s->t->nfields; i++) {
+        struct field *f = s->t->fields[i];
+        if (!f->wire || f->autof || !field_fixed(f))
+            continue;
+        if (f->kind == FK_PAD)
+            out_printf(&s->body, "    memset(&xw_out.%s, 0, %d);\n", f->cname, f->pad_bytes);
+        else if (f->kind == FK_EXPRFIELD) {
+            char *v = expr_c(&x, f->expr);
+            out_printf(&s->body, "    xw_out.%s = %s;\n", f->cname, v);
+            free(v);
+        } else if (f->nmemb > 1 || f->kind == FK_LIST)
+            out_printf(&s->body, "    memcpy(xw_out.%s, %s, sizeof(xw_out.%s));\n", f->cname, f->cname, f->cname);
+        else
+            out_printf(&s->body, "    xw_out.%s = %s;\n", f->cname, f->cname);
+    }
+}
+
+static void var_parts(struct sender *s, int aux)
+{
+    for (int i = 0; i < s->t->nfields; i++) {
+        struct field *f = s->t->fields[i];
+        if (f->kind == FK_FD) {
+            out_printf(&s->body, "    xw_fds[xw_nfds++] = %s;\n", f->cname);
+            s->nfds_fixed++;
+            continue;
+        }
+        if (f->kind == FK_LIST && f->isfd) {
+            struct ectx x = { .e = s->e, .val = sval };
+            char *n = expr_c(&x, f->expr);
+            out_printf(&s->body, "    if ((size_t)(%s) > sizeof(xw_fds) / sizeof(xw_fds[0]) - xw_nfds) {\n"
+                                 "        /* more fds than one message carries: fail this request alone */\n"
+                                 "        for (int64_t xw_i = 0; xw_i < (int64_t)(%s); xw_i++)\n            close(%s[xw_i]);\n"
+                                 "        for (unsigned int xw_i = 0; xw_i < xw_nfds; xw_i++)\n            close(xw_fds[xw_i]);\n"
+                                 "        xw_ret.sequence = 0;\n        return xw_ret;\n    }\n"
+                                 "    for (int64_t xw_i = 0; xw_i < (int64_t)(%s); xw_i++)\n        xw_fds[xw_nfds++] = %s[xw_i];\n",
+                       n, n, f->cname, n, f->cname);
+            s->nfds_list = 1;
+            free(n);
+            continue;
+        }
+        if (!f->wire || field_fixed(f))
+            continue;
+        if (f->kind == FK_SWITCH && aux) {
+            aux_switch_parts(s, f);
+        } else if (f->kind == FK_SWITCH) {
+            struct wparam *wp;
+            int np = walker_params(f->sw, &wp);
+            char *sz = tfunc(s->e, f->sw, "sizeof");
+            struct out call = { 0 };
+            out_printf(&call, "(size_t)%s(%s", sz, f->cname);
+            for (int k = 0; k < np; k++)
+                out_printf(&call, ", %s", wp[k].name);
+            out_printf(&call, ")");
+            part(s, f->cname, call.buf);
+            pad_part(s);
+            free(sz), free(call.buf);
+        } else if (f->kind == FK_LIST) {
+            char *len = list_len_bytes(s, f);
+            part(s, f->cname, len);
+            pad_part(s);
+            free(len);
+        } else if (f->kind == FK_PAD) {
+            int k = 2 + s->nparts++;
+            out_printf(&s->body, "    xw_parts[%d].iov_base = 0;\n    xw_parts[%d].iov_len = -xw__iov_sum(xw_parts + 2, %d) & %d;\n", k, k,
+                       k - 2, f->pad_align - 1);
+        } else {
+            char *sz = tfunc(s->e, f->type, "sizeof");
+            char *len = xasprintf("(size_t)%s(%s)", sz, f->cname);
+            part(s, f->cname, len);
+            pad_part(s);
+            free(sz), free(len);
+        }
+    }
+}
+
+static void emit_sender(struct emitter *e, struct type *t, const char *fn, int checked_flag, int aux)
+{
+    char *cookie = t->reply ? tfunc(e, t, "cookie_t") : xstrdup("xw_void_cookie_t");
+    char *rt = tname(e, t);
+    struct sender s = { .e = e, .t = t };
+    out_printf(&s.body, "    xw_parts[2].iov_base = (char *)&xw_out;\n    xw_parts[2].iov_len = sizeof(xw_out);\n");
+    s.nparts = 1;
+    pad_part(&s);
+    fixed_assignments(&s);
+    var_parts(&s, aux);
+
+    /* header */
+    struct out *h = &e->hfuncs, *c = &e->c;
+    out_printf(h, "\n");
+    emit_doc(h, t->doc, "");
+    out_printf(h, "/** Sends %s%s. Never allocates. Returns a cookie whose sequence is 0 when the request\n"
+                  " * could not be sent (see xw_request_error_string()). */\nXW_EXPORT ",
+               t->name, checked_flag ? (t->reply ? "; errors are delivered to the reply" : "; errors are kept for xw_request_check()")
+                                     : (t->reply ? "; errors go to the event queue" : ""));
+    signature(e, h, t, cookie, fn, aux);
+    out_printf(h, ";\n");
+    out_printf(c, "\n");
+    signature(e, c, t, cookie, fn, aux);
+    char *ext = e->m->is_ext ? cname_join(e->m, (char *[]){ "xw", e->m->ext_name, "id" }, 3, NULL) : NULL;
+    char *op = tfunc(e, t, NULL), *opu = cname_upper(op);
+    char *val = t->reply ? xasprintf("%s", "xw_validate_reply") : xstrdup("0");
+    out_printf(c, "\n{\n    static const xw_protocol_request_t xw_req = {\n        .count = %d,\n        .ext = %s%s,\n"
+                  "        .opcode = %s,\n        .isvoid = %d,\n        .validate = %s,\n    };\n",
+               s.nparts, ext ? "&" : "", ext ? ext : "0", opu, t->reply ? 0 : 1, val);
+    out_printf(c, "    struct iovec xw_parts[%d];\n    %s xw_out;\n    %s xw_ret;\n", s.nparts + 2, rt, cookie);
+    if (s.nfds_fixed || s.nfds_list)
+        out_printf(c, "    int xw_fds[%d];\n    unsigned int xw_nfds = 0;\n", s.nfds_list ? 16 : s.nfds_fixed);
+    if (strstr(s.body.buf, "xw_swstart"))
+        out_printf(c, "    size_t xw_swstart;\n");
+    out_printf(c, "\n");
+    out_append(c, &s.body);
+    out_printf(c, "    {\n        size_t xw_total = 0;\n        for (int xw_k = 2; xw_k < %d; xw_k++)\n            xw_total += xw_parts[xw_k].iov_len;\n",
+               s.nparts + 2);
+    int flags = 0;
+    const char *fl[] = { "0", "XW_REQUEST_CHECKED", "XW_REQUEST_REPLY_FDS", "XW_REQUEST_CHECKED | XW_REQUEST_REPLY_FDS" };
+    flags = (checked_flag ? 1 : 0) | (t->reply && t->reply->has_fds ? 2 : 0);
+    out_printf(c, "        xw_ret.sequence = (unsigned int)xw_send(c, %s, xw_parts + 2, &xw_req, xw_total, %s, %s);\n    }\n",
+               fl[flags], s.nfds_fixed || s.nfds_list ? "xw_nfds" : "0", s.nfds_fixed || s.nfds_list ? "xw_fds" : "0");
+    out_printf(c, "    return xw_ret;\n}\n");
+    free(cookie), free(rt), free(ext), free(op), free(opu), free(val), free(s.body.buf);
+}
+
+static void emit_reply_fn(struct emitter *e, struct type *t)
+{
+    char *rn = tfunc(e, t, "reply"), *rt = tname(e, t->reply), *ck = tfunc(e, t, "cookie_t");
+    out_printf(&e->hfuncs, "\n/** Waits for the reply; it is malloc'd and the caller frees it. On an X error returns NULL\n"
+                           " * and stores a malloc'd error in *e when e is not NULL. */\n"
+                           "XW_EXPORT %s *%s(xw_connection_t *c, %s cookie, xw_generic_error_t **e);\n",
+               rt, rn, ck);
+    out_printf(&e->c, "\n%s *%s(xw_connection_t *c, %s cookie, xw_generic_error_t **e)\n{\n"
+                      "    return (%s *)xw_wait_for_reply(c, cookie.sequence, e);\n}\n",
+               rt, rn, ck, rt);
+    if (t->reply->has_fds) {
+        char *fn = tfunc(e, t, "reply_fds");
+        out_printf(&e->hfuncs, "\n/** The fds that came with reply; they point into it and the caller closes them. */\n"
+                               "XW_EXPORT int *%s(xw_connection_t *c, %s *reply);\n", fn, rt);
+        out_printf(&e->c, "\nint *%s(xw_connection_t *c, %s *reply)\n{\n"
+                          "    return xw_get_reply_fds(c, reply, sizeof(%s) + 4 * (size_t)reply->length);\n}\n",
+                   fn, rt, rt);
+        free(fn);
+    }
+    free(rn), free(rt), free(ck);
+}
+
+/* Every reply is checked once on arrival: its counts must fit in the bytes. */
+static void emit_reply_validator(struct emitter *e, struct type *t)
+{
+    struct type *r = t->reply;
+    char *vn = tfunc(e, t, "reply_validate");
+    char *vname = xasprintf("xw__%s", vn + 3);
+    if (r->needs_walk)
+        emit_walker(e, r);
+    out_printf(&e->c, "\nstatic int %s(const void *p, size_t len)\n{\n", vname);
+    if (r->needs_walk) {
+        char *w = walker_name(e, r);
+        struct wparam *wp;
+        if (walker_params(r, &wp))
+            fail(r->loc, "a reply whose size needs outside values");
+        out_printf(&e->c, "    long n = %s((const char *)p, len, -1);\n    return n < 0 ? -1 : 0;\n}\n", w);
+        free(w);
+    } else {
+        out_printf(&e->c, "    (void)p;\n    return len < %d ? -1 : 0;\n}\n", r->size);
+    }
+    out_printf(&e->c, "#define xw_validate_reply %s\n", vname);
+    free(vn), free(vname);
+}
+
+static void emit_senders(struct emitter *e, struct type *t)
+{
+    int aux = has_switch(t);
+    char *base = tfunc(e, t, NULL);
+    char *alt = tfunc(e, t, t->reply ? "unchecked" : "checked");
+    char *abase = tfunc(e, t, "aux");
+    char *aalt = tfunc2(e, t, "aux", t->reply ? "unchecked" : "checked");
+    int reg_checked = t->reply ? 1 : 0;
+    if (!t->reply) {
+        emit_sender(e, t, alt, 1, 0);
+        emit_sender(e, t, base, 0, 0);
+    } else {
+        emit_sender(e, t, base, 1, 0);
+        emit_sender(e, t, alt, 0, 0);
+    }
+    if (aux) {
+        if (!t->reply) {
+            emit_sender(e, t, aalt, 1, 1);
+            emit_sender(e, t, abase, 0, 1);
+        } else {
+            emit_sender(e, t, abase, reg_checked, 1);
+            emit_sender(e, t, aalt, 0, 1);
+        }
+    }
+    free(base), free(alt), free(abase), free(aalt);
+}
+
+void emit_request(struct emitter *e, struct type *t)
+{
+    char *op = tfunc(e, t, NULL), *opu = cname_upper(op);
+    if (t->reply) {
+        char *ck = tfunc(e, t, "cookie_t");
+        out_printf(&e->htypes, "\n/** Identifies a pending %s reply. */\ntypedef struct %s {\n    unsigned int sequence;\n} %s;\n",
+                   t->name, ck, ck);
+        free(ck);
+    }
+    out_printf(&e->htypes, "\n/** Opcode for %s. */\n#define %s %d\n", t->name, opu, t->number);
+    /* switch types first: the request struct does not contain them, senders need them */
+    emit_switches(e, t);
+    char *tn = tname(e, t);
+    emit_struct_body(e, t, "struct", tn, 0);
+    if (t->needs_walk) {
+        emit_walker(e, t);
+        char *sz = tfunc(e, t, "sizeof");
+        struct wparam *wp;
+        int np = walker_params(t, &wp);
+        char *w = walker_name(e, t);
+        out_printf(&e->hfuncs, "\n/** Size in bytes of a serialized %s request. */\nXW_EXPORT int %s(const void *_buffer", t->name, sz);
+        out_printf(&e->c, "\nint %s(const void *_buffer", sz);
+        for (int k = 0; k < np; k++) {
+            out_printf(&e->hfuncs, ", %s %s", wp[k].ctype, wp[k].name);
+            out_printf(&e->c, ", %s %s", wp[k].ctype, wp[k].name);
+        }
+        out_printf(&e->hfuncs, ");\n");
+        out_printf(&e->c, ")\n{\n    return (int)%s((const char *)_buffer, SIZE_MAX, -1", w);
+        for (int k = 0; k < np; k++)
+            out_printf(&e->c, ", %s", wp[k].name);
+        out_printf(&e->c, ");\n}\n");
+        free(sz), free(w);
+    }
+    if (t->reply) {
+        char *rn = tname(e, t->reply);
+        emit_switches(e, t->reply);
+        emit_struct_body(e, t->reply, "struct", rn, 0);
+        free(rn);
+        emit_reply_validator(e, t);
+        if (t->reply->needs_walk && !t->needs_walk) {
+            char *sz = tfunc(e, t, "sizeof"), *w = walker_name(e, t->reply);
+            out_printf(&e->hfuncs, "\n/** Size in bytes of a %s reply. */\nXW_EXPORT int %s(const void *_buffer);\n", t->name, sz);
+            out_printf(&e->c, "\nint %s(const void *_buffer)\n{\n    return (int)%s((const char *)_buffer, SIZE_MAX, -1);\n}\n", sz, w);
+            free(sz), free(w);
+        }
+    }
+    emit_senders(e, t);
+    if (t->reply) {
+        if (t->reply->needs_walk)
+            emit_accessors(e, t->reply, t);
+        emit_reply_fn(e, t);
+        out_printf(&e->c, "#undef xw_validate_reply\n");
+    } else if (t->needs_walk) {
+        emit_accessors(e, t, t);
+    }
+    free(op), free(opu), free(tn);
+}

@@ -1,0 +1,376 @@
+/* emit_walk.c — walkers: one bounded pass over a variable-size value that serves _sizeof,
+ * reply/event validation and the accessors of fields behind variable parts. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit.h"
+
+static int owned(struct type *t, struct field *f)
+{
+    if (f->owner == t)
+        return 1;
+    if (t->kind == TK_SWITCH)
+        for (int c = 0; c < t->ncases; c++)
+            if (f->owner == t->cases[c])
+                return 1;
+    return 0;
+}
+
+static void add_param(struct emitter *e, struct wparam **ps, int *n, const char *name, struct type *ty,
+                      struct field *f)
+{
+    for (int i = 0; i < *n; i++)
+        if (!strcmp((*ps)[i].name, name))
+            return;
+    struct wparam p = { xstrdup(name), NULL, f };
+    p.ctype = ty ? tname(e, ty) : xstrdup("uint32_t");
+    PUSH(*ps, *n, p);
+}
+
+static void collect_type(struct emitter *e, struct type *t, struct type *scope, struct wparam **ps, int *n);
+
+static void collect_expr(struct emitter *e, struct type *t, struct expr *x, struct wparam **ps, int *n,
+                         struct type *member)
+{
+    if (!x)
+        return;
+    switch (x->kind) {
+    case EX_FIELDREF:
+    case EX_PARAMREF:
+        if (member && x->field && x->field->owner == member)
+            return;
+        if (!x->field)
+            add_param(e, ps, n, cfield_name(x->name), x->reftype, NULL);
+        else if (!owned(t, x->field))
+            add_param(e, ps, n, x->field->cname, x->field->type, x->field);
+        return;
+    case EX_SUMOF:
+        if (!owned(t, x->field))
+            fail(x->loc, "sumof over a list outside this type is not supported");
+        collect_expr(e, t, x->field->expr, ps, n, NULL);
+        collect_expr(e, t, x->a, ps, n, x->field->type);
+        return;
+    default:
+        collect_expr(e, t, x->a, ps, n, member);
+        collect_expr(e, t, x->b, ps, n, member);
+    }
+}
+
+/* Parameters a walked sub-value needs become parameters of its container unless the
+ * container holds them itself. */
+static void collect_sub(struct emitter *e, struct type *t, struct type *sub, struct wparam **ps, int *n)
+{
+    struct wparam *sp;
+    int sn = walker_params(sub, &sp);
+    (void)e;
+    for (int i = 0; i < sn; i++) {
+        struct field *f = sp[i].field;
+        if (f && owned(t, f))
+            continue;
+        if (!f) {
+            /* a paramref: the container's field of that name, or pass it on */
+            int found = 0;
+            for (int k = 0; k < t->nfields; k++)
+                found |= !strcmp(t->fields[k]->cname, sp[i].name);
+            if (found)
+                continue;
+        }
+        struct wparam p = { xstrdup(sp[i].name), xstrdup(sp[i].ctype), f };
+        int dup = 0;
+        for (int k = 0; k < *n; k++)
+            dup |= !strcmp((*ps)[k].name, p.name);
+        if (!dup)
+            PUSH(*ps, *n, p);
+    }
+}
+
+static void collect_fields(struct emitter *e, struct type *t, struct field **fs, int nf, struct wparam **ps, int *n)
+{
+    for (int i = 0; i < nf; i++) {
+        struct field *f = fs[i];
+        if (f->kind == FK_LIST && !f->nmemb && f->expr && f->expr->kind != EX_CALCLEN)
+            collect_expr(e, t, f->expr, ps, n, NULL);
+        if (f->kind == FK_LIST && !f->nmemb && f->type->needs_walk)
+            collect_sub(e, t, f->type, ps, n);
+        if (f->kind == FK_FIELD && f->type->needs_walk)
+            collect_sub(e, t, f->type, ps, n);
+        if (f->kind == FK_SWITCH)
+            collect_sub(e, t, f->sw, ps, n);
+    }
+}
+
+static void collect_type(struct emitter *e, struct type *t, struct type *scope, struct wparam **ps, int *n)
+{
+    (void)scope;
+    if (t->kind == TK_SWITCH) {
+        collect_expr(e, t, t->swexpr, ps, n, NULL);
+        for (int c = 0; c < t->ncases; c++) {
+            for (int k = 0; k < t->cases[c]->ncaseexprs; k++)
+                collect_expr(e, t, t->cases[c]->caseexprs[k], ps, n, NULL);
+            collect_fields(e, t, t->cases[c]->fields, t->cases[c]->nfields, ps, n);
+        }
+    } else {
+        collect_fields(e, t, t->fields, t->nfields, ps, n);
+        if (t->length_expr)
+            collect_expr(e, t, t->length_expr, ps, n, NULL);
+    }
+}
+
+int walker_params(struct type *t, struct wparam **out)
+{
+    static struct {
+        struct type *t;
+        struct wparam *p;
+        int n;
+        struct module *m;
+    } *cache;
+    static int ncache;
+    struct emitter tmp = { .m = t->mod };
+    for (int i = 0; i < ncache; i++)
+        if (cache[i].t == t) {
+            *out = cache[i].p;
+            return cache[i].n;
+        }
+    struct wparam *ps = NULL;
+    int n = 0;
+    collect_type(&tmp, t, t, &ps, &n);
+    cache = xrealloc(cache, sizeof(*cache) * (size_t)(ncache + 1));
+    cache[ncache].t = t, cache[ncache].p = ps, cache[ncache].n = n, cache[ncache].m = t->mod;
+    ncache++;
+    *out = ps;
+    return n;
+}
+
+char *walker_name(struct emitter *e, struct type *t)
+{
+    char *base = t->kind == TK_REPLY ? tfunc2(e, t, "reply", NULL) : t->kind == TK_EVENT ? tfunc2(e, t, "event", NULL) : tfunc(e, t, NULL);
+    char *r = xasprintf("xw__%s_walk", base + 3);
+    free(base);
+    return r;
+}
+
+/* ---- the walker body ---- */
+
+static char *wval(struct ectx *x, struct field *f)
+{
+    (void)x;
+    return xasprintf("xw_v_%s", f->cname);
+}
+
+static char *wlist(struct ectx *x, struct field *f)
+{
+    (void)x;
+    return xasprintf("xw_p_%s", f->cname);
+}
+
+struct wstate {
+    struct emitter *e;
+    struct out *o;
+    struct type *t;
+    const char *base; /* "xw_base" in switches, "0" elsewhere */
+    int prev_var;
+    size_t fstart; /* where this walker's text starts in o */
+};
+
+static char *sub_call(struct wstate *s, struct type *sub)
+{
+    struct wparam *sp;
+    int sn = walker_params(sub, &sp);
+    char *w = walker_name(s->e, sub);
+    struct out o = { 0 };
+    out_printf(&o, "%s(xw_b + xw_off, xw_avail - xw_off, -1", w);
+    if (sub->kind == TK_SWITCH)
+        out_printf(&o, ", %s + xw_off", s->base);
+    for (int i = 0; i < sn; i++)
+        out_printf(&o, ", xw_v_%s", sp[i].name);
+    out_printf(&o, ")");
+    free(w);
+    return o.buf;
+}
+
+static void walk_align(struct wstate *s, int mask, const char *ind)
+{
+    if (mask > 0)
+        out_printf(s->o, "%s    xw_off += (size_t)(-(int64_t)(%s + xw_off) & %d);\n%s    if (xw_off > xw_avail)\n%s        return -1;\n",
+                   ind, s->base, mask, ind, ind);
+}
+
+static void walk_fixed(struct wstate *s, struct field *f, const char *ind)
+{
+    int size = field_size(f);
+    if (f->kind == FK_PAD && f->pad_align) {
+        walk_align(s, f->pad_align - 1, ind);
+        s->prev_var = 1;
+        return;
+    }
+    if (!size)
+        return;
+    out_printf(s->o, "%s    if (xw_avail - xw_off < %d)\n%s        return -1;\n", ind, size, ind);
+    if (f->referenced && f->kind != FK_LIST && f->kind != FK_PAD)
+        out_printf(s->o, "%s    memcpy(&xw_v_%s, xw_b + xw_off, sizeof(xw_v_%s));\n", ind, f->cname, f->cname);
+    if (f->referenced && f->kind == FK_LIST)
+        out_printf(s->o, "%s    xw_p_%s = xw_b + xw_off;\n", ind, f->cname);
+    out_printf(s->o, "%s    xw_off += %d;\n", ind, size);
+}
+
+static void walk_list(struct wstate *s, struct field *f, const char *ind)
+{
+    struct ectx x = { .e = s->e, .val = wval, .list = wlist, .param_prefix = "xw_v_" };
+    int msize = f->type->size;
+    if (s->prev_var)
+        walk_align(s, pad_mask(f->type), ind);
+    char *n = f->expr->kind == EX_CALCLEN
+                  ? xasprintf("(((int64_t)xw_v_length * 4 - (int64_t)xw_off) / %d)", msize > 0 ? msize : 1)
+                  : expr_c(&x, f->expr);
+    out_printf(s->o, "%s    {\n%s        int64_t xw_n = (int64_t)(%s);\n", ind, ind, n);
+    if (f->referenced)
+        out_printf(s->o, "%s        xw_p_%s = xw_b + xw_off;\n", ind, f->cname);
+    if (type_fixed(f->type)) {
+        out_printf(s->o, "%s        if (xw_n < 0 || (uint64_t)xw_n > (xw_avail - xw_off) / %d)\n%s            return -1;\n",
+                   ind, msize, ind);
+        out_printf(s->o, "%s        xw_off += (size_t)xw_n * %d;\n", ind, msize);
+    } else {
+        char *call = sub_call(s, f->type);
+        out_printf(s->o, "%s        if (xw_n < 0)\n%s            return -1;\n", ind, ind);
+        out_printf(s->o, "%s        for (int64_t xw_i = 0; xw_i < xw_n; xw_i++) {\n", ind);
+        out_printf(s->o, "%s            long xw_s = %s;\n%s            if (xw_s < 0)\n%s                return -1;\n", ind,
+                   call, ind, ind);
+        out_printf(s->o, "%s            if (xw_s == 0)\n%s                break; /* the rest are the same bytes */\n", ind, ind);
+        out_printf(s->o, "%s            xw_off += (size_t)xw_s;\n%s        }\n", ind, ind);
+        free(call);
+    }
+    out_printf(s->o, "%s    }\n", ind);
+    free(n);
+    s->prev_var = 1;
+}
+
+static void walk_sub(struct wstate *s, struct type *sub, const char *ind)
+{
+    char *call = sub_call(s, sub);
+    out_printf(s->o, "%s    {\n%s        long xw_s = %s;\n%s        if (xw_s < 0)\n%s            return -1;\n%s        xw_off += (size_t)xw_s;\n%s    }\n",
+               ind, ind, call, ind, ind, ind, ind);
+    free(call);
+    s->prev_var = 1;
+}
+
+static void walk_fields(struct wstate *s, struct field **fs, int nf, int stops, const char *ind)
+{
+    for (int i = 0; i < nf; i++) {
+        struct field *f = fs[i];
+        if (!f->wire || f->wire == 2 || f->kind == FK_FD) {
+            if (stops)
+                out_printf(s->o, "%s    if (xw_stop == %d)\n%s        return (long)xw_off;\n", ind, i, ind);
+            continue;
+        }
+        if (!field_fixed(f) && s->prev_var && f->kind != FK_PAD && f->kind != FK_LIST)
+            walk_align(s, f->kind == FK_SWITCH ? 0 : pad_mask(f->type), ind);
+        if (stops && !(f->kind == FK_LIST && !field_fixed(f)))
+            out_printf(s->o, "%s    if (xw_stop == %d)\n%s        return (long)xw_off;\n", ind, i, ind);
+        if (f->kind == FK_LIST && !field_fixed(f)) {
+            if (s->prev_var)
+                walk_align(s, pad_mask(f->type), ind);
+            if (stops)
+                out_printf(s->o, "%s    if (xw_stop == %d)\n%s        return (long)xw_off;\n", ind, i, ind);
+            int pv = s->prev_var;
+            s->prev_var = 0; /* aligned above */
+            walk_list(s, f, ind);
+            (void)pv;
+        } else if (f->kind == FK_SWITCH) {
+            walk_sub(s, f->sw, ind);
+        } else if (!field_fixed(f) && f->kind == FK_FIELD) {
+            walk_sub(s, f->type, ind);
+        } else {
+            walk_fixed(s, f, ind);
+        }
+    }
+}
+
+static void declare_locals(struct wstate *s, struct field **fs, int nf)
+{
+    for (int i = 0; i < nf; i++) {
+        struct field *f = fs[i];
+        if (!f->referenced || !f->wire)
+            continue;
+        char *decl = xasprintf(" xw_%c_%s ", f->kind == FK_LIST ? 'p' : 'v', f->cname);
+        int dup = s->o->buf && strstr(s->o->buf + s->fstart, decl);
+        free(decl);
+        if (dup) /* cases of one switch may repeat a name */
+            continue;
+        if (f->kind == FK_LIST) {
+            out_printf(s->o, "    const char * xw_p_%s = NULL;\n", f->cname);
+        } else {
+            char *ct = tname(s->e, f->type);
+            out_printf(s->o, "    %s xw_v_%s = 0;\n", ct, f->cname);
+            free(ct);
+        }
+    }
+}
+
+static void walk_switch(struct wstate *s, struct type *sw)
+{
+    struct ectx x = { .e = s->e, .val = wval, .list = wlist, .param_prefix = "xw_v_" };
+    char *se = expr_c(&x, sw->swexpr);
+    for (int c = 0; c < sw->ncases; c++) {
+        struct type *cs = sw->cases[c];
+        out_printf(s->o, "    if (");
+        for (int k = 0; k < cs->ncaseexprs; k++) {
+            char *ce = expr_c(&x, cs->caseexprs[k]);
+            out_printf(s->o, cs->ncaseexprs > 1 ? "%s(%s %s %s)" : "%s%s %s %s", k ? " || " : "", se,
+                       cs->is_bitcase ? "&" : "==", ce);
+            free(ce);
+        }
+        out_printf(s->o, ") {\n");
+        walk_fields(s, cs->fields, cs->nfields, 0, "    ");
+        out_printf(s->o, "    }\n");
+    }
+    free(se);
+}
+
+void emit_walker(struct emitter *e, struct type *t)
+{
+    struct wparam *wp;
+    int np = walker_params(t, &wp);
+    char *w = walker_name(e, t);
+    struct out *o = &e->c;
+    struct wstate s = { e, o, t, t->kind == TK_SWITCH ? "xw_base" : "0", 0, 0 };
+    out_printf(o, "\n/* Bytes taken by a %s at xw_b, or -1 when they run past xw_avail; with xw_stop >= 0,\n"
+                  " * the offset of field number xw_stop instead. */\n", t->name);
+    struct out sig = { 0 };
+    out_printf(&sig, "long %s(const char *xw_b, size_t xw_avail, int xw_stop", w);
+    if (t->kind == TK_SWITCH)
+        out_printf(&sig, ", size_t xw_base");
+    for (int i = 0; i < np; i++)
+        out_printf(&sig, ", %s xw_v_%s", wp[i].ctype, wp[i].name);
+    out_printf(&sig, ")");
+    /* internal to the library (hidden), declared for the other descriptions' walkers */
+    out_printf(&e->hfuncs, "\n#ifdef XW_BUILDING\n%s;\n#endif\n", sig.buf);
+    s.fstart = o->len;
+    out_printf(o, "%s\n{\n    size_t xw_off = 0;\n", sig.buf);
+    free(sig.buf);
+    if (t->kind == TK_SWITCH) {
+        for (int c = 0; c < t->ncases; c++)
+            declare_locals(&s, t->cases[c]->fields, t->cases[c]->nfields);
+        out_printf(o, "    (void)xw_stop;\n    (void)xw_base;\n");
+        walk_switch(&s, t);
+    } else {
+        declare_locals(&s, t->fields, t->nfields);
+        walk_fields(&s, t->fields, t->nfields, 1, "");
+    }
+    out_printf(o, "    (void)xw_b;\n    (void)xw_stop;\n    return (long)xw_off;\n}\n");
+    free(w);
+}
+
+char *walker_call(struct emitter *e, struct type *t, const char *buf, const char *avail, struct ectx *x)
+{
+    (void)x;
+    struct wparam *wp;
+    int np = walker_params(t, &wp);
+    char *w = walker_name(e, t);
+    struct out o = { 0 };
+    out_printf(&o, "%s((const char *)(%s), %s, -1", w, buf, avail);
+    for (int i = 0; i < np; i++)
+        out_printf(&o, ", %s", wp[i].name);
+    out_printf(&o, ")");
+    free(w);
+    return o.buf;
+}

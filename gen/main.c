@@ -1,0 +1,81 @@
+/* main.c — xwgen: reads xcb-proto descriptions and writes the xwire binding for each. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "model.h"
+
+static void usage(void)
+{
+    fputs("usage: xwgen [-I xmldir] [-o outdir] [--counts] file.xml...\n", stderr);
+    exit(2);
+}
+
+static void add_counts(struct counts *sum, const struct counts *c)
+{
+    const int *a = (const int *)c;
+    int *s = (int *)sum;
+    for (size_t i = 0; i < sizeof(*c) / sizeof(int); i++)
+        s[i] += a[i];
+}
+
+static void print_counts(const struct counts *c, int nfiles)
+{
+    printf("descriptions %d\nrequest %d\nreply %d\nevent %d\neventcopy %d\nerror %d\nerrorcopy %d\n", nfiles,
+           c->request, c->reply, c->event, c->eventcopy, c->error, c->errorcopy);
+    printf("struct %d\nunion %d\neventstruct %d\nxidtype %d\nxidunion %d\ntypedef %d\nenum %d\n", c->struct_,
+           c->union_, c->eventstruct, c->xidtype, c->xidunion, c->typedef_, c->enum_);
+    printf("switch %d\nbitcase %d\ncase %d\nlist %d\nexprfield %d\nfd %d\npad %d\nrequired_start_align %d\n",
+           c->switch_, c->bitcase, c->case_, c->list, c->exprfield, c->fd, c->pad, c->required_start_align);
+    printf("import %d\nfieldref %d\nparamref %d\nop %d\nunop %d\nsumof %d\npopcount %d\nenumref %d\n"
+           "listelement-ref %d\nxge-event %d\nno-sequence-event %d\n",
+           c->import, c->fieldref, c->paramref, c->op, c->unop, c->sumof, c->popcount, c->enumref,
+           c->listelement_ref, c->xge_event, c->noseq_event);
+}
+
+/* "dir/name.xml" -> dir and name */
+static void split(const char *path, char **dir, char **name)
+{
+    const char *slash = strrchr(path, '/');
+    *dir = slash ? strndup(path, (size_t)(slash - path)) : xstrdup(".");
+    const char *base = slash ? slash + 1 : path;
+    size_t n = strlen(base);
+    if (n < 5 || strcmp(base + n - 4, ".xml")) {
+        struct loc loc = { path, 0 };
+        fail(loc, "expected a .xml file");
+    }
+    *name = strndup(base, n - 4);
+}
+
+int main(int argc, char **argv)
+{
+    const char *outdir = ".", *incdir = NULL;
+    int counts = 0, nfiles = 0;
+    struct counts sum = { 0 };
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-o") && i + 1 < argc)
+            outdir = argv[++i];
+        else if (!strcmp(argv[i], "-I") && i + 1 < argc)
+            incdir = argv[++i];
+        else if (!strcmp(argv[i], "--counts"))
+            counts = 1;
+        else if (argv[i][0] == '-')
+            usage();
+        else {
+            char *dir, *name;
+            split(argv[i], &dir, &name);
+            struct module *m = module_load(incdir ? incdir : dir, name);
+            module_resolve(m);
+            emit_module(m, outdir);
+            add_counts(&sum, m->counts);
+            nfiles++;
+            free(dir), free(name);
+        }
+    }
+    if (!nfiles)
+        usage();
+    if (counts)
+        print_counts(&sum, nfiles);
+    return 0;
+}

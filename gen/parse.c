@@ -1,0 +1,500 @@
+/* parse.c — stage 1: read an xcb-proto XML file with expat into a node tree, then into the plain model. */
+#include <ctype.h>
+#include <expat.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+
+struct counts g_counts;
+char **g_paramref_names;
+int g_nparamref_names;
+
+/* ---- XML to node tree ---- */
+
+struct xml_state {
+    XML_Parser p;
+    const char *file;
+    struct xnode **stack;
+    int depth;
+    struct xnode *root;
+    char *text;
+    size_t textlen;
+};
+
+const char *xattr(const struct xnode *n, const char *name)
+{
+    for (char **a = n->attrs; a && *a; a += 2)
+        if (!strcmp(a[0], name))
+            return a[1];
+    return NULL;
+}
+
+static void on_start(void *ud, const XML_Char *tag, const XML_Char **attrs)
+{
+    struct xml_state *s = ud;
+    struct xnode *n = xcalloc(1, sizeof(*n));
+    n->loc.file = s->file;
+    n->loc.line = (int)XML_GetCurrentLineNumber(s->p);
+    n->tag = xstrdup(tag);
+    int na = 0;
+    while (attrs[na])
+        na++;
+    n->attrs = xcalloc((size_t)na + 1, sizeof(char *));
+    for (int i = 0; i < na; i++)
+        n->attrs[i] = xstrdup(attrs[i]);
+    if (s->depth > 0) {
+        struct xnode *parent = s->stack[s->depth - 1];
+        PUSH(parent->kids, parent->nkids, n);
+    } else {
+        s->root = n;
+    }
+    s->stack = xrealloc(s->stack, sizeof(*s->stack) * (size_t)(s->depth + 1));
+    s->stack[s->depth++] = n;
+    s->textlen = 0;
+}
+
+static char *trimmed(const char *s, size_t len)
+{
+    while (len && isspace((unsigned char)*s))
+        s++, len--;
+    while (len && isspace((unsigned char)s[len - 1]))
+        len--;
+    char *r = xmalloc(len + 1);
+    memcpy(r, s, len);
+    r[len] = 0;
+    return r;
+}
+
+static void on_end(void *ud, const XML_Char *tag)
+{
+    struct xml_state *s = ud;
+    (void)tag;
+    struct xnode *n = s->stack[--s->depth];
+    if (!n->nkids || s->textlen)
+        n->text = trimmed(s->text ? s->text : "", s->textlen);
+    s->textlen = 0;
+}
+
+static void on_text(void *ud, const XML_Char *txt, int len)
+{
+    struct xml_state *s = ud;
+    s->text = xrealloc(s->text, s->textlen + (size_t)len + 1);
+    memcpy(s->text + s->textlen, txt, (size_t)len);
+    s->textlen += (size_t)len;
+}
+
+struct xnode *xml_load(const char *path)
+{
+    struct loc loc = { path, 0 };
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        fail(loc, "cannot open: %m");
+    struct xml_state s = { .file = xstrdup(path) };
+    s.p = XML_ParserCreate(NULL);
+    XML_SetUserData(s.p, &s);
+    XML_SetElementHandler(s.p, on_start, on_end);
+    XML_SetCharacterDataHandler(s.p, on_text);
+    char buf[65536];
+    size_t n;
+    do {
+        n = fread(buf, 1, sizeof(buf), f);
+        if (XML_Parse(s.p, buf, (int)n, n == 0) == XML_STATUS_ERROR) {
+            loc.line = (int)XML_GetCurrentLineNumber(s.p);
+            fail(loc, "%s", XML_ErrorString(XML_GetErrorCode(s.p)));
+        }
+    } while (n > 0);
+    fclose(f);
+    XML_ParserFree(s.p);
+    if (!s.root || strcmp(s.root->tag, "xcb"))
+        fail(loc, "root element must be <xcb>");
+    free(s.stack);
+    free(s.text);
+    return s.root;
+}
+
+/* ---- node tree to model ---- */
+
+static const char *need_attr(const struct xnode *n, const char *name)
+{
+    const char *v = xattr(n, name);
+    if (!v)
+        fail(n->loc, "<%s> needs attribute '%s'", n->tag, name);
+    return v;
+}
+
+static long long parse_number(const struct xnode *n)
+{
+    char *end;
+    const char *s = n->text ? n->text : "";
+    long long v = strtoll(s, &end, 0);
+    if (!*s || *end)
+        fail(n->loc, "<%s>: '%s' is not a number", n->tag, s);
+    return v;
+}
+
+static int is_expr_tag(const char *t)
+{
+    static const char *const tags[] = { "op", "unop", "fieldref", "paramref", "value", "bit", "enumref",
+                                        "sumof", "popcount", "listelement-ref", NULL };
+    for (int i = 0; tags[i]; i++)
+        if (!strcmp(t, tags[i]))
+            return 1;
+    return 0;
+}
+
+static struct expr *parse_expr(const struct xnode *n);
+
+static struct expr *expr_kid(const struct xnode *n, int i)
+{
+    if (i >= n->nkids || !is_expr_tag(n->kids[i]->tag))
+        fail(n->loc, "<%s> needs an expression as child %d", n->tag, i + 1);
+    return parse_expr(n->kids[i]);
+}
+
+static void set_op(struct expr *e, const struct xnode *n)
+{
+    const char *op = need_attr(n, "op");
+    if (strlen(op) > 2)
+        fail(n->loc, "unknown operator '%s'", op);
+    strcpy(e->op, op);
+}
+
+static struct expr *parse_expr(const struct xnode *n)
+{
+    struct expr *e = xcalloc(1, sizeof(*e));
+    e->loc = n->loc;
+    const char *t = n->tag;
+    if (!strcmp(t, "value")) {
+        e->kind = EX_NUM, e->num = parse_number(n);
+    } else if (!strcmp(t, "bit")) {
+        long long b = parse_number(n);
+        if (b < 0 || b > 31)
+            fail(n->loc, "bit %lld out of range", b);
+        e->kind = EX_NUM, e->num = 1LL << b;
+    } else if (!strcmp(t, "fieldref")) {
+        e->kind = EX_FIELDREF, e->name = xstrdup(n->text);
+        g_counts.fieldref++;
+    } else if (!strcmp(t, "paramref")) {
+        e->kind = EX_PARAMREF, e->name = xstrdup(n->text), e->ref = xstrdup(need_attr(n, "type"));
+        PUSH(g_paramref_names, g_nparamref_names, e->name);
+        g_counts.paramref++;
+    } else if (!strcmp(t, "enumref")) {
+        e->kind = EX_ENUMREF, e->name = xstrdup(n->text), e->ref = xstrdup(need_attr(n, "ref"));
+        g_counts.enumref++;
+    } else if (!strcmp(t, "op")) {
+        e->kind = EX_OP, set_op(e, n), e->a = expr_kid(n, 0), e->b = expr_kid(n, 1);
+        g_counts.op++;
+    } else if (!strcmp(t, "unop")) {
+        e->kind = EX_UNOP, set_op(e, n), e->a = expr_kid(n, 0);
+        g_counts.unop++;
+    } else if (!strcmp(t, "popcount")) {
+        e->kind = EX_POPCOUNT, e->a = expr_kid(n, 0);
+        g_counts.popcount++;
+    } else if (!strcmp(t, "sumof")) {
+        e->kind = EX_SUMOF, e->name = xstrdup(need_attr(n, "ref"));
+        if (n->nkids)
+            e->a = expr_kid(n, 0);
+        g_counts.sumof++;
+    } else if (!strcmp(t, "listelement-ref")) {
+        e->kind = EX_LISTELEM;
+        g_counts.listelement_ref++;
+    } else {
+        fail(n->loc, "unknown expression <%s>", t);
+    }
+    return e;
+}
+
+static struct doc *parse_doc(const struct xnode *n)
+{
+    struct doc *d = xcalloc(1, sizeof(*d));
+    for (int i = 0; i < n->nkids; i++) {
+        struct xnode *k = n->kids[i];
+        if (!strcmp(k->tag, "brief"))
+            d->brief = xstrdup(k->text ? k->text : "");
+        else if (!strcmp(k->tag, "description"))
+            d->description = xstrdup(k->text ? k->text : "");
+        else if (!strcmp(k->tag, "field") && xattr(k, "name")) {
+            int m = d->nfields;
+            PUSH(d->fnames, m, xstrdup(xattr(k, "name")));
+            m = d->nfields;
+            PUSH(d->ftexts, d->nfields, xstrdup(k->text ? k->text : ""));
+        }
+    }
+    return d;
+}
+
+static struct type *new_type(struct module *m, enum type_kind k, const struct xnode *n, const char *name)
+{
+    struct type *t = xcalloc(1, sizeof(*t));
+    t->kind = k;
+    t->loc = n->loc;
+    t->mod = m;
+    t->name = name ? xstrdup(name) : NULL;
+    t->node = (struct xnode *)n;
+    t->size = -1;
+    return t;
+}
+
+static struct field *new_field(enum field_kind k, const struct xnode *n, const char *name, const char *tyname)
+{
+    struct field *f = xcalloc(1, sizeof(*f));
+    f->kind = k;
+    f->loc = n->loc;
+    f->name = xstrdup(name);
+    f->cname = xstrdup(cfield_name(name));
+    f->tyname = tyname ? xstrdup(tyname) : NULL;
+    f->visible = 1;
+    f->wire = 1;
+    f->nmemb = 1;
+    return f;
+}
+
+static void add_field(struct type *t, struct field *f)
+{
+    f->owner = t;
+    PUSH(t->fields, t->nfields, f);
+}
+
+static void parse_fields(struct module *m, struct type *t, const struct xnode *n, int first, int *pads);
+
+static struct type *parse_switch(struct module *m, struct type *parent, const struct xnode *n, int *pads)
+{
+    struct type *sw = new_type(m, TK_SWITCH, n, need_attr(n, "name"));
+    sw->parent = parent;
+    if (n->nkids < 1 || !is_expr_tag(n->kids[0]->tag))
+        fail(n->loc, "<switch> needs an expression first");
+    sw->swexpr = parse_expr(n->kids[0]);
+    g_counts.switch_++;
+    for (int i = 1; i < n->nkids; i++) {
+        struct xnode *k = n->kids[i];
+        int bit = !strcmp(k->tag, "bitcase");
+        if (!bit && strcmp(k->tag, "case")) {
+            if (!strcmp(k->tag, "required_start_align")) {
+                g_counts.required_start_align++;
+                continue;
+            }
+            fail(k->loc, "unexpected <%s> in <switch>", k->tag);
+        }
+        bit ? g_counts.bitcase++ : g_counts.case_++;
+        struct type *c = new_type(m, TK_CASE, k, xattr(k, "name"));
+        c->is_bitcase = bit;
+        c->parent = sw;
+        c->casename = xattr(k, "name") ? xstrdup(xattr(k, "name")) : NULL;
+        int j = 0;
+        for (; j < k->nkids && is_expr_tag(k->kids[j]->tag); j++)
+            PUSH(c->caseexprs, c->ncaseexprs, parse_expr(k->kids[j]));
+        if (!c->ncaseexprs)
+            fail(k->loc, "<%s> needs an expression", k->tag);
+        parse_fields(m, c, k, j, pads);
+        PUSH(sw->cases, sw->ncases, c);
+    }
+    return sw;
+}
+
+static void parse_field_node(struct module *m, struct type *t, const struct xnode *k, int *pads)
+{
+    const char *tag = k->tag;
+    struct field *f;
+    if (!strcmp(tag, "field")) {
+        f = new_field(FK_FIELD, k, need_attr(k, "name"), need_attr(k, "type"));
+    } else if (!strcmp(tag, "pad")) {
+        char nm[32];
+        snprintf(nm, sizeof(nm), "pad%d", (*pads)++);
+        f = new_field(FK_PAD, k, nm, "CARD8");
+        f->visible = 0;
+        const char *b = xattr(k, "bytes"), *a = xattr(k, "align"), *s = xattr(k, "serialize");
+        if (!b == !a)
+            fail(k->loc, "<pad> needs exactly one of 'bytes' and 'align'");
+        f->pad_bytes = b ? atoi(b) : 0;
+        f->pad_align = a ? atoi(a) : 0;
+        f->pad_serialize = s && !strcmp(s, "true");
+        if ((b && f->pad_bytes <= 0) || (a && (f->pad_align <= 0 || (f->pad_align & (f->pad_align - 1)))))
+            fail(k->loc, "<pad> has a bad size");
+        g_counts.pad++;
+    } else if (!strcmp(tag, "list")) {
+        f = new_field(FK_LIST, k, need_attr(k, "name"), need_attr(k, "type"));
+        f->isfd = !strcmp(f->tyname, "fd");
+        f->wire = !f->isfd; /* fds travel beside the bytes */
+        if (k->nkids)
+            f->expr = expr_kid(k, 0);
+        g_counts.list++;
+    } else if (!strcmp(tag, "exprfield")) {
+        f = new_field(FK_EXPRFIELD, k, need_attr(k, "name"), need_attr(k, "type"));
+        f->visible = 0;
+        f->expr = expr_kid(k, 0);
+        g_counts.exprfield++;
+    } else if (!strcmp(tag, "fd")) {
+        f = new_field(FK_FD, k, need_attr(k, "name"), NULL);
+        f->wire = 0;
+        f->isfd = 1;
+        g_counts.fd++;
+    } else if (!strcmp(tag, "switch")) {
+        f = new_field(FK_SWITCH, k, need_attr(k, "name"), NULL);
+        f->sw = parse_switch(m, t, k, pads);
+    } else if (!strcmp(tag, "required_start_align")) {
+        g_counts.required_start_align++;
+        return;
+    } else if (!strcmp(tag, "doc")) {
+        t->doc = parse_doc(k);
+        return;
+    } else if (!strcmp(tag, "length")) {
+        t->length_expr = expr_kid(k, 0);
+        return;
+    } else if (!strcmp(tag, "reply")) {
+        return; /* handled by the request */
+    } else {
+        fail(k->loc, "unexpected <%s> in <%s>", tag, t->node ? t->node->tag : "?");
+    }
+    f->enum_ref = xattr(k, "enum") ? xstrdup(xattr(k, "enum")) : NULL;
+    f->mask_ref = xattr(k, "mask") ? xstrdup(xattr(k, "mask")) : NULL;
+    f->altenum = xattr(k, "altenum") ? xstrdup(xattr(k, "altenum")) : NULL;
+    add_field(t, f);
+}
+
+/* Pads are numbered per top-level type, through its switches and cases, as libxcb names them. */
+static void parse_fields(struct module *m, struct type *t, const struct xnode *n, int first, int *pads)
+{
+    int own = 0;
+    if (!pads)
+        pads = &own;
+    for (int i = first; i < n->nkids; i++)
+        parse_field_node(m, t, n->kids[i], pads);
+}
+
+static struct type *parse_top(struct module *m, const struct xnode *k)
+{
+    const char *tag = k->tag;
+    struct type *t;
+    if (!strcmp(tag, "struct") || !strcmp(tag, "union") || !strcmp(tag, "eventstruct")) {
+        enum type_kind kind = tag[0] == 's' ? TK_STRUCT : tag[0] == 'u' ? TK_UNION : TK_EVENTSTRUCT;
+        t = new_type(m, kind, k, need_attr(k, "name"));
+        if (kind == TK_EVENTSTRUCT) {
+            g_counts.eventstruct++;
+            return t; /* its <allowed> children select events; the C type is a raw event */
+        }
+        kind == TK_STRUCT ? g_counts.struct_++ : g_counts.union_++;
+        parse_fields(m, t, k, 0, NULL);
+    } else if (!strcmp(tag, "event") || !strcmp(tag, "error")) {
+        int ev = tag[1] == 'v';
+        t = new_type(m, ev ? TK_EVENT : TK_ERROR, k, need_attr(k, "name"));
+        t->number = atoi(need_attr(k, "number"));
+        const char *ns = xattr(k, "no-sequence-number"), *xge = xattr(k, "xge");
+        t->no_seq = ns && !strcmp(ns, "true");
+        t->xge = xge && !strcmp(xge, "true");
+        ev ? g_counts.event++ : g_counts.error++;
+        g_counts.xge_event += t->xge;
+        g_counts.noseq_event += t->no_seq;
+        parse_fields(m, t, k, 0, NULL);
+    } else if (!strcmp(tag, "eventcopy") || !strcmp(tag, "errorcopy")) {
+        int ev = tag[1] == 'v';
+        t = new_type(m, ev ? TK_EVENT : TK_ERROR, k, need_attr(k, "name"));
+        t->number = atoi(need_attr(k, "number"));
+        t->target = (struct type *)xstrdup(need_attr(k, "ref")); /* resolved later */
+        t->copy_of = t; /* marker until resolve */
+        ev ? g_counts.eventcopy++ : g_counts.errorcopy++;
+    } else if (!strcmp(tag, "request")) {
+        t = new_type(m, TK_REQUEST, k, need_attr(k, "name"));
+        t->number = atoi(need_attr(k, "opcode"));
+        g_counts.request++;
+        parse_fields(m, t, k, 0, NULL);
+        for (int i = 0; i < k->nkids; i++) {
+            if (strcmp(k->kids[i]->tag, "reply"))
+                continue;
+            struct type *r = new_type(m, TK_REPLY, k->kids[i], t->name);
+            r->request = t;
+            t->reply = r;
+            parse_fields(m, r, k->kids[i], 0, NULL);
+            g_counts.reply++;
+        }
+    } else if (!strcmp(tag, "xidtype")) {
+        t = new_type(m, TK_XID, k, need_attr(k, "name"));
+        g_counts.xidtype++;
+    } else if (!strcmp(tag, "xidunion")) {
+        t = new_type(m, TK_XIDUNION, k, need_attr(k, "name"));
+        g_counts.xidunion++;
+    } else if (!strcmp(tag, "typedef")) {
+        t = new_type(m, TK_TYPEDEF, k, need_attr(k, "newname"));
+        t->target = (struct type *)xstrdup(need_attr(k, "oldname")); /* resolved later */
+        g_counts.typedef_++;
+    } else if (!strcmp(tag, "enum")) {
+        t = new_type(m, TK_ENUM, k, need_attr(k, "name"));
+        g_counts.enum_++;
+        for (int i = 0; i < k->nkids; i++) {
+            struct xnode *it = k->kids[i];
+            if (!strcmp(it->tag, "doc")) {
+                t->doc = parse_doc(it);
+                continue;
+            }
+            if (strcmp(it->tag, "item"))
+                fail(it->loc, "unexpected <%s> in <enum>", it->tag);
+            struct enum_item e = { xstrdup(need_attr(it, "name")), NULL, it->loc };
+            e.value = xstrdup("");
+            if (it->nkids) {
+                struct expr *v = expr_kid(it, 0);
+                free(e.value);
+                e.value = xasprintf("%lld", v->num);
+            }
+            PUSH(t->items, t->nitems, e);
+        }
+    } else if (!strcmp(tag, "import")) {
+        return NULL;
+    } else {
+        fail(k->loc, "unexpected top-level <%s>", tag);
+    }
+    return t;
+}
+
+void model_build(struct module *m)
+{
+    struct xnode *r = m->root;
+    const char *h = need_attr(r, "header");
+    m->header = xstrdup(h);
+    m->xname = xattr(r, "extension-xname") ? xstrdup(xattr(r, "extension-xname")) : NULL;
+    m->is_ext = m->xname != NULL;
+    const char *en = xattr(r, "extension-name");
+    m->ext_name = xstrdup(en ? en : m->is_ext ? m->xname : "XPROTO");
+    m->major = xstrdup(xattr(r, "major-version") ? xattr(r, "major-version") : "0");
+    m->minor = xstrdup(xattr(r, "minor-version") ? xattr(r, "minor-version") : "0");
+    for (int i = 0; i < r->nkids; i++) {
+        struct xnode *k = r->kids[i];
+        if (!strcmp(k->tag, "import")) {
+            struct import im = { xstrdup(k->text ? k->text : ""), NULL, k->loc };
+            if (!*im.header)
+                fail(k->loc, "<import> needs a header name");
+            PUSH(m->imports, m->nimports, im);
+            g_counts.import++;
+            continue;
+        }
+        struct type *t = parse_top(m, k);
+        if (t)
+            PUSH(m->types, m->ntypes, t);
+    }
+    m->parsed = 1;
+}
+
+static struct module **g_modules;
+static int g_nmodules;
+
+struct module *module_load(const char *dir, const char *header)
+{
+    for (int i = 0; i < g_nmodules; i++)
+        if (!strcmp(g_modules[i]->header, header))
+            return g_modules[i];
+    struct module *m = xcalloc(1, sizeof(*m));
+    m->file = xasprintf("%s/%s.xml", dir, header);
+    m->root = xml_load(m->file);
+    struct counts outer = g_counts;
+    memset(&g_counts, 0, sizeof(g_counts));
+    model_build(m);
+    m->counts = xmalloc(sizeof(*m->counts));
+    *m->counts = g_counts;
+    g_counts = outer;
+    if (strcmp(m->header, header))
+        fail(m->root->loc, "header '%s' does not match file name '%s'", m->header, header);
+    PUSH(g_modules, g_nmodules, m);
+    for (int i = 0; i < m->nimports; i++)
+        m->imports[i].mod = module_load(dir, m->imports[i].header);
+    return m;
+}

@@ -1,0 +1,552 @@
+/* resolve.c — stage 2: type references, protocol header fields, sizes, length fields and expression references. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+
+struct prim {
+    const char *xml, *c;
+    int size;
+};
+static const struct prim prims[] = {
+    { "CARD8", "uint8_t", 1 },  { "CARD16", "uint16_t", 2 }, { "CARD32", "uint32_t", 4 },
+    { "CARD64", "uint64_t", 8 }, { "INT8", "int8_t", 1 },     { "INT16", "int16_t", 2 },
+    { "INT32", "int32_t", 4 },  { "INT64", "int64_t", 8 },   { "BYTE", "uint8_t", 1 },
+    { "BOOL", "uint8_t", 1 },   { "char", "char", 1 },       { "float", "float", 4 },
+    { "double", "double", 8 },  { "void", "void", 1 },       { "fd", "int32_t", 4 },
+    { NULL, NULL, 0 },
+};
+
+static struct type *prim_types[sizeof(prims) / sizeof(prims[0])];
+
+static struct type *prim_lookup(const char *name)
+{
+    for (int i = 0; prims[i].xml; i++) {
+        if (strcmp(prims[i].xml, name))
+            continue;
+        if (!prim_types[i]) {
+            struct type *t = xcalloc(1, sizeof(*t));
+            t->kind = TK_PRIM;
+            t->name = xstrdup(name);
+            t->ctype = xstrdup(prims[i].c);
+            t->cbase = xstrdup(prims[i].c);
+            t->size = prims[i].size;
+            t->resolved = 1;
+            t->is_core_prim = 1;
+            prim_types[i] = t;
+        }
+        return prim_types[i];
+    }
+    return NULL;
+}
+
+static int is_value_type(const struct type *t)
+{
+    return t->kind != TK_REQUEST && t->kind != TK_ENUM;
+}
+
+static struct type *find_in(struct module *m, const char *name, int depth, int want_enum)
+{
+    if (depth > 16)
+        return NULL;
+    for (int i = 0; i < m->ntypes; i++) {
+        struct type *t = m->types[i];
+        if (t->name && !strcmp(t->name, name) && (want_enum ? t->kind == TK_ENUM : is_value_type(t)))
+            return t;
+    }
+    for (int i = 0; i < m->nimports; i++) {
+        struct type *t = find_in(m->imports[i].mod, name, depth + 1, want_enum);
+        if (t)
+            return t;
+    }
+    return NULL;
+}
+
+static struct module *find_module(struct module *m, const char *header, int depth)
+{
+    if (!strcmp(m->header, header))
+        return m;
+    for (int i = 0; depth < 16 && i < m->nimports; i++) {
+        struct module *r = find_module(m->imports[i].mod, header, depth + 1);
+        if (r)
+            return r;
+    }
+    return NULL;
+}
+
+static struct type *lookup(struct module *m, const char *name, struct loc loc, int want_enum)
+{
+    struct type *t = want_enum ? NULL : prim_lookup(name);
+    if (t)
+        return t;
+    const char *colon = strchr(name, ':');
+    if (colon) {
+        char *hdr = xstrdup(name);
+        hdr[colon - name] = 0;
+        struct module *mm = find_module(m, hdr, 0);
+        free(hdr);
+        if (!mm)
+            fail(loc, "unknown namespace in type '%s'", name);
+        t = find_in(mm, colon + 1, 0, want_enum);
+    } else {
+        t = find_in(m, name, 0, want_enum);
+    }
+    if (!t)
+        fail(loc, "unknown %s '%s'", want_enum ? "enum" : "type", name);
+    return t;
+}
+
+struct type *lookup_type(struct module *m, const char *name, struct loc loc)
+{
+    return lookup(m, name, loc, 0);
+}
+
+/* ---- sizes ---- */
+
+static void resolve_type(struct type *t);
+
+int field_fixed(const struct field *f)
+{
+    switch (f->kind) {
+    case FK_PAD:
+        return f->pad_align == 0;
+    case FK_SWITCH:
+        return 0;
+    case FK_FD:
+        return 1;
+    case FK_LIST:
+        return f->nmemb > 0;
+    default:
+        return type_fixed(f->type);
+    }
+}
+
+int type_fixed(const struct type *t)
+{
+    return t->size >= 0;
+}
+
+/* Bytes a fixed field takes on the wire (0 for fds, which are not on the wire). */
+int field_size(const struct field *f)
+{
+    switch (f->kind) {
+    case FK_PAD:
+        return f->pad_bytes;
+    case FK_FD:
+        return 0;
+    case FK_LIST:
+        return f->nmemb * f->type->size;
+    default:
+        return f->type->size;
+    }
+}
+
+/* ---- protocol header fields ---- */
+
+static struct field *auto_field(struct type *t, const char *name, const char *tyname)
+{
+    struct field *f = xcalloc(1, sizeof(*f));
+    f->kind = FK_FIELD;
+    f->loc = t->loc;
+    f->name = xstrdup(name);
+    f->cname = xstrdup(name);
+    f->tyname = xstrdup(tyname);
+    f->wire = 1;
+    f->autof = 1;
+    f->nmemb = 1;
+    f->owner = t;
+    return f;
+}
+
+static struct field *placeholder(struct type *t)
+{
+    struct field *f = auto_field(t, "pad0", "CARD8");
+    f->kind = FK_PAD;
+    f->pad_bytes = 1;
+    f->autof = 0;
+    return f;
+}
+
+/* Builds fields = head ++ [first body field or pad0] ++ mid ++ rest of body. */
+static void with_header(struct type *t, struct field **head, int nhead, struct field **mid, int nmid, int slot)
+{
+    struct field **body = t->fields;
+    int nbody = t->nfields;
+    t->fields = NULL;
+    t->nfields = 0;
+    for (int i = 0; i < nhead; i++)
+        PUSH(t->fields, t->nfields, head[i]);
+    int used = 0;
+    if (slot) {
+        PUSH(t->fields, t->nfields, nbody ? body[0] : placeholder(t));
+        used = nbody ? 1 : 0;
+    }
+    for (int i = 0; i < nmid; i++)
+        PUSH(t->fields, t->nfields, mid[i]);
+    for (int i = used; i < nbody; i++)
+        PUSH(t->fields, t->nfields, body[i]);
+    free(body);
+}
+
+static void add_header_fields(struct type *t)
+{
+    struct field *h[5], *mid[3];
+    switch (t->kind) {
+    case TK_REQUEST:
+        if (t->mod->is_ext) {
+            h[0] = auto_field(t, "major_opcode", "CARD8");
+            h[1] = auto_field(t, "minor_opcode", "CARD8");
+            h[2] = auto_field(t, "length", "CARD16");
+            with_header(t, h, 3, NULL, 0, 0);
+        } else {
+            h[0] = auto_field(t, "major_opcode", "CARD8");
+            mid[0] = auto_field(t, "length", "CARD16");
+            with_header(t, h, 1, mid, 1, 1);
+        }
+        break;
+    case TK_REPLY:
+        h[0] = auto_field(t, "response_type", "CARD8");
+        mid[0] = auto_field(t, "sequence", "CARD16");
+        mid[1] = auto_field(t, "length", "CARD32");
+        with_header(t, h, 1, mid, 2, 1);
+        break;
+    case TK_EVENT:
+        h[0] = auto_field(t, "response_type", "CARD8");
+        if (t->xge) {
+            h[1] = auto_field(t, "extension", "CARD8");
+            h[2] = auto_field(t, "sequence", "CARD16");
+            h[3] = auto_field(t, "length", "CARD32");
+            h[4] = auto_field(t, "event_type", "CARD16");
+            with_header(t, h, 5, NULL, 0, 0);
+        } else {
+            mid[0] = auto_field(t, "sequence", "CARD16");
+            with_header(t, h, 1, mid, t->no_seq ? 0 : 1, 1);
+        }
+        break;
+    case TK_ERROR:
+        h[0] = auto_field(t, "response_type", "CARD8");
+        h[1] = auto_field(t, "error_code", "CARD8");
+        h[2] = auto_field(t, "sequence", "CARD16");
+        with_header(t, h, 3, NULL, 0, 0);
+        break;
+    default:
+        break;
+    }
+}
+
+/* libxcb keeps full_sequence at byte 32 of every event in memory; for a generic
+ * event it sits after whichever field ends at byte 32. It is not on the wire. */
+static void add_full_sequence(struct type *t)
+{
+    int size = 0;
+    for (int i = 0; i < t->nfields; i++) {
+        struct field *f = t->fields[i];
+        if (!f->wire || !field_fixed(f))
+            continue;
+        size += field_size(f);
+        if (size == 32) {
+            struct field *fs = auto_field(t, "full_sequence", "CARD32");
+            fs->type = lookup_type(t->mod, "CARD32", t->loc);
+            fs->wire = 2; /* in the C struct, not in the bytes */
+            t->fields = xrealloc(t->fields, sizeof(*t->fields) * (size_t)(t->nfields + 1));
+            memmove(&t->fields[i + 2], &t->fields[i + 1], sizeof(*t->fields) * (size_t)(t->nfields - i - 1));
+            t->fields[i + 1] = fs;
+            t->nfields++;
+            return;
+        }
+    }
+}
+
+/* ---- expressions ---- */
+
+static struct field *find_field_in(struct type *t, const char *name)
+{
+    for (; t; t = t->parent) {
+        for (int i = 0; i < t->nfields; i++)
+            if (!strcmp(t->fields[i]->name, name))
+                return t->fields[i];
+        if (t->kind == TK_SWITCH) {
+            for (int c = 0; c < t->ncases; c++)
+                for (int i = 0; i < t->cases[c]->nfields; i++)
+                    if (!strcmp(t->cases[c]->fields[i]->name, name))
+                        return t->cases[c]->fields[i];
+        }
+    }
+    return NULL;
+}
+
+/* The field a list length expression names first, as libxcb's generator picks it. */
+static const char *lenfield_name(struct expr *e)
+{
+    if (!e)
+        return NULL;
+    switch (e->kind) {
+    case EX_FIELDREF:
+        return e->name;
+    case EX_OP: {
+        const char *n = lenfield_name(e->a);
+        return n ? n : lenfield_name(e->b);
+    }
+    case EX_UNOP:
+    case EX_POPCOUNT:
+        return lenfield_name(e->a);
+    default:
+        return NULL;
+    }
+}
+
+static void resolve_expr(struct type *t, struct expr *e, struct type *listmember)
+{
+    if (!e)
+        return;
+    switch (e->kind) {
+    case EX_FIELDREF:
+        if (listmember) {
+            e->field = find_field_in(listmember, e->name);
+            if (e->field)
+                break;
+        }
+        e->field = find_field_in(t, e->name);
+        if (!e->field)
+            fail(e->loc, "no field '%s' for this expression", e->name);
+        e->field->referenced = 1;
+        break;
+    case EX_PARAMREF:
+        e->reftype = lookup_type(t->mod, e->ref, e->loc);
+        e->field = find_field_in(t->parent, e->name);
+        break;
+    case EX_ENUMREF:
+        e->reftype = lookup(t->mod, e->ref, e->loc, 1);
+        break;
+    case EX_SUMOF:
+        e->field = find_field_in(t, e->name);
+        if (!e->field || e->field->kind != FK_LIST)
+            fail(e->loc, "sumof names '%s', which is not a list", e->name);
+        e->field->referenced = 1;
+        if (e->field->expr)
+            resolve_expr(t, e->field->expr, NULL);
+        resolve_type(e->field->type);
+        resolve_expr(t, e->a, e->field->type->kind == TK_STRUCT ? e->field->type : NULL);
+        break;
+    default:
+        resolve_expr(t, e->a, listmember);
+        resolve_expr(t, e->b, listmember);
+        break;
+    }
+}
+
+/* A list whose length field is missing gets one as a parameter (name_len), placed
+ * before the list, as libxcb does. */
+static void add_missing_lenfield(struct type *t, int idx)
+{
+    struct field *f = t->fields[idx];
+    const char *ln;
+    int calc = 0;
+    if (!f->expr) {
+        f->expr = xcalloc(1, sizeof(*f->expr));
+        f->expr->kind = EX_CALCLEN;
+        f->expr->loc = f->loc;
+        ln = xasprintf("%s_len", f->name);
+        calc = 1;
+    } else {
+        ln = lenfield_name(f->expr);
+    }
+    if (!ln || find_field_in(t, ln))
+        return;
+    struct field *lf = auto_field(t, ln, "CARD32");
+    lf->autof = 0;
+    lf->visible = 1;
+    lf->wire = 0;
+    lf->synth = 1;
+    lf->type = lookup_type(t->mod, "CARD32", f->loc);
+    if (calc) {
+        struct field *total = find_field_in(t, "length");
+        if (total)
+            total->referenced = 1; /* the walker derives the list from it */
+    }
+    t->fields = xrealloc(t->fields, sizeof(*t->fields) * (size_t)(t->nfields + 1));
+    memmove(&t->fields[idx + 1], &t->fields[idx], sizeof(*t->fields) * (size_t)(t->nfields - idx));
+    t->fields[idx] = lf;
+    t->nfields++;
+}
+
+static void resolve_field_type(struct type *t, struct field *f)
+{
+    if (f->kind == FK_SWITCH) {
+        f->sw->mod = t->mod;
+        resolve_type(f->sw);
+        return;
+    }
+    if (f->kind == FK_FD || f->kind == FK_PAD) {
+        f->type = lookup_type(t->mod, f->kind == FK_FD ? "INT32" : "CARD8", f->loc);
+        if (f->kind == FK_PAD)
+            f->nmemb = f->pad_bytes;
+        return;
+    }
+    if (!f->type)
+        f->type = lookup_type(t->mod, f->tyname, f->loc);
+    resolve_type(f->type);
+    if (f->kind == FK_LIST) {
+        int constant = f->expr && f->expr->kind == EX_NUM;
+        f->nmemb = constant && type_fixed(f->type) ? (int)f->expr->num : 0;
+        if (constant && f->expr->num < 0)
+            fail(f->loc, "list '%s' has a negative length", f->name);
+    }
+}
+
+static void resolve_fields(struct type *t)
+{
+    for (int i = 0; i < t->nfields; i++) {
+        struct field *f = t->fields[i];
+        if (f->kind == FK_LIST && !(f->expr && f->expr->kind == EX_NUM)) {
+            int before = t->nfields;
+            add_missing_lenfield(t, i);
+            i += t->nfields - before;
+        }
+    }
+    for (int i = 0; i < t->nfields; i++)
+        resolve_field_type(t, t->fields[i]);
+}
+
+static void resolve_field_exprs(struct type *t)
+{
+    for (int i = 0; i < t->nfields; i++) {
+        struct field *f = t->fields[i];
+        if (f->type && f->type->kind == TK_XIDUNION)
+            (void)0;
+        if (f->expr && f->expr->kind != EX_CALCLEN)
+            resolve_expr(t, f->expr, NULL);
+        if (f->isfd)
+            t->has_fds = 1;
+        for (int k = 0; k < g_nparamref_names; k++)
+            if (!strcmp(g_paramref_names[k], f->name))
+                f->referenced = 1;
+    }
+}
+
+/* Fixed size when every wire field is fixed; also notes a fixed field after a variable one. */
+static void compute_size(struct type *t)
+{
+    int size = 0, fixed = 1, seen_var = 0;
+    for (int i = 0; i < t->nfields; i++) {
+        struct field *f = t->fields[i];
+        if (!f->wire)
+            continue;
+        if (!field_fixed(f)) {
+            fixed = 0;
+            seen_var = 1;
+            continue;
+        }
+        if (seen_var && f->kind != FK_PAD)
+            t->var_then_fixed = 1;
+        if (f->wire == 2)
+            continue;
+        int fs = field_size(f);
+        if (t->kind == TK_UNION)
+            size = fs > size ? fs : size;
+        else
+            size += fs;
+    }
+    t->size = fixed ? size : -1;
+    t->needs_walk = !fixed;
+}
+
+static void resolve_switch(struct type *sw)
+{
+    resolve_expr(sw->parent, sw->swexpr, NULL);
+    for (int c = 0; c < sw->ncases; c++) {
+        struct type *cs = sw->cases[c];
+        cs->mod = sw->mod;
+        for (int i = 0; i < cs->ncaseexprs; i++)
+            resolve_expr(sw, cs->caseexprs[i], NULL);
+        resolve_type(cs);
+    }
+    sw->size = -1;
+    sw->needs_walk = 1;
+}
+
+static void resolve_copy(struct type *t)
+{
+    char *ref = (char *)t->target;
+    t->target = NULL;
+    struct type *o = NULL;
+    for (int i = 0; i < t->mod->ntypes && !o; i++) {
+        struct type *c = t->mod->types[i];
+        if (c->kind == t->kind && !c->copy_of && !strcmp(c->name, ref))
+            o = c;
+    }
+    if (!o)
+        o = lookup_type(t->mod, ref, t->loc);
+    if (o->kind != t->kind)
+        fail(t->loc, "'%s' is not an %s", ref, t->kind == TK_EVENT ? "event" : "error");
+    resolve_type(o);
+    t->copy_of = o;
+    t->size = o->size;
+}
+
+static void resolve_type(struct type *t)
+{
+    if (t->resolved)
+        return;
+    if (t->resolving)
+        fail(t->loc, "type '%s' contains itself", t->name ? t->name : "?");
+    t->resolving = 1;
+    switch (t->kind) {
+    case TK_XID:
+    case TK_XIDUNION:
+        t->size = 4;
+        break;
+    case TK_TYPEDEF:
+        t->target = lookup_type(t->mod, (char *)t->target, t->loc);
+        resolve_type(t->target);
+        t->size = t->target->size;
+        break;
+    case TK_ENUM:
+    case TK_EVENTSTRUCT:
+        t->size = t->kind == TK_EVENTSTRUCT ? 32 : -1;
+        break;
+    case TK_EVENT:
+    case TK_ERROR:
+        if (t->copy_of) {
+            resolve_copy(t);
+            break;
+        }
+        /* fall through */
+    case TK_REQUEST:
+    case TK_REPLY:
+    case TK_STRUCT:
+    case TK_UNION:
+    case TK_CASE:
+        add_header_fields(t);
+        resolve_fields(t);
+        if (t->kind == TK_EVENT && t->xge)
+            add_full_sequence(t);
+        resolve_field_exprs(t);
+        compute_size(t);
+        if (t->length_expr)
+            resolve_expr(t, t->length_expr, NULL);
+        if (t->reply) {
+            t->reply->mod = t->mod;
+            resolve_type(t->reply);
+        }
+        break;
+    case TK_SWITCH:
+        resolve_switch(t);
+        break;
+    default:
+        break;
+    }
+    t->resolving = 0;
+    t->resolved = 1;
+}
+
+void module_resolve(struct module *m)
+{
+    if (m->resolved)
+        return;
+    m->resolved = 1;
+    for (int i = 0; i < m->nimports; i++)
+        module_resolve(m->imports[i].mod);
+    for (int i = 0; i < m->ntypes; i++)
+        resolve_type(m->types[i]);
+}

@@ -1,0 +1,173 @@
+/* xw.h — the xwire connection API: libxcb's xcb.h with xw_ in place of xcb_. */
+#ifndef XW_H
+#define XW_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(XW_BUILDING) && defined(__GNUC__)
+#define XW_EXPORT __attribute__((visibility("default")))
+#else
+#define XW_EXPORT
+#endif
+
+#define X_PROTOCOL 11
+#define X_PROTOCOL_REVISION 0
+#define X_TCP_PORT 6000
+
+/* Connection error codes, identical in value to libxcb's. */
+#define XW_CONN_ERROR 1
+#define XW_CONN_CLOSED_EXT_NOTSUPPORTED 2
+#define XW_CONN_CLOSED_MEM_INSUFFICIENT 3
+#define XW_CONN_CLOSED_REQ_LEN_EXCEED 4
+#define XW_CONN_CLOSED_PARSE_ERR 5
+#define XW_CONN_CLOSED_INVALID_SCREEN 6
+#define XW_CONN_CLOSED_FDPASSING_FAILED 7
+/* xwire only: the server sent bytes that break the protocol (a length that lies,
+ * a truncated packet, an unknown sequence number). */
+#define XW_CONN_CLOSED_MALFORMED 8
+
+/* Error code xwire puts in an xw_generic_error_t when a reply arrived whole but
+ * its counts claim more data than it carries; error_code 0 is never used by a
+ * server (Success), so this cannot collide with a real X error. */
+#define XW_ERROR_MALFORMED_REPLY 0
+
+/** Opaque connection. */
+typedef struct xw_connection_t xw_connection_t;
+
+typedef struct {
+    void *data;
+    int rem;
+    int index;
+} xw_generic_iterator_t;
+
+typedef struct {
+    uint8_t response_type;
+    uint8_t pad0;
+    uint16_t sequence;
+    uint32_t length;
+} xw_generic_reply_t;
+
+typedef struct {
+    uint8_t response_type;
+    uint8_t pad0;
+    uint16_t sequence;
+    uint32_t pad[7];
+    uint32_t full_sequence;
+} xw_generic_event_t;
+
+typedef struct {
+    uint8_t response_type;
+    uint8_t pad0;
+    uint16_t sequence;
+    uint32_t pad[7];
+} xw_raw_generic_event_t;
+
+typedef struct {
+    uint8_t response_type;
+    uint8_t pad0;
+    uint16_t sequence;
+    uint32_t length;
+    uint16_t event_type;
+    uint16_t pad1;
+    uint32_t pad[5];
+    uint32_t full_sequence;
+} xw_ge_event_t;
+
+typedef struct {
+    uint8_t response_type;
+    uint8_t error_code;
+    uint16_t sequence;
+    uint32_t resource_id;
+    uint16_t minor_code;
+    uint8_t major_code;
+    uint8_t pad0;
+    uint32_t pad[5];
+    uint32_t full_sequence;
+} xw_generic_error_t;
+
+typedef struct {
+    unsigned int sequence;
+} xw_void_cookie_t;
+
+/** Opaque key for an extension; generated headers declare one per extension
+ * (xw_randr_id, ...). */
+typedef struct xw_extension_t xw_extension_t;
+
+#include <xw/xproto.h>
+
+#define XW_NONE 0L
+#define XW_COPY_FROM_PARENT 0L
+#define XW_CURRENT_TIME 0L
+#define XW_NO_SYMBOL 0L
+
+typedef struct xw_auth_info_t {
+    int namelen;
+    char *name;
+    int datalen;
+    char *data;
+} xw_auth_info_t;
+
+typedef struct xw_special_event xw_special_event_t;
+
+/* ---- connection lifecycle (src/connect.c, src/display.c) ---- */
+
+/** Parse a display string as libxcb 1.15 does, but reject ":+1", ": 1", ":-1" and
+ * numbers that overflow. On success returns 1 and *host is malloc'd (caller frees);
+ * returns 0 on a malformed string. name NULL means $DISPLAY. */
+XW_EXPORT int xw_parse_display(const char *name, char **host, int *display, int *screen);
+/** Connect to a display (NULL: $DISPLAY). Never returns NULL: check
+ * xw_connection_has_error(); free with xw_disconnect(). */
+XW_EXPORT xw_connection_t *xw_connect(const char *displayname, int *screenp);
+XW_EXPORT xw_connection_t *xw_connect_to_display_with_auth_info(const char *display, xw_auth_info_t *auth,
+                                                                int *screen);
+/** Use an already connected socket; the connection owns fd from now on, also on failure. */
+XW_EXPORT xw_connection_t *xw_connect_to_fd(int fd, xw_auth_info_t *auth_info);
+XW_EXPORT void xw_disconnect(xw_connection_t *c);
+XW_EXPORT int xw_connection_has_error(xw_connection_t *c);
+/** Human-readable reason for the connection's first fatal error, or NULL if none.
+ * The string is owned by the connection and lives until xw_disconnect(). */
+XW_EXPORT const char *xw_connection_error_string(xw_connection_t *c);
+XW_EXPORT const struct xw_setup_t *xw_get_setup(xw_connection_t *c);
+XW_EXPORT int xw_get_file_descriptor(xw_connection_t *c);
+XW_EXPORT uint32_t xw_generate_id(xw_connection_t *c);
+XW_EXPORT uint64_t xw_total_read(xw_connection_t *c);
+XW_EXPORT uint64_t xw_total_written(xw_connection_t *c);
+
+/* ---- output (src/out.c) ---- */
+
+XW_EXPORT int xw_flush(xw_connection_t *c);
+XW_EXPORT uint32_t xw_get_maximum_request_length(xw_connection_t *c);
+XW_EXPORT void xw_prefetch_maximum_request_length(xw_connection_t *c);
+
+/* ---- input (src/in.c) ---- */
+
+XW_EXPORT xw_generic_event_t *xw_wait_for_event(xw_connection_t *c);
+XW_EXPORT xw_generic_event_t *xw_poll_for_event(xw_connection_t *c);
+XW_EXPORT xw_generic_event_t *xw_poll_for_queued_event(xw_connection_t *c);
+XW_EXPORT xw_generic_error_t *xw_request_check(xw_connection_t *c, xw_void_cookie_t cookie);
+XW_EXPORT void xw_discard_reply(xw_connection_t *c, unsigned int sequence);
+XW_EXPORT void xw_discard_reply64(xw_connection_t *c, uint64_t sequence);
+
+XW_EXPORT xw_special_event_t *xw_register_for_special_xge(xw_connection_t *c, xw_extension_t *ext, uint32_t eid,
+                                                          uint32_t *stamp);
+XW_EXPORT void xw_unregister_for_special_event(xw_connection_t *c, xw_special_event_t *se);
+XW_EXPORT xw_generic_event_t *xw_poll_for_special_event(xw_connection_t *c, xw_special_event_t *se);
+XW_EXPORT xw_generic_event_t *xw_wait_for_special_event(xw_connection_t *c, xw_special_event_t *se);
+
+/* ---- extensions (src/ext.c) ---- */
+
+XW_EXPORT const struct xw_query_extension_reply_t *xw_get_extension_data(xw_connection_t *c, xw_extension_t *ext);
+XW_EXPORT void xw_prefetch_extension_data(xw_connection_t *c, xw_extension_t *ext);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,107 @@
+/* xwext.h — what generated code and hand-written extensions use to talk to the
+ * connection: libxcb's xcbext.h with xw_ in place of xcb_, plus xwire's own
+ * fast send entry and per-extension descriptors (names, validators). */
+#ifndef XW_EXT_H
+#define XW_EXT_H
+
+#include <xw/xw.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Validates a whole packet (reply or XGE event) of len bytes against the counts it
+ * carries. Returns 0 when every variable-length part lies inside the bytes, -1 when
+ * not. Called once when the packet is received, never on the caller's thread. */
+typedef int (*xw_validate_fn)(const void *packet, size_t len);
+
+/** Generated once per protocol description: names for error text, validators for
+ * variable-length events. Arrays are indexed by opcode / code / event type relative to
+ * the extension's bases; a NULL entry is an unknown number. */
+typedef struct xw_ext_desc {
+    const char *xname;                   /* "RANDR"; "X11" for the core protocol */
+    const char *const *request_names;    /* by opcode (core) or minor opcode */
+    unsigned n_requests;
+    const char *const *event_names;      /* by number relative to first_event */
+    unsigned n_events;
+    const char *const *error_names;      /* by number relative to first_error */
+    unsigned n_errors;
+    const char *const *xge_names;        /* by XGE event_type */
+    unsigned n_xge;
+    const xw_validate_fn *xge_validators; /* by XGE event_type; NULL entries: fixed size */
+} xw_ext_desc_t;
+
+struct xw_extension_t {
+    const char *name;          /* the name QueryExtension takes, "RANDR" */
+    int global_id;             /* kept for libxcb compatibility; unused by xwire */
+    const xw_ext_desc_t *desc; /* xwire: may be NULL for hand-written extensions */
+};
+
+/** The core protocol's descriptor (request, error and event names). */
+XW_EXPORT extern const xw_ext_desc_t xw_xproto_desc;
+
+typedef struct {
+    size_t count;          /* number of iovecs in vector, as in libxcb */
+    xw_extension_t *ext;   /* NULL for core requests */
+    uint8_t opcode;        /* major opcode (core) or minor opcode (extension) */
+    uint8_t isvoid;        /* 1 when the request has no reply */
+    /* xwire only (zero when a hand-written caller leaves them out): */
+    xw_validate_fn validate; /* checks the reply when it arrives; NULL: fixed size */
+} xw_protocol_request_t;
+
+enum xw_send_request_flags_t {
+    XW_REQUEST_CHECKED = 1 << 0,
+    XW_REQUEST_RAW = 1 << 1,
+    XW_REQUEST_DISCARD_REPLY = 1 << 2,
+    XW_REQUEST_REPLY_FDS = 1 << 3
+};
+
+/** Send one request. vector[0..count-1] hold its bytes; vector[-1] and vector[-2]
+ * must be writable (the runtime uses them for its buffer and the BIG-REQUESTS length).
+ * vector[0] is the fixed part: the runtime writes the major opcode (and for an
+ * extension the minor opcode into byte 1) and the length field. An iovec whose
+ * iov_base is NULL stands for iov_len zero bytes of padding.
+ * total_bytes is the sum of all iov_len (a multiple of 4), computed by the caller.
+ * fds (num_fds of them) are owned by the connection from this call on, sent with the
+ * request's bytes and closed once sent or on any failure.
+ * Returns the 64-bit sequence number, or 0 when this request failed alone (too long,
+ * extension missing, connection in error): nothing of it is written, and
+ * xw_request_error_string() says why. Never allocates. Thread-safe. */
+XW_EXPORT uint64_t xw_send(xw_connection_t *c, int flags, struct iovec *vector, const xw_protocol_request_t *req,
+                           size_t total_bytes, unsigned int num_fds, int *fds);
+
+/* libxcb-compatible forms: the total is summed from the iovecs. */
+XW_EXPORT unsigned int xw_send_request(xw_connection_t *c, int flags, struct iovec *vector,
+                                       const xw_protocol_request_t *request);
+XW_EXPORT unsigned int xw_send_request_with_fds(xw_connection_t *c, int flags, struct iovec *vector,
+                                                const xw_protocol_request_t *request, unsigned int num_fds,
+                                                int *fds);
+XW_EXPORT uint64_t xw_send_request64(xw_connection_t *c, int flags, struct iovec *vector,
+                                     const xw_protocol_request_t *request);
+XW_EXPORT uint64_t xw_send_request_with_fds64(xw_connection_t *c, int flags, struct iovec *vector,
+                                              const xw_protocol_request_t *request, unsigned int num_fds,
+                                              int *fds);
+XW_EXPORT void xw_send_fd(xw_connection_t *c, int fd);
+
+/** Why the last request sent from this thread on c returned sequence 0, or NULL. */
+XW_EXPORT const char *xw_request_error_string(xw_connection_t *c);
+
+/** Wait for the reply to request; malloc'd, caller frees. On an X error returns NULL
+ * and, if e is not NULL, *e is a malloc'd error the caller frees. */
+XW_EXPORT void *xw_wait_for_reply(xw_connection_t *c, unsigned int request, xw_generic_error_t **e);
+XW_EXPORT void *xw_wait_for_reply64(xw_connection_t *c, uint64_t request, xw_generic_error_t **e);
+XW_EXPORT int xw_poll_for_reply(xw_connection_t *c, unsigned int request, void **reply, xw_generic_error_t **error);
+XW_EXPORT int xw_poll_for_reply64(xw_connection_t *c, uint64_t request, void **reply,
+                                  xw_generic_error_t **error);
+/** The fds received with a reply from xw_wait_for_reply: they follow the reply's
+ * replylen bytes in the same block. The caller owns them. */
+XW_EXPORT int *xw_get_reply_fds(xw_connection_t *c, void *reply, size_t replylen);
+
+XW_EXPORT int xw_popcount(uint32_t mask);
+XW_EXPORT int xw_sumof(uint8_t *list, int len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
