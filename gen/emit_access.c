@@ -94,7 +94,8 @@ static char *length_c(struct emitter *e, struct actx *a, struct field *f)
     if (f->expr->kind == EX_CALCLEN) {
         char *start = alist(&x, f);
         char *mt = wiretype(e, f->type);
-        char *r = xasprintf("(int)(((const char *)R + R->length * 4 - %s) / (long)sizeof(%s))", start, mt);
+        int extra = f->owner->kind == TK_REQUEST ? 0 : f->owner->kind == TK_EVENT ? 36 : 32;
+        char *r = xasprintf("(int)(((const char *)R + %d + R->length * 4 - %s) / (long)sizeof(%s))", extra, start, mt);
         free(start), free(mt);
         return r;
     }

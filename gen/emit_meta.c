@@ -40,7 +40,7 @@ static void xge_validators(struct emitter *e, int n)
             continue;
         struct type *o = t->copy_of && t->copy_of != t ? t->copy_of : t;
         char *w = walker_name(e, o), *fn = tfunc2(e, t, "event", "validate");
-        out_printf(&e->c, "static int xw__%s(const void *p, size_t len)\n{\n    return %s((const char *)p, len, -1) < 0 ? -1 : 0;\n}\n",
+        out_printf(&e->c, "/* p is the event as stored, with full_sequence at byte 32 (len = 36 + 4 * length) */\nstatic int xw__%s(const void *p, size_t len)\n{\n    return %s((const char *)p, len, -1) < 0 ? -1 : 0;\n}\n",
                    fn + 3, w);
         free(w), free(fn);
     }

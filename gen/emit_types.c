@@ -220,7 +220,8 @@ void emit_eventstruct(struct emitter *e, struct type *t)
         for (int num = lo; num <= hi; num++) {
             for (int i = 0; i < e->m->ntypes; i++) {
                 struct type *ev = e->m->types[i];
-                if (ev->kind != TK_EVENT || ev->xge || ev->number != num)
+                struct type *orig = ev->copy_of ? ev->copy_of : ev;
+                if (ev->kind != TK_EVENT || ev->xge || orig->xge || ev->number != num)
                     continue;
                 char *et = tname(e, ev), *mn = cname_item(ev->name);
                 for (char *p = mn; *p; p++)

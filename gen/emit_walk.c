@@ -219,8 +219,11 @@ static void walk_list(struct wstate *s, struct field *f, const char *ind)
     int msize = f->type->size;
     if (s->prev_var)
         walk_align(s, pad_mask(f->type), ind);
+    /* a list without a length runs to the end of the packet: requests count their
+     * whole length, replies and generic events (in memory, with full_sequence) more */
+    int extra = f->owner->kind == TK_REQUEST ? 0 : f->owner->kind == TK_EVENT ? 36 : 32;
     char *n = f->expr->kind == EX_CALCLEN
-                  ? xasprintf("(((int64_t)xw_v_length * 4 - (int64_t)xw_off) / %d)", msize > 0 ? msize : 1)
+                  ? xasprintf("((%d + (int64_t)xw_v_length * 4 - (int64_t)xw_off) / %d)", extra, msize > 0 ? msize : 1)
                   : expr_c(&x, f->expr);
     out_printf(s->o, "%s    {\n%s        int64_t xw_n = (int64_t)(%s);\n", ind, ind, n);
     if (f->referenced)
@@ -257,7 +260,7 @@ static void walk_fields(struct wstate *s, struct field **fs, int nf, int stops, 
 {
     for (int i = 0; i < nf; i++) {
         struct field *f = fs[i];
-        if (!f->wire || f->wire == 2 || f->kind == FK_FD) {
+        if (!f->wire || f->kind == FK_FD) {
             if (stops)
                 out_printf(s->o, "%s    if (xw_stop == %d)\n%s        return (long)xw_off;\n", ind, i, ind);
             continue;

@@ -8,7 +8,7 @@
 
 static void usage(void)
 {
-    fputs("usage: xwgen [-I xmldir] [-o outdir] [--counts] file.xml...\n", stderr);
+    fputs("usage: xwgen [-I xmldir] [-o outdir | --layout file.c] [--counts] file.xml...\n", stderr);
     exit(2);
 }
 
@@ -50,7 +50,7 @@ static void split(const char *path, char **dir, char **name)
 
 int main(int argc, char **argv)
 {
-    const char *outdir = ".", *incdir = NULL;
+    const char *outdir = ".", *incdir = NULL, *layout = NULL;
     int counts = 0, nfiles = 0;
     struct counts sum = { 0 };
     for (int i = 1; i < argc; i++) {
@@ -58,6 +58,8 @@ int main(int argc, char **argv)
             outdir = argv[++i];
         else if (!strcmp(argv[i], "-I") && i + 1 < argc)
             incdir = argv[++i];
+        else if (!strcmp(argv[i], "--layout") && i + 1 < argc)
+            layout = argv[++i];
         else if (!strcmp(argv[i], "--counts"))
             counts = 1;
         else if (argv[i][0] == '-')
@@ -65,9 +67,12 @@ int main(int argc, char **argv)
         else {
             char *dir, *name;
             split(argv[i], &dir, &name);
-            struct module *m = module_load(incdir ? incdir : dir, name);
+            struct module *m = module_load(incdir ? incdir : dir, name, argv[i]);
             module_resolve(m);
-            emit_module(m, outdir);
+            if (layout)
+                emit_layout(m, layout);
+            else
+                emit_module(m, outdir);
             add_counts(&sum, m->counts);
             nfiles++;
             free(dir), free(name);

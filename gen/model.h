@@ -199,7 +199,7 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* parse.c */
 struct xnode *xml_load(const char *path);
-struct module *module_load(const char *dir, const char *header);
+struct module *module_load(const char *dir, const char *header, const char *path);
 void model_build(struct module *m);
 
 /* resolve.c */
@@ -214,6 +214,7 @@ char *cname_item(const char *s);
 char *cname_join(struct module *m, char **path, int n, const char *suffix);
 char *cname_upper(const char *s);
 const char *cfield_name(const char *name);
+const char *libxcb_field_name(const char *name);
 void names_assign(struct module *m, struct type *t, char **path, int npath);
 
 /* counts of each construct, reported by main.c */
@@ -243,6 +244,7 @@ struct emitter {
     int tmpcount;
 };
 void emit_module(struct module *m, const char *outdir);
+void emit_layout(struct module *m, const char *path);
 void emit_type(struct emitter *e, struct type *t);
 void emit_enum(struct emitter *e, struct type *t);
 void emit_simple(struct emitter *e, struct type *t);

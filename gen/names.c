@@ -1,5 +1,6 @@
 /* names.c — C names for XML names, following libxcb's conventions so a port is a rename. */
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "model.h"
@@ -91,8 +92,20 @@ char *cname_join(struct module *m, char **path, int n, const char *suffix)
     return lower(o.buf);
 }
 
+/* libxcb renames class, new, delete and default; xwire also renames the other C++
+ * keywords so every header compiles as C++ (libxcb's xkb.h and xf86vidmode.h do not). */
 const char *cfield_name(const char *name)
 {
+    static const char *const cxx[] = { "private", "public", "protected", "explicit", "template", "this",
+                                       "operator", "virtual", "friend", "namespace", "typename", "using",
+                                       "throw", "try", "catch", "bool", "true", "false", "mutable", "typeid",
+                                       "export", "inline", "register", NULL };
+    for (int i = 0; cxx[i]; i++)
+        if (!strcmp(name, cxx[i])) {
+            static char buf[64];
+            snprintf(buf, sizeof(buf), "_%s", name);
+            return buf;
+        }
     if (!strcmp(name, "class"))
         return "_class";
     if (!strcmp(name, "new"))
@@ -101,5 +114,13 @@ const char *cfield_name(const char *name)
         return "_delete";
     if (!strcmp(name, "default"))
         return "_default";
+    return name;
+}
+
+/* The member name libxcb uses, for the layout comparison. */
+const char *libxcb_field_name(const char *name)
+{
+    if (!strcmp(name, "class") || !strcmp(name, "new") || !strcmp(name, "delete") || !strcmp(name, "default"))
+        return cfield_name(name);
     return name;
 }

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "model.h"
 
@@ -477,13 +478,14 @@ void model_build(struct module *m)
 static struct module **g_modules;
 static int g_nmodules;
 
-struct module *module_load(const char *dir, const char *header)
+/* path: the file itself, or NULL to find header.xml in dir; its imports come from dir. */
+struct module *module_load(const char *dir, const char *header, const char *path)
 {
     for (int i = 0; i < g_nmodules; i++)
         if (!strcmp(g_modules[i]->header, header))
             return g_modules[i];
     struct module *m = xcalloc(1, sizeof(*m));
-    m->file = xasprintf("%s/%s.xml", dir, header);
+    m->file = path ? xstrdup(path) : xasprintf("%s/%s.xml", dir, header);
     m->root = xml_load(m->file);
     struct counts outer = g_counts;
     memset(&g_counts, 0, sizeof(g_counts));
@@ -494,7 +496,12 @@ struct module *module_load(const char *dir, const char *header)
     if (strcmp(m->header, header))
         fail(m->root->loc, "header '%s' does not match file name '%s'", m->header, header);
     PUSH(g_modules, g_nmodules, m);
-    for (int i = 0; i < m->nimports; i++)
-        m->imports[i].mod = module_load(dir, m->imports[i].header);
+    for (int i = 0; i < m->nimports; i++) {
+        char *ip = xasprintf("%s/%s.xml", dir, m->imports[i].header);
+        if (access(ip, R_OK))
+            fail(m->imports[i].loc, "cannot read imported description '%s'", m->imports[i].header);
+        free(ip);
+        m->imports[i].mod = module_load(dir, m->imports[i].header, NULL);
+    }
     return m;
 }

@@ -227,7 +227,28 @@ static void add_header_fields(struct type *t)
         h[0] = auto_field(t, "response_type", "CARD8");
         h[1] = auto_field(t, "error_code", "CARD8");
         h[2] = auto_field(t, "sequence", "CARD16");
-        with_header(t, h, 3, NULL, 0, 0);
+        {
+            /* errors carry the generic error's bad value and opcodes unless they
+             * declare their own, as libxcb lays them out */
+            int nh = 3, has_minor = 0, body = 0;
+            for (int i = 0; i < t->nfields; i++) {
+                struct field *bf = t->fields[i];
+                has_minor |= !strcmp(bf->name, "minor_opcode");
+                body += bf->kind == FK_PAD ? bf->pad_bytes : bf->kind == FK_FIELD ? 4 : 8;
+            }
+            has_minor |= body > 4;
+            if (!t->nfields)
+                h[nh++] = auto_field(t, "bad_value", "CARD32");
+            struct field *tail[2];
+            int ntail = 0;
+            if (!has_minor) {
+                tail[ntail++] = auto_field(t, "minor_opcode", "CARD16");
+                tail[ntail++] = auto_field(t, "major_opcode", "CARD8");
+            }
+            with_header(t, h, nh, NULL, 0, 0);
+            for (int i = 0; i < ntail; i++)
+                PUSH(t->fields, t->nfields, tail[i]);
+        }
         break;
     default:
         break;
@@ -351,8 +372,18 @@ static void add_missing_lenfield(struct type *t, int idx)
     } else {
         ln = lenfield_name(f->expr);
     }
+    if (calc && t->kind != TK_REQUEST) {
+        /* a reply or generic event: the list runs to the end its length field gives */
+        struct field *total = find_field_in(t, "length");
+        if (!total)
+            fail(f->loc, "list '%s' has no length and its container none either", f->name);
+        total->referenced = 1;
+        return;
+    }
     if (!ln || find_field_in(t, ln))
         return;
+    if (t->kind != TK_REQUEST) /* only a request's caller can supply a missing length */
+        fail(f->loc, "list '%s' needs '%s', which is not a field here", f->name, ln);
     struct field *lf = auto_field(t, ln, "CARD32");
     lf->autof = 0;
     lf->visible = 1;

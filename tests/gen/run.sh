@@ -1,0 +1,31 @@
+#!/bin/sh
+# Generator tests: golden output for good/*.xml (byte-for-byte, and the same on a second
+# run) and the exact "file:line: error:" diagnostic for each bad/*.xml.
+# usage: run.sh XWGEN TESTDIR OUTDIR PROTODIR
+set -u
+xwgen=$1 dir=$2 out=$3 proto=$4
+case $xwgen in /*) ;; *) xwgen=$(pwd)/$xwgen ;; esac
+pass=0 failed=0
+ok() { pass=$((pass + 1)); }
+ko() { failed=$((failed + 1)); echo "FAIL: $*"; }
+rm -rf "$out" && mkdir -p "$out/a" "$out/b"
+cd "$dir" || exit 1
+for x in good/*.xml; do
+    n=$(basename "$x" .xml)
+    if "$xwgen" -I "$proto" -o "$out/a" "$x" && "$xwgen" -I "$proto" -o "$out/b" "$x"; then
+        for ext in h c; do
+            if cmp -s "good/$n.$ext" "$out/a/$n.$ext"; then ok; else ko "$n.$ext differs from the golden file"; diff -u "good/$n.$ext" "$out/a/$n.$ext" | head -20; fi
+            if cmp -s "$out/a/$n.$ext" "$out/b/$n.$ext"; then ok; else ko "$n.$ext differs between two runs"; fi
+        done
+    else
+        ko "xwgen failed on $x"
+    fi
+done
+for x in bad/*.xml; do
+    want=$(cat "${x%.xml}.err")
+    got=$("$xwgen" -I "$proto" -o "$out/a" "$x" 2>&1 >/dev/null)
+    rc=$?
+    if [ "$rc" = 1 ] && [ "$got" = "$want" ]; then ok; else ko "$x: exit $rc, said '$got', expected '$want'"; fi
+done
+echo "$pass passed, $failed failed"
+[ "$failed" = 0 ]
