@@ -174,12 +174,35 @@ static void field_accessor(struct emitter *e, struct actx *a, struct field *f)
     free(fn), free(start);
 }
 
+/* A list of fds in a reply: the fds follow the reply's bytes, where xw_get_reply_fds()
+ * finds them (libxcb declares the same three functions). */
+static void fd_list_accessors(struct emitter *e, struct actx *a, struct field *f)
+{
+    struct ectx x = { .e = e, .val = aval, .list = alist, .data = a };
+    char *n = expr_c(&x, f->expr);
+    char *fn = tfunc2(e, a->nt, f->name, NULL), *ln = tfunc2(e, a->nt, f->name, "length"),
+         *en = tfunc2(e, a->nt, f->name, "end");
+    const char *start = "(int32_t *)((char *)R + 32 + 4 * (size_t)R->length)";
+    proto(e, "int32_t *", fn, a->t, "The fds received with the reply (owned by the caller).");
+    out_printf(&e->c, "    return %s;\n}\n", start);
+    proto(e, "int", ln, a->t, "Number of fds received with the reply.");
+    out_printf(&e->c, "    return (int)(%s);\n}\n", n);
+    proto(e, "xw_generic_iterator_t", en, a->t, "An iterator just past the last fd.");
+    out_printf(&e->c, "    xw_generic_iterator_t i;\n    i.data = %s + (%s);\n    i.rem = 0;\n"
+                      "    i.index = (int)((char *)i.data - (char *)R);\n    return i;\n}\n", start, n);
+    free(n), free(fn), free(ln), free(en);
+}
+
 void emit_accessors(struct emitter *e, struct type *t, struct type *nt)
 {
     struct actx a = { t, nt };
     int after_var = 0;
     for (int i = 0; i < t->nfields; i++) {
         struct field *f = t->fields[i];
+        if (f->kind == FK_LIST && f->isfd && t->kind == TK_REPLY) {
+            fd_list_accessors(e, &a, f);
+            continue;
+        }
         if (f->kind == FK_PAD || !f->wire || f->wire == 2) {
             if (f->wire && !field_fixed(f))
                 after_var = 1;

@@ -29,8 +29,8 @@ static char *param_decl(struct emitter *e, struct field *f, int aux)
     char *r;
     if (f->kind == FK_LIST && f->nmemb != 1)
         r = xasprintf("const %s *%s", tn, f->cname);
-    else if (!type_fixed(f->type))
-        r = xasprintf("const %s *%s", tn, f->cname);
+    else if (!type_fixed(f->type)) /* libxcb leaves a variable-size struct non-const */
+        r = xasprintf("%s *%s", tn, f->cname);
     else
         r = xasprintf("%s %s", tn, f->cname);
     free(tn);
@@ -388,8 +388,18 @@ void emit_request(struct emitter *e, struct type *t)
             out_printf(&e->hfuncs, ", %s %s", wp[k].ctype, wp[k].name);
             out_printf(&e->c, ", %s %s", wp[k].ctype, wp[k].name);
         }
+        /* libxcb takes the length of a list that has none on the wire; xwire reads
+         * the request's own length field instead, so the value is not needed */
+        struct out unused = { 0 };
+        for (int k = 0; k < t->nfields; k++)
+            if (t->fields[k]->synth && !t->fields[k]->wire) {
+                out_printf(&e->hfuncs, ", uint32_t %s", t->fields[k]->cname);
+                out_printf(&e->c, ", uint32_t %s", t->fields[k]->cname);
+                out_printf(&unused, "    (void)%s;\n", t->fields[k]->cname);
+            }
         out_printf(&e->hfuncs, ");\n");
-        out_printf(&e->c, ")\n{\n    return (int)%s((const char *)_buffer, SIZE_MAX, -1", w);
+        out_printf(&e->c, ")\n{\n%s    return (int)%s((const char *)_buffer, SIZE_MAX, -1", unused.buf ? unused.buf : "", w);
+        free(unused.buf);
         for (int k = 0; k < np; k++)
             out_printf(&e->c, ", %s", wp[k].name);
         out_printf(&e->c, ");\n}\n");
@@ -410,7 +420,7 @@ void emit_request(struct emitter *e, struct type *t)
     }
     emit_senders(e, t);
     if (t->reply) {
-        if (t->reply->needs_walk)
+        if (t->reply->needs_walk || t->reply->has_fds)
             emit_accessors(e, t->reply, t);
         emit_reply_fn(e, t);
         out_printf(&e->c, "#undef xw_validate_reply\n");

@@ -103,12 +103,13 @@ static void collect_type(struct emitter *e, struct type *t, struct type *scope, 
 {
     (void)scope;
     if (t->kind == TK_SWITCH) {
+        /* libxcb's order: what the cases' lists need, then what selects the cases */
+        for (int c = 0; c < t->ncases; c++)
+            collect_fields(e, t, t->cases[c]->fields, t->cases[c]->nfields, ps, n);
         collect_expr(e, t, t->swexpr, ps, n, NULL);
-        for (int c = 0; c < t->ncases; c++) {
+        for (int c = 0; c < t->ncases; c++)
             for (int k = 0; k < t->cases[c]->ncaseexprs; k++)
                 collect_expr(e, t, t->cases[c]->caseexprs[k], ps, n, NULL);
-            collect_fields(e, t, t->cases[c]->fields, t->cases[c]->nfields, ps, n);
-        }
     } else {
         collect_fields(e, t, t->fields, t->nfields, ps, n);
         if (t->length_expr)

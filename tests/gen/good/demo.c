@@ -538,8 +538,9 @@ long xw__demo_list_walk(const char *xw_b, size_t xw_avail, int xw_stop)
     return (long)xw_off;
 }
 
-int xw_demo_list_sizeof(const void *_buffer)
+int xw_demo_list_sizeof(const void *_buffer, uint32_t tail_len)
 {
+    (void)tail_len;
     return (int)xw__demo_list_walk((const char *)_buffer, SIZE_MAX, -1);
 }
 

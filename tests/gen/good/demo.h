@@ -290,7 +290,7 @@ long xw__demo_list_walk(const char *xw_b, size_t xw_avail, int xw_stop);
 #endif
 
 /** Size in bytes of a serialized List request. */
-XW_EXPORT int xw_demo_list_sizeof(const void *_buffer);
+XW_EXPORT int xw_demo_list_sizeof(const void *_buffer, uint32_t tail_len);
 
 #ifdef XW_BUILDING
 long xw__demo_list_reply_walk(const char *xw_b, size_t xw_avail, int xw_stop);

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# deps.sh — install the Debian 12 packages xwire needs to build, test and benchmark, only when missing.
+set -euo pipefail
+
+# libxcb1-dev covers the core protocol, BIG-REQUESTS and XC-MISC; the list below adds
+# the other 23 extensions Debian ships a libxcb for (26 of xcb-proto's 32 descriptions).
+xcb_ext_devs=(
+  libxcb-composite0-dev libxcb-damage0-dev libxcb-dpms0-dev libxcb-dri2-0-dev libxcb-dri3-dev
+  libxcb-glx0-dev libxcb-present-dev libxcb-randr0-dev libxcb-record0-dev libxcb-render0-dev
+  libxcb-res0-dev libxcb-screensaver0-dev libxcb-shape0-dev libxcb-shm0-dev libxcb-sync-dev
+  libxcb-xf86dri0-dev libxcb-xfixes0-dev libxcb-xinerama0-dev libxcb-xinput-dev libxcb-xkb-dev
+  libxcb-xtest0-dev libxcb-xv0-dev libxcb-xvmc0-dev
+)
+packages=(
+  meson ninja-build gcc g++ clang pkg-config libexpat1-dev xcb-proto check libxau-dev
+  xvfb x11-utils xtrace libx11-dev libx11-xcb-dev libxcb1-dev
+  "${xcb_ext_devs[@]}"
+  libxext-dev libxxf86vm-dev valgrind libclang-rt-14-dev
+)
+
+# A package counts as present only when dpkg says "install ok installed"; one
+# dpkg-query for all of them (it names unknown ones on stderr and exits 1).
+declare -A present=()
+while read -r name want ok state; do
+  [[ "$want $ok $state" == "install ok installed" ]] && present[$name]=1
+done < <(dpkg-query -W -f='${Package} ${Status}\n' "${packages[@]}" 2>/dev/null || true)
+missing=()
+for p in "${packages[@]}"; do
+  [[ -n ${present[$p]:-} ]] || missing+=("$p")
+done
+
+if ((${#missing[@]} == 0)); then
+  exit 0
+fi
+
+echo "deps.sh: installing ${missing[*]}" >&2
+if ((EUID != 0)); then
+  echo "deps.sh: missing packages and not root; run as root or install them by hand" >&2
+  exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+apt-get install -y -q --no-install-recommends "${missing[@]}"
