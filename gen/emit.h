@@ -20,6 +20,7 @@ char *tfunc2(struct emitter *e, struct type *t, const char *a, const char *b);
 char *wiretype(struct emitter *e, struct type *t);
 int type_is_simple(const struct type *t);
 int pad_mask(const struct type *t);
+int wire_fixed_size(struct type *t);
 char *expr_c(struct ectx *x, struct expr *ex);
 
 void emit_struct(struct emitter *e, struct type *t);

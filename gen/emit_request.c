@@ -51,6 +51,16 @@ static void signature(struct emitter *e, struct out *o, struct type *t, const ch
     out_printf(o, ")");
 }
 
+/* Bytes of the fixed part on the wire (the request struct's members). */
+int wire_fixed_size(struct type *t)
+{
+    int n = 0;
+    for (int i = 0; i < t->nfields; i++)
+        if (t->fields[i]->wire && field_fixed(t->fields[i]))
+            n += field_size(t->fields[i]);
+    return n;
+}
+
 /* ---- sender bodies ---- */
 
 struct sender {
@@ -251,6 +261,8 @@ static void emit_sender(struct emitter *e, struct type *t, const char *fn, int c
     out_printf(&s.body, "    xw_parts[2].iov_base = (char *)&xw_out;\n    xw_parts[2].iov_len = sizeof(xw_out);\n");
     s.nparts = 1;
     pad_part(&s);
+    if (c_size(t) != wire_fixed_size(t)) /* C padding the wire lacks: send zeros, never stack bytes */
+        out_printf(&s.body, "    memset(&xw_out, 0, sizeof(xw_out));\n");
     fixed_assignments(&s);
     var_parts(&s, aux);
 

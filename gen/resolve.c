@@ -581,3 +581,48 @@ void module_resolve(struct module *m)
     for (int i = 0; i < m->ntypes; i++)
         resolve_type(m->types[i]);
 }
+
+/* Size of the C struct the generator declares for t (natural alignment), so senders
+ * know when it has padding the wire does not. */
+int c_align(const struct type *t)
+{
+    switch (t->kind) {
+    case TK_PRIM:
+        return t->size > 8 ? 8 : t->size;
+    case TK_XID:
+    case TK_XIDUNION:
+        return 4;
+    case TK_TYPEDEF:
+        return c_align(t->target);
+    default: {
+        int a = 1;
+        for (int i = 0; i < t->nfields; i++) {
+            struct field *f = t->fields[i];
+            if (!f->wire || !field_fixed(f) || f->kind == FK_SWITCH)
+                continue;
+            int fa = f->kind == FK_PAD ? 1 : c_align(f->type);
+            a = fa > a ? fa : a;
+        }
+        return a;
+    }
+    }
+}
+
+int c_size(const struct type *t)
+{
+    if (t->kind != TK_STRUCT && t->kind != TK_REQUEST && t->kind != TK_REPLY && t->kind != TK_EVENT &&
+        t->kind != TK_ERROR && t->kind != TK_UNION)
+        return t->size;
+    int off = 0;
+    for (int i = 0; i < t->nfields; i++) {
+        struct field *f = t->fields[i];
+        if (!f->wire || !field_fixed(f))
+            continue;
+        int fa = f->kind == FK_PAD ? 1 : c_align(f->type);
+        int fs = f->kind == FK_PAD ? f->pad_bytes : f->kind == FK_LIST ? f->nmemb * c_size(f->type) : c_size(f->type);
+        off = (off + fa - 1) / fa * fa;
+        off = t->kind == TK_UNION ? (fs > off ? fs : off) : off + fs;
+    }
+    int a = c_align(t);
+    return (off + a - 1) / a * a;
+}
