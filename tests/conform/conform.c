@@ -16,6 +16,32 @@
 #include "conform_list.h"
 #include "fake_server.h"
 
+/* ---- heap allocations made by xwire's request calls (glibc's allocator replaced) ---- */
+
+void *__libc_malloc(size_t size);
+void *__libc_calloc(size_t n, size_t size);
+void *__libc_realloc(void *p, size_t size);
+static _Thread_local int counting;
+static unsigned long allocs, warm_allocs;
+
+void *malloc(size_t size)
+{
+    allocs += counting;
+    return __libc_malloc(size);
+}
+
+void *calloc(size_t n, size_t size)
+{
+    allocs += counting;
+    return __libc_calloc(n, size);
+}
+
+void *realloc(void *p, size_t size)
+{
+    allocs += counting;
+    return __libc_realloc(p, size);
+}
+
 /* Known differences, each with its reason: libxcb is wrong on the wire here, xwire
  * follows the protocol (see shared/FACTS.md). Listed, never skipped silently. */
 static const struct {
@@ -324,8 +350,10 @@ void cf_begin(struct cf *cf)
 
 void cf_mid(struct cf *cf)
 {
-    if (cf->skip_xcb)
+    if (cf->skip_xcb) {
+        counting = 1;
         return;
+    }
     free(xcb_get_input_focus_reply(cf->xc, xcb_get_input_focus(cf->xc), NULL));
     if (xcb_connection_has_error(cf->xc)) {
         /* libxcb shut its connection down over this request: say so, give it a new one
@@ -341,6 +369,7 @@ void cf_mid(struct cf *cf)
         return;
     }
     take(&sx, &xcb_bytes, &xcb_len, &xcb_fds);
+    counting = 1; /* only xwire's request call runs until cf_end */
 }
 
 static int known_index(const struct cf_case *c)
@@ -391,6 +420,11 @@ void cf_end(struct cf *cf)
     uint8_t *b;
     size_t n;
     int f;
+    counting = 0;
+    if (current_v == 0) { /* the first call of a form may query its extension once */
+        warm_allocs += allocs;
+        allocs = 0;
+    }
     free(xw_get_input_focus_reply(cf->wc, xw_get_input_focus(cf->wc), NULL));
     if (xw_connection_has_error(cf->wc)) {
         fprintf(stderr, "conform: xwire connection failed in %s %s: %s\n", current->ext, current->name,
@@ -480,6 +514,10 @@ int main(void)
            "padding, ignored), %d known libxcb differences, %d checked by length only (%d where libxcb failed), "
            "%d differ\n",
            requests, identical, uninit_forms, known_differ, length_only, xcb_failed, differ);
+    printf("heap allocations in xwire request calls: %lu after warm-up (%lu in first calls, extension queries)\n",
+           allocs, warm_allocs);
+    if (allocs)
+        differ++;
     printf("%d passed, %d failed\n", identical + known_differ + length_only, differ);
     xcb_disconnect(cf.xc);
     xw_disconnect(cf.wc);
