@@ -173,6 +173,9 @@ static void emit_switch_fields(struct emitter *e, struct field **fs, int nf)
             emit_switch_fields(e, f->sw->cases[c]->fields, f->sw->cases[c]->nfields);
         emit_switch_type(e, f->sw);
         emit_walker(e, f->sw);
+        emit_unpack(e, f->sw);
+        emit_serialize(e, f->sw);
+        emit_switch_accessors(e, f->sw);
         char *sz = tfunc(e, f->sw, "sizeof");
         emit_sizeof(e, f->sw, sz);
         free(sz);

@@ -171,6 +171,7 @@ struct wstate {
     const char *base; /* "xw_base" in switches, "0" elsewhere */
     int prev_var;
     size_t fstart; /* where this walker's text starts in o */
+    const char *store; /* unpack mode: "_aux->" plus the case's member, NULL when only walking */
 };
 
 static char *sub_call(struct wstate *s, struct type *sub)
@@ -207,6 +208,8 @@ static void walk_fixed(struct wstate *s, struct field *f, const char *ind)
     if (!size)
         return;
     out_printf(s->o, "%s    if (xw_avail - xw_off < %d)\n%s        return -1;\n", ind, size, ind);
+    if (s->store && f->kind != FK_PAD)
+        out_printf(s->o, "%s    memcpy(&%s%s, xw_b + xw_off, %d);\n", ind, s->store, f->cname, size);
     if (f->referenced && f->kind != FK_LIST && f->kind != FK_PAD)
         out_printf(s->o, "%s    memcpy(&xw_v_%s, xw_b + xw_off, sizeof(xw_v_%s));\n", ind, f->cname, f->cname);
     if (f->referenced && f->kind == FK_LIST)
@@ -227,6 +230,11 @@ static void walk_list(struct wstate *s, struct field *f, const char *ind)
                   ? xasprintf("((%d + (int64_t)xw_v_length * 4 - (int64_t)xw_off) / %d)", extra, msize > 0 ? msize : 1)
                   : expr_c(&x, f->expr);
     out_printf(s->o, "%s    {\n%s        int64_t xw_n = (int64_t)(%s);\n", ind, ind, n);
+    if (s->store) {
+        char *mt = tname(s->e, f->type);
+        out_printf(s->o, "%s        %s%s = (%s *)(xw_b + xw_off);\n", ind, s->store, f->cname, mt);
+        free(mt);
+    }
     if (f->referenced)
         out_printf(s->o, "%s        xw_p_%s = xw_b + xw_off;\n", ind, f->cname);
     if (type_fixed(f->type)) {
@@ -279,9 +287,25 @@ static void walk_fields(struct wstate *s, struct field **fs, int nf, int stops, 
             s->prev_var = 0; /* aligned above */
             walk_list(s, f, ind);
             (void)pv;
+        } else if (f->kind == FK_SWITCH && s->store) {
+            /* a nested switch is a struct member: unpack into it */
+            struct wparam *sp;
+            int sn = walker_params(f->sw, &sp);
+            char *un = tfunc(s->e, f->sw, "unpack");
+            out_printf(s->o, "%s    xw_off += (size_t)%s(xw_b + xw_off", ind, un);
+            for (int k = 0; k < sn; k++)
+                out_printf(s->o, ", xw_v_%s", sp[k].name);
+            out_printf(s->o, ", &%s%s);\n", s->store, f->cname);
+            s->prev_var = 1;
+            free(un);
         } else if (f->kind == FK_SWITCH) {
             walk_sub(s, f->sw, ind);
         } else if (!field_fixed(f) && f->kind == FK_FIELD) {
+            if (s->store) {
+                char *mt = tname(s->e, f->type);
+                out_printf(s->o, "%s    %s%s = (%s *)(xw_b + xw_off);\n", ind, s->store, f->cname, mt);
+                free(mt);
+            }
             walk_sub(s, f->type, ind);
         } else {
             walk_fixed(s, f, ind);
@@ -324,32 +348,67 @@ static void walk_switch(struct wstate *s, struct type *sw)
             free(ce);
         }
         out_printf(s->o, ") {\n");
+        char *prefix = NULL;
+        if (s->store) {
+            prefix = cs->casename ? xasprintf("_aux->%s.", cs->casename) : xstrdup("_aux->");
+            s->store = prefix;
+        }
         walk_fields(s, cs->fields, cs->nfields, 0, "    ");
+        free(prefix);
         out_printf(s->o, "    }\n");
     }
     free(se);
 }
 
+static void emit_walker_mode(struct emitter *e, struct type *t, int unpack);
+
 void emit_walker(struct emitter *e, struct type *t)
+{
+    emit_walker_mode(e, t, 0);
+}
+
+/* _unpack: the walker that also stores each member of a switch into _aux (fixed
+ * values copied, lists as pointers into the buffer), as libxcb's does. */
+void emit_unpack(struct emitter *e, struct type *sw)
+{
+    emit_walker_mode(e, sw, 1);
+}
+
+static void emit_walker_mode(struct emitter *e, struct type *t, int unpack)
 {
     struct wparam *wp;
     int np = walker_params(t, &wp);
-    char *w = walker_name(e, t);
+    char *w = unpack ? tfunc(e, t, "unpack") : walker_name(e, t);
     struct out *o = &e->c;
-    struct wstate s = { e, o, t, t->kind == TK_SWITCH ? "xw_base" : "0", 0, 0 };
-    out_printf(o, "\n/* Bytes taken by a %s at xw_b, or -1 when they run past xw_avail; with xw_stop >= 0,\n"
-                  " * the offset of field number xw_stop instead. */\n", t->name);
+    struct wstate s = { e, o, t, t->kind == TK_SWITCH ? "xw_base" : "0", 0, 0, unpack ? "_aux->" : NULL };
     struct out sig = { 0 };
-    out_printf(&sig, "long %s(const char *xw_b, size_t xw_avail, int xw_stop", w);
-    if (t->kind == TK_SWITCH)
-        out_printf(&sig, ", size_t xw_base");
-    for (int i = 0; i < np; i++)
-        out_printf(&sig, ", %s xw_v_%s", wp[i].ctype, wp[i].name);
-    out_printf(&sig, ")");
-    /* internal to the library (hidden), declared for the other descriptions' walkers */
-    out_printf(&e->hfuncs, "\n#ifdef XW_BUILDING\n%s;\n#endif\n", sig.buf);
-    s.fstart = o->len;
-    out_printf(o, "%s\n{\n    size_t xw_off = 0;\n", sig.buf);
+    if (unpack) {
+        char *tn = tname(e, t);
+        out_printf(&sig, "int %s(const void *_buffer", w);
+        for (int i = 0; i < np; i++)
+            out_printf(&sig, ", %s xw_v_%s", wp[i].ctype, wp[i].name);
+        out_printf(&sig, ", %s *_aux)", tn);
+        out_printf(&e->hfuncs, "\n/** Unpacks a serialized %s into _aux: values copied, lists pointing into _buffer.\n"
+                               " * Returns its size. _buffer must hold valid (validated) data. */\nXW_EXPORT %s;\n",
+                   t->name, sig.buf);
+        s.fstart = o->len;
+        out_printf(o, "\n%s\n{\n    const char *xw_b = (const char *)_buffer;\n    size_t xw_avail = SIZE_MAX, xw_base = 0;\n"
+                      "    int xw_stop = -1;\n    size_t xw_off = 0;\n", sig.buf);
+        free(tn);
+    } else {
+        out_printf(o, "\n/* Bytes taken by a %s at xw_b, or -1 when they run past xw_avail; with xw_stop >= 0,\n"
+                      " * the offset of field number xw_stop instead. */\n", t->name);
+        out_printf(&sig, "long %s(const char *xw_b, size_t xw_avail, int xw_stop", w);
+        if (t->kind == TK_SWITCH)
+            out_printf(&sig, ", size_t xw_base");
+        for (int i = 0; i < np; i++)
+            out_printf(&sig, ", %s xw_v_%s", wp[i].ctype, wp[i].name);
+        out_printf(&sig, ")");
+        /* internal to the library (hidden), declared for the other descriptions' walkers */
+        out_printf(&e->hfuncs, "\n#ifdef XW_BUILDING\n%s;\n#endif\n", sig.buf);
+        s.fstart = o->len;
+        out_printf(o, "%s\n{\n    size_t xw_off = 0;\n", sig.buf);
+    }
     free(sig.buf);
     if (t->kind == TK_SWITCH) {
         for (int c = 0; c < t->ncases; c++)
@@ -360,7 +419,10 @@ void emit_walker(struct emitter *e, struct type *t)
         declare_locals(&s, t->fields, t->nfields);
         walk_fields(&s, t->fields, t->nfields, 1, "");
     }
-    out_printf(o, "    (void)xw_b;\n    (void)xw_stop;\n    return (long)xw_off;\n}\n");
+    if (unpack)
+        out_printf(o, "    (void)xw_b;\n    (void)xw_avail;\n    return (int)xw_off;\n}\n");
+    else
+        out_printf(o, "    (void)xw_b;\n    (void)xw_stop;\n    return (long)xw_off;\n}\n");
     free(w);
 }
 

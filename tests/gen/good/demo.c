@@ -282,6 +282,58 @@ long xw__demo_create_value_list_walk(const char *xw_b, size_t xw_avail, int xw_s
     return (long)xw_off;
 }
 
+int xw_demo_create_value_list_unpack(const void *_buffer, uint32_t xw_v_value_mask, xw_demo_create_value_list_t *_aux)
+{
+    const char *xw_b = (const char *)_buffer;
+    size_t xw_avail = SIZE_MAX, xw_base = 0;
+    int xw_stop = -1;
+    size_t xw_off = 0;
+    (void)xw_stop;
+    (void)xw_base;
+    if (xw_v_value_mask & XW_DEMO_MODE_ON_OFF) {
+        if (xw_avail - xw_off < 4)
+            return -1;
+        memcpy(&_aux->on, xw_b + xw_off, 4);
+        xw_off += 4;
+    }
+    if (xw_v_value_mask & 4) {
+        if (xw_avail - xw_off < 4)
+            return -1;
+        memcpy(&_aux->level, xw_b + xw_off, 4);
+        xw_off += 4;
+    }
+    (void)xw_b;
+    (void)xw_avail;
+    return (int)xw_off;
+}
+
+/* Writes the members of _aux that the switch selects into xw_o (NULL: only measures). */
+size_t xw__demo_create_value_list_serialize_put(char *xw_o, uint32_t xw_v_value_mask, const xw_demo_create_value_list_t *_aux)
+{
+    size_t xw_off = 0;
+    if (xw_v_value_mask & XW_DEMO_MODE_ON_OFF) {
+        if (xw_o)
+            memcpy(xw_o + xw_off, &_aux->on, 4);
+        xw_off += 4;
+    }
+    if (xw_v_value_mask & 4) {
+        if (xw_o)
+            memcpy(xw_o + xw_off, &_aux->level, 4);
+        xw_off += 4;
+    }
+    (void)_aux;
+    return xw_off;
+}
+
+int xw_demo_create_value_list_serialize(void **_buffer, uint32_t xw_v_value_mask, const xw_demo_create_value_list_t *_aux)
+{
+    size_t xw_n = xw__demo_create_value_list_serialize_put(NULL, xw_v_value_mask, _aux);
+    if (!*_buffer && !(*_buffer = malloc(xw_n ? xw_n : 1)))
+        return -1;
+    xw__demo_create_value_list_serialize_put((char *)*_buffer, xw_v_value_mask, _aux);
+    return (int)xw_n;
+}
+
 int xw_demo_create_value_list_sizeof(const void *_buffer, uint32_t value_mask)
 {
     return (int)xw__demo_create_value_list_walk((const char *)_buffer, SIZE_MAX, -1, 0, value_mask);

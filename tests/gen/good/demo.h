@@ -256,6 +256,18 @@ XW_EXPORT xw_generic_iterator_t xw_demo_big_values_end(const xw_demo_big_event_t
 long xw__demo_create_value_list_walk(const char *xw_b, size_t xw_avail, int xw_stop, size_t xw_base, uint32_t xw_v_value_mask);
 #endif
 
+/** Unpacks a serialized value_list into _aux: values copied, lists pointing into _buffer.
+ * Returns its size. _buffer must hold valid (validated) data. */
+XW_EXPORT int xw_demo_create_value_list_unpack(const void *_buffer, uint32_t xw_v_value_mask, xw_demo_create_value_list_t *_aux);
+
+#ifdef XW_BUILDING
+size_t xw__demo_create_value_list_serialize_put(char *xw_o, uint32_t xw_v_value_mask, const xw_demo_create_value_list_t *_aux);
+#endif
+
+/** Serializes _aux into *_buffer, which is malloc'd when NULL (the caller frees it, as
+ * with libxcb). Returns the size in bytes, or -1 when memory runs out. */
+XW_EXPORT int xw_demo_create_value_list_serialize(void **_buffer, uint32_t xw_v_value_mask, const xw_demo_create_value_list_t *_aux);
+
 /** Size in bytes of the serialized value at _buffer (not bounds-checked: validated data only). */
 XW_EXPORT int xw_demo_create_value_list_sizeof(const void *_buffer, uint32_t value_mask);
 
