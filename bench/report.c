@@ -1,0 +1,334 @@
+/* report.c — turns the runs into the table (median [min–max] per case and library, ratios to libxcb)
+ * and into results.csv, results.json and ratios.svg. */
+#include "xwbench.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+enum metric { M_RATE, M_CPU, M_ALLOCS, M_SERVER };
+
+struct stat3 {
+    double med, min, max;
+    int valid;
+};
+
+/* The per-run figure a metric stands for; NAN when not measured. */
+static double value(const struct series *v, const struct sample *s, enum metric k)
+{
+    switch (k) {
+    case M_RATE:
+        return s->wall > 0 ? (double)v->ops * v->units_per_op / s->wall : NAN;
+    case M_CPU:
+        return s->cpu / (double)v->ops;
+    case M_ALLOCS:
+        return s->allocs == UINT64_MAX ? NAN : (double)s->allocs / (double)v->ops;
+    case M_SERVER:
+        return s->server_cpu < 0 ? NAN : s->server_cpu / (double)v->ops;
+    }
+    return NAN;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static struct stat3 stats(const struct series *v, enum metric k)
+{
+    double x[MAX_RUNS];
+    int n = 0;
+    for (int i = 0; i < v->runs; i++) {
+        double d = value(v, &v->s[i], k);
+        if (!isnan(d))
+            x[n++] = d;
+    }
+    if (n == 0)
+        return (struct stat3){NAN, NAN, NAN, 0};
+    qsort(x, (size_t)n, sizeof x[0], cmp_double);
+    double med = n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+    return (struct stat3){med, x[0], x[n - 1], 1};
+}
+
+/* libxcb's series for the same case and server, the yardstick for the ratios. */
+static const struct series *baseline(const struct series *v, int n, const struct series *of)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(v[i].case_name, of->case_name) && !strcmp(v[i].server, of->server) &&
+            !strcmp(v[i].lib, lib_xcb.name))
+            return &v[i];
+    return NULL;
+}
+
+static double ratio(const struct series *v, int n, const struct series *of, enum metric k)
+{
+    const struct series *b = baseline(v, n, of);
+    if (!b)
+        return NAN;
+    struct stat3 x = stats(of, k), y = stats(b, k);
+    return x.valid && y.valid && y.med > 0 ? x.med / y.med : NAN;
+}
+
+/* ---- number formatting ---- */
+
+static void fmt_si(char *buf, size_t len, double x)
+{
+    static const char *suffix[] = {"", "k", "M", "G", "T"};
+    int i = 0;
+    while (fabs(x) >= 1000 && i < 4)
+        x /= 1000, i++;
+    snprintf(buf, len, x >= 100 || i == 0 ? "%.0f%s" : "%.3g%s", x, suffix[i]);
+}
+
+static void fmt_time(char *buf, size_t len, double s)
+{
+    if (isnan(s))
+        snprintf(buf, len, "-");
+    else if (s < 1e-7)
+        snprintf(buf, len, "%.3g ns", s * 1e9);
+    else if (s < 1e-6)
+        snprintf(buf, len, "%.0f ns", s * 1e9);
+    else if (s < 1e-3)
+        snprintf(buf, len, "%.3g µs", s * 1e6);
+    else if (s < 1)
+        snprintf(buf, len, "%.3g ms", s * 1e3);
+    else
+        snprintf(buf, len, "%.3g s", s);
+}
+
+static void fmt_count(char *buf, size_t len, double x)
+{
+    if (isnan(x))
+        snprintf(buf, len, "-");
+    else if (x == 0 || x >= 10)
+        snprintf(buf, len, "%.0f", x);
+    else
+        snprintf(buf, len, x < 0.01 ? "%.1e" : "%.2f", x);
+}
+
+static void fmt_ratio(char *buf, size_t len, double x)
+{
+    snprintf(buf, len, isnan(x) ? "-" : "%.2f×", x);
+}
+
+/* "median [min–max]" of one metric through one formatter. */
+static void fmt_range(char *buf, size_t len, struct stat3 s, void (*f)(char *, size_t, double))
+{
+    char a[24], b[24], c[24];
+    if (!s.valid) {
+        snprintf(buf, len, "-");
+        return;
+    }
+    f(a, sizeof a, s.med), f(b, sizeof b, s.min), f(c, sizeof c, s.max);
+    snprintf(buf, len, "%s [%s–%s]", a, b, c);
+}
+
+/* printf's widths count bytes; these cells hold multi-byte UTF-8 (µ, –, ×). */
+static void cell(FILE *f, const char *s, int width)
+{
+    int chars = 0;
+    for (const char *p = s; *p; p++)
+        chars += ((unsigned char)*p & 0xc0) != 0x80;
+    fprintf(f, "%s%*s", s, width > chars ? width - chars : 0, "");
+}
+
+/* The table and chart group rows by case and server. */
+static int new_group(const struct series *v, int i)
+{
+    return i == 0 || strcmp(v[i].case_name, v[i - 1].case_name) || strcmp(v[i].server, v[i - 1].server);
+}
+
+static void table_row(FILE *f, const struct series *v, int n, const struct series *s)
+{
+    char buf[128], rate[96];
+    cell(f, s->lib, 16);
+    fmt_range(rate, sizeof rate, stats(s, M_RATE), fmt_si);
+    snprintf(buf, sizeof buf, "%s %s", rate, s->unit);
+    cell(f, buf, 30);
+    struct stat3 cpu = stats(s, M_CPU);
+    fmt_range(buf, sizeof buf, cpu, fmt_time);
+    cell(f, buf, 30);
+    fmt_count(buf, sizeof buf, stats(s, M_ALLOCS).med);
+    cell(f, buf, 10);
+    fmt_time(buf, sizeof buf, stats(s, M_SERVER).med);
+    cell(f, buf, 12);
+    fmt_ratio(buf, sizeof buf, ratio(v, n, s, M_RATE));
+    cell(f, buf, 9);
+    fmt_ratio(buf, sizeof buf, ratio(v, n, s, M_CPU));
+    cell(f, buf, 8);
+    fprintf(f, "%s\n", s->failed ? "  FAILED" : "");
+}
+
+void report_table(FILE *f, const struct series *v, int n)
+{
+    fprintf(f, "\nmedian [min–max] over %d runs; CPU = client user+sys per operation; rate÷ and CPU÷ are "
+               "ratios of medians to libxcb's\n",
+            n ? v[0].runs : 0);
+    for (int i = 0; i < n; i++) {
+        if (new_group(v, i)) {
+            fprintf(f, "\n%s — vs %s\n", v[i].case_label, v[i].server);
+            cell(f, "  library", 16), cell(f, "rate", 30), cell(f, "client CPU/op", 30);
+            cell(f, "allocs/op", 10), cell(f, "Xvfb CPU/op", 12), cell(f, "rate÷xcb", 9);
+            fprintf(f, "CPU÷xcb\n");
+        }
+        table_row(f, v, n, &v[i]);
+    }
+}
+
+/* ---- files ---- */
+
+static FILE *open_in(const char *dir, const char *name)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        fprintf(stderr, "xwbench: cannot write %s: %s\n", path, strerror(errno));
+    return f;
+}
+
+static int write_csv(const char *dir, const struct series *v, int n)
+{
+    FILE *f = open_in(dir, "results.csv");
+    if (!f)
+        return -1;
+    fprintf(f, "case,server,library,run,ops,wall_s,client_cpu_s,allocs,server_cpu_s,rate,rate_unit,"
+               "client_cpu_ns_per_op,allocs_per_op\n");
+    for (int i = 0; i < n; i++)
+        for (int r = 0; r < v[i].runs; r++) {
+            const struct sample *s = &v[i].s[r];
+            char allocs[32] = "", server[32] = "", per_op[32] = "";
+            if (s->allocs != UINT64_MAX) {
+                snprintf(allocs, sizeof allocs, "%llu", (unsigned long long)s->allocs);
+                snprintf(per_op, sizeof per_op, "%.6g", value(&v[i], s, M_ALLOCS));
+            }
+            if (s->server_cpu >= 0)
+                snprintf(server, sizeof server, "%.9f", s->server_cpu);
+            fprintf(f, "%s,%s,%s,%d,%ld,%.9f,%.9f,%s,%s,%.6g,%s,%.4f,%s\n", v[i].case_name, v[i].server, v[i].lib,
+                    r, v[i].ops, s->wall, s->cpu, allocs, server, value(&v[i], s, M_RATE), v[i].unit,
+                    value(&v[i], s, M_CPU) * 1e9, per_op);
+        }
+    return fclose(f);
+}
+
+/* JSON has no NaN: unmeasured figures are null. */
+static void json_num(FILE *f, const char *key, double x, const char *sep)
+{
+    if (isnan(x))
+        fprintf(f, "\"%s\": null%s", key, sep);
+    else
+        fprintf(f, "\"%s\": %.6g%s", key, x, sep);
+}
+
+static void json_stat(FILE *f, const char *key, struct stat3 s)
+{
+    fprintf(f, "\"%s\": {", key);
+    json_num(f, "median", s.med, ", ");
+    json_num(f, "min", s.min, ", ");
+    json_num(f, "max", s.max, "}, ");
+}
+
+static int write_json(const char *dir, const struct series *v, int n, const char *context)
+{
+    FILE *f = open_in(dir, "results.json");
+    if (!f)
+        return -1;
+    fprintf(f, "{\"context\": \"%s\",\n \"results\": [\n", context);
+    for (int i = 0; i < n; i++) {
+        fprintf(f, "  {\"case\": \"%s\", \"server\": \"%s\", \"library\": \"%s\", \"ops\": %ld, \"runs\": %d, "
+                   "\"rate_unit\": \"%s\", \"failed\": %s, ",
+                v[i].case_name, v[i].server, v[i].lib, v[i].ops, v[i].runs, v[i].unit, v[i].failed ? "true" : "false");
+        json_stat(f, "rate", stats(&v[i], M_RATE));
+        json_stat(f, "client_cpu_s_per_op", stats(&v[i], M_CPU));
+        json_stat(f, "allocs_per_op", stats(&v[i], M_ALLOCS));
+        json_stat(f, "server_cpu_s_per_op", stats(&v[i], M_SERVER));
+        json_num(f, "rate_vs_libxcb", ratio(v, n, &v[i], M_RATE), ", ");
+        json_num(f, "cpu_vs_libxcb", ratio(v, n, &v[i], M_CPU), "}");
+        fprintf(f, "%s\n", i + 1 < n ? "," : "");
+    }
+    fprintf(f, " ]}\n");
+    return fclose(f);
+}
+
+/* ---- the chart: two panels, rate ÷ libxcb and libxcb's CPU ÷ the library's (both:
+ * right of the line is better than libxcb), one row per library, grouped by case. Bars
+ * grow from the 1× line on a log scale, so 4× better and 4× worse look alike. ---- */
+
+#define SVG_ROW 18
+#define SVG_LABEL 300
+#define SVG_PANEL 300
+#define SVG_HALF 110 /* pixels from the 1× line to the largest ratio's bar end */
+
+static void svg_bar(FILE *f, int panel, int y, double r, double span)
+{
+    if (isnan(r) || isinf(r) || r <= 0)
+        return;
+    int mid = panel + SVG_PANEL / 2;
+    int w = (int)(fabs(log2(r)) / span * SVG_HALF);
+    int x = r >= 1 ? mid : mid - w;
+    fprintf(f, "<rect x='%d' y='%d' width='%d' height='%d' fill='%s'/>", x, y + 3, w > 0 ? w : 1, SVG_ROW - 6,
+            r >= 1 ? "#3a7" : "#c54");
+    if (r >= 1)
+        fprintf(f, "<text x='%d' y='%d'>%.2f×</text>\n", mid + w + 4, y + SVG_ROW - 5, r);
+    else
+        fprintf(f, "<text x='%d' y='%d' text-anchor='end'>%.2f×</text>\n", mid - w - 4, y + SVG_ROW - 5, r);
+}
+
+static int write_svg(const char *dir, const struct series *v, int n)
+{
+    double span = 1; /* largest |log2 ratio| shown, at least 2× */
+    int rows = 0;
+    for (int i = 0; i < n; i++) {
+        double a = ratio(v, n, &v[i], M_RATE), b = ratio(v, n, &v[i], M_CPU);
+        if (a > 0 && !isinf(a))
+            span = fmax(span, fabs(log2(a)));
+        if (b > 0 && !isinf(b))
+            span = fmax(span, fabs(log2(b)));
+        rows += 1 + new_group(v, i);
+    }
+    FILE *f = open_in(dir, "ratios.svg");
+    if (!f)
+        return -1;
+    int width = SVG_LABEL + 2 * SVG_PANEL + 50, height = (rows + 2) * SVG_ROW;
+    fprintf(f, "<svg xmlns='http://www.w3.org/2000/svg' width='%d' height='%d' font-family='sans-serif' "
+               "font-size='11'>\n<rect width='100%%' height='100%%' fill='white'/>\n",
+            width, height);
+    fprintf(f, "<text x='%d' y='13' font-weight='bold' text-anchor='middle'>rate ÷ libxcb</text>",
+            SVG_LABEL + SVG_PANEL / 2);
+    fprintf(f, "<text x='%d' y='13' font-weight='bold' text-anchor='middle'>libxcb client CPU ÷ this "
+               "library's</text>\n",
+            SVG_LABEL + SVG_PANEL + SVG_PANEL / 2);
+    int y = SVG_ROW;
+    for (int i = 0; i < n; i++, y += SVG_ROW) {
+        if (new_group(v, i)) {
+            fprintf(f, "<text x='4' y='%d' font-weight='bold'>%s — vs %s</text>\n", y + SVG_ROW - 5,
+                    v[i].case_label, v[i].server);
+            y += SVG_ROW;
+        }
+        fprintf(f, "<text x='16' y='%d'>%s</text>", y + SVG_ROW - 5, v[i].lib);
+        svg_bar(f, SVG_LABEL, y, ratio(v, n, &v[i], M_RATE), span);
+        svg_bar(f, SVG_LABEL + SVG_PANEL, y, 1 / ratio(v, n, &v[i], M_CPU), span);
+    }
+    for (int p = 0; p < 2; p++) { /* where libxcb stands */
+        int x = SVG_LABEL + p * SVG_PANEL + SVG_PANEL / 2;
+        fprintf(f, "<line x1='%d' y1='%d' x2='%d' y2='%d' stroke='#333' stroke-dasharray='3,3'/>\n", x, SVG_ROW, x,
+                height - SVG_ROW);
+    }
+    fprintf(f, "</svg>\n");
+    return fclose(f);
+}
+
+int report_files(const char *dir, const struct series *v, int n, const char *context)
+{
+    if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
+        fprintf(stderr, "xwbench: cannot create %s: %s\n", dir, strerror(errno));
+        return -1;
+    }
+    int r = write_csv(dir, v, n);
+    r |= write_json(dir, v, n, context);
+    r |= write_svg(dir, v, n);
+    return r ? -1 : 0;
+}

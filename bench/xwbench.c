@@ -1,0 +1,427 @@
+/* xwbench.c — the benchmark driver: starts Xvfb and the drain server, runs every case for every library
+ * in alternation, checks each run's results, then prints the table and writes results/. */
+#include "xwbench.h"
+
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#ifdef XWBENCH_CALLGRIND
+#include <valgrind/callgrind.h>
+#define INSTRUMENT_ON() CALLGRIND_START_INSTRUMENTATION
+#define INSTRUMENT_OFF() CALLGRIND_STOP_INSTRUMENTATION
+#else
+#define INSTRUMENT_ON() ((void)0)
+#define INSTRUMENT_OFF() ((void)0)
+#endif
+
+uint32_t bench_image[IMAGE_W * IMAGE_H];
+
+struct case_def {
+    enum case_id id;
+    const char *name;
+    const char *label;     /* printf format taking the count as a string */
+    long n_full, n_quick;
+    int ops_per_n;         /* requests one unit of n stands for */
+    double units_per_op;
+    const char *unit;
+    int xvfb_div;          /* Xvfb runs n / xvfb_div; 0: the case is for the drain server only */
+};
+
+/* In order of importance, which is also the order of the table. */
+static const struct case_def cases[] = {
+    {CASE_NOOP, "noop", "NoOperation ×%s + GetInputFocus", 10000000, 200000, 1, 1, "req/s", 1},
+    {CASE_ATOM_PIPELINED, "atom-pipelined", "InternAtom ×%s pipelined", 100000, 2000, 1, 1, "req/s", 1},
+    {CASE_ATOM_SEQUENTIAL, "atom-sequential", "InternAtom ×%s sequential", 10000, 200, 1, 1, "req/s", 1},
+    {CASE_PUTIMAGE, "putimage", "PutImage 1024×1024×32 ×%s", 200, 3, 1, 4, "MiB/s", 1},
+    {CASE_VALUE_LISTS, "value-lists", "ChangeWindowAttributes+ConfigureWindow+ChangeGC ×%s", 100000, 1000, 3, 1,
+     "req/s", 1},
+    /* Streamed by the drain server; sent with SendEvent to our own window on Xvfb. */
+    {CASE_EVENTS, "events", "ClientMessage events ×%s (drain: streamed; Xvfb: SendEvent to self)", 1000000,
+     20000, 1, 1, "ev/s", 10},
+    {CASE_GETPROPERTY, "getproperty", "GetProperty 1 MiB ×%s", 1000, 5, 1, 1, "MiB/s", 1},
+};
+#define N_CASES (int)(sizeof cases / sizeof cases[0])
+
+/* Alternation order within a round, rotated every round so that no library always
+ * goes first (after a pause, or on a freshly warmed server). */
+static const struct library *const libraries[] = {&lib_xw, &lib_xw_fast, &lib_xw_zc, &lib_xcb, &lib_xlib, &lib_raw};
+#define N_LIBS (int)(sizeof libraries / sizeof libraries[0])
+
+struct options {
+    int quick, runs, callgrind;
+    const char *results, *only_case, *only_lib, *only_server;
+    const char *one, *display; /* child mode under callgrind: one case against display */
+    long count;
+};
+
+static struct server servers[SERVER_COUNT];
+static const char *const server_names[SERVER_COUNT] = {"Xvfb", "drain"};
+static struct series all[N_CASES * SERVER_COUNT * N_LIBS];
+static int n_series;
+
+/* ---- measurement ---- */
+
+void meter_start(struct meter *m)
+{
+    m->server_cpu0 = m->server && m->server->kind == SERVER_XVFB ? server_cpu_seconds(m->server) : -1;
+    m->allocs0 = alloc_count();
+    getrusage(RUSAGE_SELF, &m->r0);
+    clock_gettime(CLOCK_MONOTONIC, &m->t0);
+    INSTRUMENT_ON();
+}
+
+void meter_stop(struct meter *m)
+{
+    INSTRUMENT_OFF();
+    clock_gettime(CLOCK_MONOTONIC, &m->t1);
+    getrusage(RUSAGE_SELF, &m->r1);
+    m->allocs1 = alloc_count();
+    m->server_cpu1 = m->server_cpu0 >= 0 ? server_cpu_seconds(m->server) : -1;
+}
+
+static double tv(struct timeval t)
+{
+    return (double)t.tv_sec + (double)t.tv_usec * 1e-6;
+}
+
+static struct sample sample_of(const struct meter *m)
+{
+    struct sample s;
+    s.wall = (double)(m->t1.tv_sec - m->t0.tv_sec) + (double)(m->t1.tv_nsec - m->t0.tv_nsec) * 1e-9;
+    s.cpu = tv(m->r1.ru_utime) - tv(m->r0.ru_utime) + tv(m->r1.ru_stime) - tv(m->r0.ru_stime);
+    s.allocs = m->allocs0 == UINT64_MAX ? UINT64_MAX : m->allocs1 - m->allocs0;
+    s.server_cpu = m->server_cpu0 >= 0 && m->server_cpu1 >= 0 ? m->server_cpu1 - m->server_cpu0 : -1;
+    return s;
+}
+
+/* ---- InternAtom names ---- */
+
+static char atom_names[ATOM_NAMES][24];
+static size_t atom_lens[ATOM_NAMES];
+
+static void make_atom_names(void)
+{
+    for (int i = 0; i < ATOM_NAMES; i++)
+        atom_lens[i] = (size_t)snprintf(atom_names[i], sizeof atom_names[i], "XWBENCH_ATOM_%d", i);
+}
+
+const char *atom_name(long i)
+{
+    return atom_names[i % ATOM_NAMES];
+}
+
+size_t atom_name_len(long i)
+{
+    return atom_lens[i % ATOM_NAMES];
+}
+
+/* ---- running ---- */
+
+static void fmt_count(char *buf, size_t len, long n)
+{
+    if (n >= 1000000 && n % 1000000 == 0)
+        snprintf(buf, len, "%ldM", n / 1000000);
+    else if (n >= 1000 && n % 1000 == 0)
+        snprintf(buf, len, "%ldk", n / 1000);
+    else
+        snprintf(buf, len, "%ld", n);
+}
+
+static struct series *new_series(const struct case_def *cd, long n, enum server_kind sk, const struct library *lib)
+{
+    struct series *s = &all[n_series++];
+    char count[32];
+    fmt_count(count, sizeof count, n);
+    memset(s, 0, sizeof *s);
+    s->case_name = cd->name;
+    snprintf(s->case_label, sizeof s->case_label, cd->label, count);
+    s->server = server_names[sk];
+    s->lib = lib->name;
+    s->unit = cd->unit;
+    s->units_per_op = cd->units_per_op;
+    s->ops = n * cd->ops_per_n;
+    return s;
+}
+
+/* A library that hangs (a lost reply, a deadlock) must not hang the suite: each run
+ * gets RUN_TIMEOUT seconds, then the benchmark says which run it was and stops. */
+#define RUN_TIMEOUT 60
+static char current_run[160];
+
+static void on_timeout(int sig)
+{
+    (void)sig;
+    static const char msg[] = "\nxwbench: timed out: ";
+    ssize_t r = write(2, msg, sizeof msg - 1);
+    r += write(2, current_run, strlen(current_run));
+    (void)r;
+    servers_stop_all();
+    _exit(3);
+}
+
+/* One run; a run that cannot confirm all its results marks the series failed. */
+static void run_one(struct series *s, case_fn fn, const struct target *t)
+{
+    struct meter m = {.server = t->server};
+    snprintf(current_run, sizeof current_run, "%s vs %s, %s (more than %d s)\n", s->case_name, s->server, s->lib,
+             RUN_TIMEOUT);
+    alarm(RUN_TIMEOUT);
+    long got = fn(t, &m);
+    alarm(0);
+    if (got != s->ops) {
+        fprintf(stderr, "\nxwbench: %s vs %s, %s: confirmed %ld of %ld\n", s->case_name, s->server, s->lib, got,
+                s->ops);
+        s->failed = 1;
+        return;
+    }
+    s->s[s->runs++] = sample_of(&m);
+}
+
+static int wanted(const char *filter, const char *name)
+{
+    return !filter || !strcmp(filter, name);
+}
+
+static void run_case(const struct case_def *cd, enum server_kind sk, const struct options *o)
+{
+    struct series *group[N_LIBS];
+    const struct library *libs[N_LIBS];
+    int k = 0;
+    long n = o->quick ? cd->n_quick : cd->n_full;
+    if (sk == SERVER_XVFB)
+        n /= cd->xvfb_div;
+    for (int i = 0; i < N_LIBS; i++)
+        if (libraries[i]->name && libraries[i]->cases[cd->id] && wanted(o->only_lib, libraries[i]->name)) {
+            libs[k] = libraries[i];
+            group[k++] = new_series(cd, n, sk, libraries[i]);
+        }
+    if (k == 0)
+        return;
+    fprintf(stderr, "xwbench: %s — vs %s ", group[0]->case_label, server_names[sk]);
+    struct target t = {.server = &servers[sk], .n = n};
+    for (int r = 0; r < o->runs; r++) {
+        for (int j = 0; j < k; j++) {
+            int i = (j + r) % k;
+            run_one(group[i], libs[i]->cases[cd->id], &t);
+        }
+        fputc('.', stderr);
+    }
+    fputc('\n', stderr);
+}
+
+/* ---- instruction counts ---- */
+
+static const struct case_def *find_case(const char *name)
+{
+    for (int i = 0; i < N_CASES; i++)
+        if (!strcmp(cases[i].name, name))
+            return &cases[i];
+    return NULL;
+}
+
+static const struct library *find_lib(const char *name)
+{
+    for (int i = 0; i < N_LIBS; i++)
+        if (libraries[i]->name && name && !strcmp(libraries[i]->name, name))
+            return libraries[i];
+    return NULL;
+}
+
+/* The child under callgrind: one run of one case against a server the parent owns. */
+static int run_single(const struct options *o)
+{
+    const struct case_def *cd = find_case(o->one);
+    const struct library *lib = find_lib(o->only_lib);
+    if (!cd || !lib || !lib->cases[cd->id] || !o->display || o->count <= 0)
+        return 2;
+    struct server s = {.kind = SERVER_DRAIN};
+    snprintf(s.name, sizeof s.name, "%s", o->display);
+    struct target t = {.server = &s, .n = o->count};
+    struct meter m = {.server = &s};
+    return lib->cases[cd->id](&t, &m) == o->count * cd->ops_per_n ? 0 : 1;
+}
+
+/* Instructions per NoOperation and per pipelined InternAtom, each library; counted
+ * before the table is printed, printed after it. */
+static struct instr_count {
+    const char *case_name, *lib;
+    double per_op;
+} instructions[2 * N_LIBS];
+static int n_instructions;
+
+static void count_instructions(const struct options *o)
+{
+    static const struct {
+        enum case_id id;
+        long n_full, n_quick;
+    } counted[] = {{CASE_NOOP, 1000000, 20000}, {CASE_ATOM_PIPELINED, 20000, 500}};
+#ifndef XWBENCH_CALLGRIND
+    /* Without the client requests callgrind would count the whole process. */
+    (void)counted, (void)o;
+    fprintf(stderr, "xwbench: built without valgrind/callgrind.h; --callgrind unavailable\n");
+    instructions[n_instructions++] = (struct instr_count){"callgrind", "unavailable", -1};
+    return;
+#endif
+    const char *dir = o->results ? o->results : "/tmp";
+    mkdir(dir, 0755);
+    fprintf(stderr, "xwbench: counting instructions under callgrind ");
+    for (size_t i = 0; i < sizeof counted / sizeof counted[0]; i++) {
+        const struct case_def *cd = &cases[counted[i].id];
+        long n = o->quick ? counted[i].n_quick : counted[i].n_full;
+        for (int j = 0; j < N_LIBS; j++) {
+            const struct library *lib = libraries[j];
+            if (!lib->name || !lib->cases[cd->id] || !wanted(o->only_lib, lib->name))
+                continue;
+            double ir = callgrind_per_op(cd->name, lib->name, &servers[SERVER_DRAIN], n, dir);
+            instructions[n_instructions++] = (struct instr_count){cd->name, lib->name, ir};
+            fputc('.', stderr);
+        }
+    }
+    fputc('\n', stderr);
+}
+
+static int print_instructions(void)
+{
+    int failed = 0;
+    if (n_instructions)
+        printf("\ninstructions per operation (callgrind, vs drain)\n");
+    for (int i = 0; i < n_instructions; i++) {
+        printf("  %-16s %-14s", instructions[i].case_name, instructions[i].lib);
+        if (instructions[i].per_op < 0)
+            printf(" failed\n"), failed = 1;
+        else
+            printf(" %.1f\n", instructions[i].per_op);
+    }
+    return failed;
+}
+
+/* ---- set-up ---- */
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: xwbench [--quick] [--runs N] [--results DIR] [--case NAME] [--lib NAME] [--server NAME]\n"
+               "  --quick        every case at tiny counts, one run (a behaviour check, not a measurement)\n"
+               "  --runs N       runs per case and library (default 5, 1 with --quick)\n"
+               "  --results DIR  write results.csv, results.json and ratios.svg there\n"
+               "  --case NAME    only this case:");
+    for (int i = 0; i < N_CASES; i++)
+        fprintf(f, " %s", cases[i].name);
+    fprintf(f, "\n  --lib NAME     only this library (as the table names it)\n"
+               "  --server NAME  only Xvfb or drain\n"
+               "  --callgrind    also count instructions per operation under valgrind (drain server)\n");
+}
+
+static int parse_options(int argc, char **argv, struct options *o)
+{
+    static const struct option longs[] = {
+        {"quick", no_argument, NULL, 'q'},         {"runs", required_argument, NULL, 'r'},
+        {"results", required_argument, NULL, 'o'}, {"case", required_argument, NULL, 'c'},
+        {"lib", required_argument, NULL, 'l'},     {"server", required_argument, NULL, 's'},
+        {"callgrind", no_argument, NULL, 'g'},     {"one", required_argument, NULL, '1'},
+        {"display", required_argument, NULL, 'd'}, {"count", required_argument, NULL, 'n'},
+        {"help", no_argument, NULL, 'h'},          {0},
+    };
+    *o = (struct options){.runs = 0};
+    int ch;
+    while ((ch = getopt_long(argc, argv, "qr:o:c:l:s:gh", longs, NULL)) != -1) {
+        switch (ch) {
+        case 'q': o->quick = 1; break;
+        case 'r': o->runs = atoi(optarg); break;
+        case 'o': o->results = optarg; break;
+        case 'c': o->only_case = optarg; break;
+        case 'l': o->only_lib = optarg; break;
+        case 's': o->only_server = optarg; break;
+        case 'g': o->callgrind = 1; break;
+        case '1': o->one = optarg; break;
+        case 'd': o->display = optarg; break;
+        case 'n': o->count = atol(optarg); break;
+        case 'h': usage(stdout); exit(0);
+        default: usage(stderr); return -1;
+        }
+    }
+    if (o->runs == 0)
+        o->runs = o->quick ? 1 : 5;
+    if (o->runs < 1 || o->runs > MAX_RUNS || optind != argc) {
+        usage(stderr);
+        return -1;
+    }
+    return 0;
+}
+
+static void on_signal(int sig)
+{
+    servers_stop_all();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static int start_servers(const struct options *o)
+{
+    signal(SIGPIPE, SIG_IGN); /* a server that goes away is an error return, not a death */
+    /* Crashes too (a sanitizer's abort included): the servers and the drain server's
+     * lock file and socket must not outlive us. */
+    static const int fatal[] = {SIGINT, SIGTERM, SIGHUP, SIGABRT, SIGSEGV, SIGBUS, SIGFPE};
+    for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
+        signal(fatal[i], on_signal);
+    signal(SIGALRM, on_timeout);
+    atexit(servers_stop_all);
+    /* The drain server first: it forks from a process that holds nothing else yet. */
+    if (wanted(o->only_server, "drain") && server_start_drain(&servers[SERVER_DRAIN]) < 0)
+        return -1;
+    if (wanted(o->only_server, "Xvfb") && server_start_xvfb(&servers[SERVER_XVFB]) < 0)
+        return -1;
+    return 0;
+}
+
+static void context_line(char *buf, size_t len, const struct options *o)
+{
+    struct utsname u;
+    uname(&u);
+    time_t now = time(NULL);
+    char when[32];
+    strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    snprintf(buf, len, "%s %s, %ld cores, %s, %d runs%s", u.sysname, u.release, sysconf(_SC_NPROCESSORS_ONLN), when,
+             o->runs, o->quick ? ", quick" : "");
+}
+
+int main(int argc, char **argv)
+{
+    struct options o;
+    if (parse_options(argc, argv, &o) < 0)
+        return 2;
+    make_atom_names();
+    if (o.one)
+        return run_single(&o);
+    for (size_t i = 0; i < IMAGE_W * IMAGE_H; i++)
+        bench_image[i] = (uint32_t)(i * 2654435761u) & 0xffffff;
+    if (start_servers(&o) < 0)
+        return 1;
+    for (int i = 0; i < N_CASES; i++) {
+        if (!wanted(o.only_case, cases[i].name))
+            continue;
+        for (int sk = 0; sk < SERVER_COUNT; sk++)
+            if (servers[sk].pid && (sk == SERVER_DRAIN || cases[i].xvfb_div))
+                run_case(&cases[i], (enum server_kind)sk, &o);
+    }
+    if (o.callgrind && servers[SERVER_DRAIN].pid)
+        count_instructions(&o);
+    servers_stop_all();
+    report_table(stdout, all, n_series);
+    int failed = print_instructions();
+    char context[256];
+    context_line(context, sizeof context, &o);
+    printf("\n%s\n", context);
+    if (o.results && report_files(o.results, all, n_series, context) == 0)
+        printf("results: %s/results.csv, results.json, ratios.svg\n", o.results);
+    for (int i = 0; i < n_series; i++)
+        failed |= all[i].failed;
+    if (failed)
+        fprintf(stderr, "xwbench: some runs did not confirm their results (see FAILED above)\n");
+    return failed || n_series == 0;
+}

@@ -1,0 +1,155 @@
+/* xwbench.h — what the benchmark driver, its servers and the per-library cases share. */
+#ifndef XWBENCH_H
+#define XWBENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/resource.h>
+#include <time.h>
+
+/* ---- the drain server's conventions (drain.c), relied on by the cases ---- */
+
+/* A GetInputFocus reply from the drain server carries in its focus field how many
+ * "counted" requests (NoOperation, ChangeWindowAttributes, ConfigureWindow, ChangeGC,
+ * and whole IMAGE_H-row images sent by PutImage, however split) it has parsed on this
+ * connection, so a case can prove every request arrived whole without trusting the
+ * library under test. */
+#define DRAIN_BIGREQ_OPCODE 133
+/* InternAtom of this prefix followed by a decimal count makes the drain server
+ * stream that many ClientMessage events right after the reply. */
+#define DRAIN_EVENTS_PREFIX "XWBENCH_EVENTS:"
+/* The drain server answers GetProperty of any atom >= DRAIN_FIRST_ATOM with this
+ * many bytes of format-8 data (capped by long_length). */
+#define DRAIN_FIRST_ATOM 1000u
+#define DRAIN_PROPERTY_BYTES (1u << 20)
+/* ClientMessage data the drain server streams, so receivers can check content. */
+#define DRAIN_EVENT_MAGIC 0x78776265u
+
+/* ---- servers (servers.c) ---- */
+
+enum server_kind { SERVER_XVFB, SERVER_DRAIN, SERVER_COUNT };
+
+struct server {
+    enum server_kind kind;
+    int pid;          /* child process, 0 when not running */
+    int display;      /* display number */
+    char name[32];    /* ":N", what the libraries connect to */
+    char lock[64];    /* drain only: lock file and socket we created */
+    char sock[64];
+};
+
+int server_start_xvfb(struct server *s);
+int server_start_drain(struct server *s);
+void server_stop(struct server *s);
+/* CPU seconds (user+sys) the server process has used so far, or -1. */
+double server_cpu_seconds(const struct server *s);
+
+/* The drain server's main loop over its listening sockets; runs in the forked
+ * child and never returns. */
+void drain_serve(const int *listen_fds, int n_fds) __attribute__((noreturn));
+/* Stops every server still running; safe from a signal handler and atexit. */
+void servers_stop_all(void);
+
+/* ---- measurement (xwbench.c) ---- */
+
+/* What a case measures around its timed part only: connecting, creating windows
+ * and interning atoms stay outside. */
+struct meter {
+    struct timespec t0, t1;
+    struct rusage r0, r1;
+    uint64_t allocs0, allocs1;
+    double server_cpu0, server_cpu1;
+    const struct server *server;
+};
+
+void meter_start(struct meter *m);
+void meter_stop(struct meter *m);
+
+/* Heap calls (malloc, calloc, realloc, free excluded) seen so far by the interposed
+ * allocator in alloc_count.c; UINT64_MAX when counting is compiled out (sanitizers). */
+uint64_t alloc_count(void);
+
+/* ---- cases ---- */
+
+/* One run of one case for one library against one server. Returns the number of
+ * results the case could confirm (replies, events, requests the drain server
+ * counted), which the driver compares with what the case promises, or -1 after
+ * printing why it failed. The case calls meter_start/meter_stop itself. */
+struct target {
+    const struct server *server;
+    long n;                 /* operations to do in the timed part */
+};
+typedef long (*case_fn)(const struct target *t, struct meter *m);
+
+/* The shared 4 MiB image for PutImage, static so no case allocates it. */
+#define IMAGE_W 1024
+#define IMAGE_H 1024
+extern uint32_t bench_image[IMAGE_W * IMAGE_H];
+
+/* SendEvent batch against Xvfb: sent, flushed, then received. */
+#define EVENT_BATCH 1000
+
+/* Names for InternAtom cases: a fixed set cycled through, so Xvfb's atom table does
+ * not grow without bound from run to run. */
+#define ATOM_NAMES 1024
+const char *atom_name(long i);
+size_t atom_name_len(long i);
+
+/* Per-library case tables: NULL where a library has no such case. */
+enum case_id {
+    CASE_NOOP,
+    CASE_ATOM_PIPELINED,
+    CASE_ATOM_SEQUENTIAL,
+    CASE_PUTIMAGE,
+    CASE_VALUE_LISTS,
+    CASE_EVENTS,
+    CASE_GETPROPERTY,
+    CASE_COUNT
+};
+
+struct library {
+    const char *name;
+    case_fn cases[CASE_COUNT];
+};
+
+extern const struct library lib_xcb, lib_xlib, lib_raw;
+/* xwire in its default mode, in its single-threaded (lock-free) mode, and with its
+ * zero-allocation receive paths. */
+extern const struct library lib_xw, lib_xw_fast, lib_xw_zc;
+
+/* ---- instruction counts (callgrind.c) ---- */
+
+/* Runs one case once for one library against server s in a child xwbench under
+ * callgrind, its out file kept in dir; instructions per operation, or -1. */
+double callgrind_per_op(const char *case_name, const char *lib, const struct server *s, long n, const char *dir);
+
+/* ---- results (report.c) ---- */
+
+#define MAX_RUNS 64
+
+struct sample {
+    double wall, cpu, server_cpu; /* seconds; server_cpu < 0 when unknown */
+    uint64_t allocs;              /* UINT64_MAX when not counted */
+};
+
+/* Every run of one case for one library against one server. */
+struct series {
+    const char *case_name;  /* short id, "noop" */
+    char case_label[128];    /* for the table, "NoOperation ×10M + sync" */
+    const char *server;     /* "Xvfb", "drain" */
+    const char *lib;
+    const char *unit;       /* rate unit, "req/s" */
+    double units_per_op;    /* rate units one operation stands for (MiB per PutImage) */
+    long ops;               /* operations per run */
+    int runs;
+    int failed;             /* a run did not confirm its results */
+    struct sample s[MAX_RUNS];
+};
+
+void report_table(FILE *f, const struct series *v, int n);
+/* Writes results.csv (every sample), results.json (summaries) and ratios.svg into
+ * dir; context is a line saying where and when, for the JSON. */
+int report_files(const char *dir, const struct series *v, int n, const char *context);
+
+#endif

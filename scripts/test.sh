@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# test.sh — install what is missing, build xwire and run the whole test suite twice:
+# a plain gcc build, then a clang ASan+UBSan build (memory errors the plain run cannot see).
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+"$root/scripts/deps.sh"
+
+plain=${XW_TEST_BUILD:-build-test}
+asan=${XW_ASAN_BUILD:-build-asan}
+
+# Reconfigure an existing build dir in place (keeps ninja's incremental state);
+# a fresh clone gets a new one.
+setup() {
+  local dir=$1; shift
+  if [[ -f $dir/build.ninja ]]; then
+    meson setup --reconfigure "$dir" "$@"
+  else
+    meson setup "$dir" "$@"
+  fi
+}
+
+# Print "N passed, N failed, N skipped" for one build from meson's JSON test log.
+summary() {
+  python3 - "$1/meson-logs/testlog.json" <<'PY'
+import json, sys
+counts = {"OK": 0, "FAIL": 0, "SKIP": 0}
+with open(sys.argv[1]) as log:
+    for line in log:
+        result = json.loads(line).get("result", "")
+        key = "OK" if result in ("OK", "EXPECTEDFAIL") else "SKIP" if result == "SKIP" else "FAIL"
+        counts[key] += 1
+print(f"{counts['OK']} {counts['FAIL']} {counts['SKIP']}")
+PY
+}
+
+status=0
+passed=0 failed=0 skipped=0
+run_suite() {
+  local dir=$1; shift
+  echo "== test.sh: meson test in $dir" >&2
+  meson test -C "$dir" --print-errorlogs "$@" || status=1
+  if [[ -f $dir/meson-logs/testlog.json ]]; then
+    read -r p f s < <(summary "$dir")
+    passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+  fi
+}
+
+build_failed() {
+  echo "test.sh: build failed in $1" >&2
+  exit 1
+}
+
+setup "$plain" -Dbuildtype=debugoptimized
+ninja -C "$plain" || build_failed "$plain"
+run_suite "$plain"
+
+# clang links its sanitizer runtimes statically into executables, so shared
+# objects legitimately have undefined sanitizer symbols: b_lundef=false.
+CC=clang setup "$asan" -Dbuildtype=debug -Db_sanitize=address,undefined -Db_lundef=false \
+  -Dc_args=-fno-sanitize-recover=all
+# The build runs the sanitized generator, a one-shot tool that leaves freeing its
+# model to exit: leak checks are for the tests, not the build.
+ASAN_OPTIONS=detect_leaks=0 ninja -C "$asan" || build_failed "$asan"
+ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1} \
+LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$root/scripts/lsan.supp:print_suppressions=0} \
+UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
+  run_suite "$asan" --timeout-multiplier 3
+
+echo "test.sh: $passed passed, $failed failed, $skipped skipped"
+exit "$status"
