@@ -110,8 +110,11 @@ int type_is_simple(const struct type *t)
 /* Alignment mask libxcb applies before a variable part that follows another one. */
 int pad_mask(const struct type *t)
 {
-    int s = t->size > 0 ? t->size : 4;
+    /* XCB_TYPE_PAD: sizeof the element's C type, capped at 4 (libxcb's accessors) */
+    int s = t->kind == TK_PRIM ? t->size : c_size(t);
     if (t->kind == TK_PRIM && !strcmp(t->ctype, "void"))
+        s = 1;
+    if (s <= 0)
         s = 1;
     return s > 4 ? 3 : s - 1;
 }

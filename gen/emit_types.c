@@ -248,18 +248,6 @@ static void emit_code_define(struct emitter *e, struct type *t, const char *what
     free(s), free(u);
 }
 
-static int has_wide_after_fullseq(struct type *t)
-{
-    int after = 0;
-    for (int i = 0; i < t->nfields; i++) {
-        if (t->fields[i]->wire == 2)
-            after = 1;
-        else if (after && t->fields[i]->type && t->fields[i]->type->size == 8 && type_is_simple(t->fields[i]->type))
-            return 1;
-    }
-    return 0;
-}
-
 void emit_event(struct emitter *e, struct type *t)
 {
     emit_code_define(e, t, "Event");
@@ -278,7 +266,7 @@ void emit_event(struct emitter *e, struct type *t)
     }
     emit_switches(e, t);
     emit_doc(&e->htypes, t->doc, "");
-    emit_struct_body(e, t, "struct", tn, t->xge && has_wide_after_fullseq(t));
+    emit_struct_body(e, t, "struct", tn, c_packed(t));
     if (t->needs_walk || t->xge) {
         emit_walker(e, t);
         if (t->needs_walk) {

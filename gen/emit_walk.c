@@ -265,10 +265,31 @@ static void walk_sub(struct wstate *s, struct type *sub, const char *ind)
     s->prev_var = 1;
 }
 
+/* libxcb starts the variable part of a type at sizeof() of its C struct, which can
+ * exceed the wire bytes before it (GLX GetPixelMapusv, SYNC SystemCounter): so does xwire. */
+static void walk_to_c_size(struct wstate *s, struct field **fs, int upto, const char *ind)
+{
+    if (s->t->kind == TK_SWITCH || s->t->kind == TK_CASE || fs != s->t->fields)
+        return;
+    int wire = 0;
+    for (int k = 0; k < upto; k++)
+        if (fs[k]->wire && field_fixed(fs[k]))
+            wire += fs[k]->wire == 2 ? 4 : field_size(fs[k]);
+    int cs = c_size(s->t);
+    if (cs > wire)
+        out_printf(s->o, "%s    if (xw_avail < %d)\n%s        return -1;\n%s    xw_off = %d; /* sizeof the C struct */\n", ind, cs,
+                   ind, ind, cs);
+}
+
 static void walk_fields(struct wstate *s, struct field **fs, int nf, int stops, const char *ind)
 {
+    int seen_var = 0;
     for (int i = 0; i < nf; i++) {
         struct field *f = fs[i];
+        if (f->wire && !field_fixed(f) && !seen_var) {
+            seen_var = 1;
+            walk_to_c_size(s, fs, i, ind);
+        }
         if (!f->wire || f->kind == FK_FD) {
             if (stops)
                 out_printf(s->o, "%s    if (xw_stop == %d)\n%s        return (long)xw_off;\n", ind, i, ind);
@@ -418,6 +439,16 @@ static void emit_walker_mode(struct emitter *e, struct type *t, int unpack)
     } else {
         declare_locals(&s, t->fields, t->nfields);
         walk_fields(&s, t->fields, t->nfields, 1, "");
+    }
+    if (t->length_expr) {
+        /* <length>: the value says how long it is; it may not claim less than its
+         * members take, nor more than there is */
+        struct ectx x = { .e = e, .val = wval, .list = wlist, .param_prefix = "xw_v_" };
+        char *l = expr_c(&x, t->length_expr);
+        out_printf(o, "    {\n        int64_t xw_len = (int64_t)(%s);\n"
+                      "        if (xw_len < (int64_t)xw_off || (uint64_t)xw_len > xw_avail)\n            return -1;\n"
+                      "        xw_off = (size_t)xw_len;\n    }\n", l);
+        free(l);
     }
     if (unpack)
         out_printf(o, "    (void)xw_b;\n    (void)xw_avail;\n    return (int)xw_off;\n}\n");

@@ -8,7 +8,7 @@
 
 static void usage(void)
 {
-    fputs("usage: xwgen [-I xmldir] [-o outdir | --layout file.c | --conform file.c] [--counts] file.xml...\n", stderr);
+    fputs("usage: xwgen [-I xmldir] [-o outdir | --layout file.c | --conform file.c | --decode file.c] [--counts] file.xml...\n", stderr);
     exit(2);
 }
 
@@ -50,7 +50,7 @@ static void split(const char *path, char **dir, char **name)
 
 int main(int argc, char **argv)
 {
-    const char *outdir = ".", *incdir = NULL, *layout = NULL, *conform = NULL;
+    const char *outdir = ".", *incdir = NULL, *layout = NULL, *conform = NULL, *decode = NULL;
     int counts = 0, nfiles = 0;
     struct counts sum = { 0 };
     for (int i = 1; i < argc; i++) {
@@ -60,6 +60,8 @@ int main(int argc, char **argv)
             incdir = argv[++i];
         else if (!strcmp(argv[i], "--layout") && i + 1 < argc)
             layout = argv[++i];
+        else if (!strcmp(argv[i], "--decode") && i + 1 < argc)
+            decode = argv[++i];
         else if (!strcmp(argv[i], "--conform") && i + 1 < argc)
             conform = argv[++i];
         else if (!strcmp(argv[i], "--counts"))
@@ -75,6 +77,8 @@ int main(int argc, char **argv)
                 emit_layout(m, layout);
             else if (conform)
                 emit_conform(m, conform);
+            else if (decode)
+                emit_decode(m, decode);
             else
                 emit_module(m, outdir);
             add_counts(&sum, m->counts);

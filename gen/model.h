@@ -210,6 +210,7 @@ int field_fixed(const struct field *f);
 int field_size(const struct field *f);
 int c_align(const struct type *t);
 int c_size(const struct type *t);
+int c_packed(const struct type *t);
 
 /* names.c */
 char *cname_item(const char *s);
@@ -248,6 +249,7 @@ struct emitter {
 void emit_module(struct module *m, const char *outdir);
 void emit_layout(struct module *m, const char *path);
 void emit_conform(struct module *m, const char *path);
+void emit_decode(struct module *m, const char *path);
 void emit_type(struct emitter *e, struct type *t);
 void emit_enum(struct emitter *e, struct type *t);
 void emit_simple(struct emitter *e, struct type *t);

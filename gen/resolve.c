@@ -608,6 +608,22 @@ int c_align(const struct type *t)
     }
 }
 
+/* A generic event whose 64-bit members follow full_sequence is packed, as in libxcb. */
+int c_packed(const struct type *t)
+{
+    if (t->kind != TK_EVENT || !t->xge)
+        return 0;
+    int after = 0;
+    for (int i = 0; i < t->nfields; i++) {
+        struct field *f = t->fields[i];
+        if (f->wire == 2)
+            after = 1;
+        else if (after && f->type && f->type->size == 8 && (f->type->kind == TK_PRIM || f->type->kind == TK_TYPEDEF))
+            return 1;
+    }
+    return 0;
+}
+
 int c_size(const struct type *t)
 {
     if (t->kind != TK_STRUCT && t->kind != TK_REQUEST && t->kind != TK_REPLY && t->kind != TK_EVENT &&
@@ -618,11 +634,11 @@ int c_size(const struct type *t)
         struct field *f = t->fields[i];
         if (!f->wire || !field_fixed(f))
             continue;
-        int fa = f->kind == FK_PAD ? 1 : c_align(f->type);
+        int fa = f->kind == FK_PAD || c_packed(t) ? 1 : c_align(f->type);
         int fs = f->kind == FK_PAD ? f->pad_bytes : f->kind == FK_LIST ? f->nmemb * c_size(f->type) : c_size(f->type);
         off = (off + fa - 1) / fa * fa;
         off = t->kind == TK_UNION ? (fs > off ? fs : off) : off + fs;
     }
-    int a = c_align(t);
+    int a = c_packed(t) ? 1 : c_align(t);
     return (off + a - 1) / a * a;
 }
