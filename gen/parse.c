@@ -109,7 +109,7 @@ struct xnode *xml_load(const char *path)
     fclose(f);
     XML_ParserFree(s.p);
     if (!s.root || strcmp(s.root->tag, "xcb"))
-        fail(loc, "root element must be <xcb>");
+        fail(s.root ? s.root->loc : loc, "root element must be <xcb>");
     free(s.stack);
     free(s.text);
     return s.root;
