@@ -166,6 +166,40 @@ XW_EXPORT xw_generic_event_t *xw_wait_for_special_event(xw_connection_t *c, xw_s
 XW_EXPORT const struct xw_query_extension_reply_t *xw_get_extension_data(xw_connection_t *c, xw_extension_t *ext);
 XW_EXPORT void xw_prefetch_extension_data(xw_connection_t *c, xw_extension_t *ext);
 
+
+/* ---- xwire only ---- */
+
+/** Threading mode. By default a connection is safe to use from several threads at
+ * once (a futex lock around every call; one thread reads at a time while the
+ * others sleep on a condition). With on != 0 all locking is skipped: the caller
+ * promises that only one thread at a time calls into c (handing c to another
+ * thread is fine with the caller's own synchronisation). Call it before other
+ * threads can see c. Returns 0, or -EINVAL for the static out-of-memory connection. */
+XW_EXPORT int xw_connection_set_single_threaded(xw_connection_t *c, int on);
+
+/** xw_wait_for_event with a timeout in milliseconds (-1: forever, 0: read what is
+ * available without blocking). Returns a malloc'd event (caller frees) or NULL on
+ * timeout or connection error (check xw_connection_has_error). */
+XW_EXPORT xw_generic_event_t *xw_wait_for_event_timeout(xw_connection_t *c, int timeout_ms);
+
+/** Zero-allocation event path. Copies the next event (or unchecked error) into the
+ * caller's buf in the same layout xw_wait_for_event returns (36 bytes: 32 wire
+ * bytes and full_sequence; XGE events longer) and sets *len. timeout_ms: -1 waits
+ * forever, 0 reads what is available without blocking, > 0 waits at most that long.
+ * Returns 1 when an event was copied, 0 when none came in time, -ENOSPC when cap is
+ * too small (*len is set to the size needed and the event STAYS QUEUED), -EPIPE
+ * after a connection error. Never allocates once the connection's packet store has
+ * warmed up. Threads: safe; each event goes to exactly one caller, so after -ENOSPC
+ * another thread may take that event before this one retries. */
+XW_EXPORT int xw_wait_for_event_into(xw_connection_t *c, void *buf, size_t cap, size_t *len, int timeout_ms);
+/** As xw_wait_for_event_into but never reads the socket. */
+XW_EXPORT int xw_poll_for_queued_event_into(xw_connection_t *c, void *buf, size_t cap, size_t *len);
+
+/** Writes e as text, e.g. "BadWindow (3) in CreateWindow (major 1, minor 0),
+ * resource 0x1200005", using the core tables and those of every extension this
+ * connection has queried. Returns what snprintf would (the full length). */
+XW_EXPORT int xw_error_text(xw_connection_t *c, const xw_generic_error_t *e, char *buf, size_t cap);
+
 #ifdef __cplusplus
 }
 #endif

@@ -12,7 +12,9 @@ extern "C" {
 
 /** Validates a whole packet (reply or XGE event) of len bytes against the counts it
  * carries. Returns 0 when every variable-length part lies inside the bytes, -1 when
- * not. Called once when the packet is received, never on the caller's thread. */
+ * not. Called once when the packet is received. A reply is passed as received; an
+ * XGE event as stored, in libxcb's layout (full_sequence inserted at byte 32, len =
+ * 36 + 4 * length), the layout its accessors read. */
 typedef int (*xw_validate_fn)(const void *packet, size_t len);
 
 /** Generated once per protocol description: names for error text, validators for
@@ -53,7 +55,10 @@ enum xw_send_request_flags_t {
     XW_REQUEST_CHECKED = 1 << 0,
     XW_REQUEST_RAW = 1 << 1,
     XW_REQUEST_DISCARD_REPLY = 1 << 2,
-    XW_REQUEST_REPLY_FDS = 1 << 3
+    XW_REQUEST_REPLY_FDS = 1 << 3,
+    /* xwire only: with DISCARD_REPLY, drop only the reply; an error for the request
+     * goes to the event queue (plain DISCARD_REPLY drops errors too, as libxcb). */
+    XW_REQUEST_ERROR_TO_EVENTS = 1 << 4
 };
 
 /** Send one request. vector[0..count-1] hold its bytes; vector[-1] and vector[-2]
@@ -99,6 +104,37 @@ XW_EXPORT int *xw_get_reply_fds(xw_connection_t *c, void *reply, size_t replylen
 
 XW_EXPORT int xw_popcount(uint32_t mask);
 XW_EXPORT int xw_sumof(uint8_t *list, int len);
+
+
+/* ---- xwire only ---- */
+
+/* The 64-bit sequence functions also take a 32-bit cookie's sequence: a value
+ * below 2^32 is widened against the connection's current sequence. */
+
+/** Zero-allocation reply path. Waits for the reply (or error) to request and copies
+ * it into the caller's storage: the reply's wire bytes (32 + 4 * length) followed
+ * by any fds it carries (ints, now owned by the caller) into buf, *len = bytes
+ * copied; an X error (36 bytes, as xw_wait_for_reply returns it) into *error.
+ * timeout_ms: -1 forever, 0 read what is available without blocking, > 0 at most
+ * that long.
+ * Returns 1 reply copied; 2 X error copied (also XW_ERROR_MALFORMED_REPLY when the
+ * reply's counts overran it); 0 the request finished without either (void request,
+ * discarded, already claimed, or unknown); -ETIMEDOUT nothing yet; -ENOSPC cap too
+ * small, *len = size needed, the reply STAYS QUEUED (retry with a bigger buffer);
+ * -EPIPE connection error. For multi-reply requests each call takes the next reply.
+ * Never allocates once warmed up. Threads: safe; a reply goes to exactly one caller. */
+XW_EXPORT int xw_wait_for_reply_into(xw_connection_t *c, uint64_t request, void *buf, size_t cap, size_t *len,
+                                     xw_generic_error_t *error, int timeout_ms);
+
+/** xw_wait_for_reply64 with a timeout (ms; -1 forever, 0 no blocking). Returns 1
+ * when the request is finished (*reply or *error malloc'd, or both NULL), 0 on
+ * timeout (nothing consumed: wait again later), -EPIPE on a connection error. */
+XW_EXPORT int xw_wait_for_reply64_timeout(xw_connection_t *c, uint64_t request, int timeout_ms, void **reply,
+                                          xw_generic_error_t **error);
+
+/** Like xw_discard_reply64, but an error for the request goes to the event queue
+ * instead of being dropped. */
+XW_EXPORT void xw_discard_reply_keep_error64(xw_connection_t *c, uint64_t sequence);
 
 #ifdef __cplusplus
 }

@@ -36,6 +36,8 @@ static const struct {
     { "VendorPrivateWithReply reply", "the description's data2 runs 4 bytes past the reply: libxcb reads them, xwire refuses the reply" },
 };
 
+static int known_count;
+
 static const char *known_reason(const char *name)
 {
     for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
@@ -169,8 +171,6 @@ uint32_t db_small(struct db *r)
     return db_rand(r) % 5;
 }
 
-static int known_count;
-
 static void fail(struct db *r, const char *fmt, const char *what, long long a, long long b)
 {
     if (known_reason(r->name)) {
@@ -194,6 +194,10 @@ void db_mem(struct db *r, const char *what, const void *xbase, const void *xp, c
             size_t n)
 {
     r->checks++;
+    if (known_reason(r->name)) { /* libxcb's side may point past its reply: do not read it */
+        known_count++;
+        return;
+    }
     long long xo = (const char *)xp - (const char *)xbase, wo = (const char *)wp - (const char *)wbase;
     if (xo != wo)
         fail(r, "%s: at offset %lld in libxcb's, %lld in xwire's", what, xo, wo);

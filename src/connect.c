@@ -1,0 +1,239 @@
+/* connect.c — connection lifecycle: connect, disconnect, fatal errors, simple getters. */
+#include "xwint.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+/* Returned when even the connection structure cannot be allocated (libxcb does
+ * the same); every entry point sees error != 0 and returns at once, and
+ * xw_disconnect ignores it. */
+static xw_connection_t oom_conn = {
+    .error = XW_CONN_CLOSED_MEM_INSUFFICIENT,
+    .errstr = "out of memory",
+    .fd = -1,
+    .single = 1,
+};
+
+/* The reason a request failed alone, per thread, as xwext.h documents. */
+static _Thread_local struct {
+    const xw_connection_t *c;
+    char msg[192];
+} request_error;
+
+void xw__close_fds(int *fds, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (fds[i] >= 0)
+            close(fds[i]);
+}
+
+/* Lock held (or connection not yet shared). Wakes every waiter so nothing hangs. */
+int xw__conn_fail(xw_connection_t *c, int code, const char *fmt, ...)
+{
+    if (c->error)
+        return -EPIPE;
+    c->error = code;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->errstr, sizeof(c->errstr), fmt, ap);
+    va_end(ap);
+    if (c->fd >= 0)
+        shutdown(c->fd, SHUT_RDWR);
+    xw__close_fds(c->out.fds, c->out.nfds);
+    c->out.nfds = 0;
+    xw__close_fds(c->in.fds, c->in.nfds);
+    c->in.nfds = 0;
+    c->out.fast_limit = 0;
+    xw__cond_broadcast(&c->in_cond);
+    xw__cond_broadcast(&c->out_cond);
+    return -EPIPE;
+}
+
+uint64_t xw__request_fail(xw_connection_t *c, const char *fmt, ...)
+{
+    request_error.c = c;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(request_error.msg, sizeof(request_error.msg), fmt, ap);
+    va_end(ap);
+    return 0;
+}
+
+XW_EXPORT const char *xw_request_error_string(xw_connection_t *c)
+{
+    return request_error.c == c && request_error.msg[0] ? request_error.msg : NULL;
+}
+
+static xw_connection_t *conn_new(int fd)
+{
+    xw_connection_t *c = calloc(1, sizeof(*c));
+    if (!c)
+        return NULL;
+    c->fd = fd;
+    c->out.buf = malloc(XW_OUT_SIZE + XW_OUT_SLACK);
+    c->in.buf = malloc(XW_IN_SIZE);
+    if (!c->out.buf || !c->in.buf) {
+        free(c->out.buf);
+        free(c->in.buf);
+        free(c);
+        return NULL;
+    }
+    c->out.ptr = c->out.buf;
+    c->out.end = c->out.buf + XW_OUT_SIZE;
+    c->out.max_words = 65535;
+    return c;
+}
+
+static void xid_init(xw_connection_t *c)
+{
+    c->xid_base = xw__rd32(c->setup + 12);
+    c->xid_mask = xw__rd32(c->setup + 16);
+    c->xid_inc = c->xid_mask & (~c->xid_mask + 1);
+    c->xid_last = 0;
+    c->xid_max = 0; /* the first xw_generate_id opens the range */
+}
+
+XW_EXPORT xw_connection_t *xw_connect_to_fd(int fd, xw_auth_info_t *auth_info)
+{
+    xw_connection_t *c = conn_new(fd);
+    if (!c) {
+        if (fd >= 0)
+            close(fd);
+        return &oom_conn;
+    }
+    if (fd < 0) {
+        xw__conn_fail(c, XW_CONN_ERROR, "invalid file descriptor %d", fd);
+        return c;
+    }
+    int r = xw__socket_prepare(fd);
+    if (r < 0) {
+        xw__conn_fail(c, XW_CONN_ERROR, "prepare socket: %s", strerror(-r));
+        return c;
+    }
+    if (xw__setup_handshake(c, auth_info) < 0)
+        return c;
+    xid_init(c);
+    uint16_t maxlen = xw__rd16(c->setup + 26);
+    c->out.max_words = maxlen ? maxlen : 65535;
+    xw__out_refresh(c);
+    return c;
+}
+
+static xw_connection_t *fail_new(int code, const char *fmt, const char *arg)
+{
+    xw_connection_t *c = conn_new(-1);
+    if (!c)
+        return &oom_conn;
+    xw__conn_fail(c, code, fmt, arg);
+    return c;
+}
+
+XW_EXPORT xw_connection_t *xw_connect_to_display_with_auth_info(const char *display, xw_auth_info_t *auth, int *screenp)
+{
+    char *host = NULL, *protocol = NULL;
+    int dpy, screen = 0;
+    const char *name = display && *display ? display : getenv("DISPLAY");
+    if (!xw__parse_display_full(name, &protocol, &host, &dpy, &screen))
+        return fail_new(XW_CONN_CLOSED_PARSE_ERR, "cannot parse display \"%s\"", name ? name : "(unset)");
+    char why[256] = "";
+    int fd = xw__socket_open(host, protocol, dpy, why, sizeof(why));
+    free(protocol);
+    free(host);
+    if (fd < 0)
+        return fail_new(XW_CONN_ERROR, "%s", why);
+    xw_auth_info_t found = {0};
+    if (!auth && xw__auth_get(fd, dpy, &found))
+        auth = &found;
+    xw_connection_t *c = xw_connect_to_fd(fd, auth);
+    xw__auth_free(&found);
+    if (!c->error && c->setup[28] <= (unsigned)screen) {
+        xw__conn_fail(c, XW_CONN_CLOSED_INVALID_SCREEN, "screen %d does not exist (the server has %u)", screen,
+                      c->setup[28]);
+    }
+    if (screenp)
+        *screenp = screen;
+    return c;
+}
+
+XW_EXPORT xw_connection_t *xw_connect(const char *displayname, int *screenp)
+{
+    return xw_connect_to_display_with_auth_info(displayname, NULL, screenp);
+}
+
+XW_EXPORT void xw_disconnect(xw_connection_t *c)
+{
+    if (!c || c == &oom_conn)
+        return;
+    if (c->fd >= 0)
+        close(c->fd);
+    xw__close_fds(c->out.fds, c->out.nfds);
+    xw__in_fini(c);
+    xw__ext_fini(c);
+    xw__store_fini(&c->store);
+    free(c->out.buf);
+    free(c->in.buf);
+    free(c->setup);
+    free(c);
+}
+
+XW_EXPORT int xw_connection_has_error(xw_connection_t *c)
+{
+    return __atomic_load_n(&c->error, __ATOMIC_RELAXED);
+}
+
+XW_EXPORT const char *xw_connection_error_string(xw_connection_t *c)
+{
+    return __atomic_load_n(&c->error, __ATOMIC_ACQUIRE) ? c->errstr : NULL;
+}
+
+XW_EXPORT const struct xw_setup_t *xw_get_setup(xw_connection_t *c)
+{
+    if (c->error)
+        return NULL;
+    return (const struct xw_setup_t *)c->setup;
+}
+
+XW_EXPORT int xw_get_file_descriptor(xw_connection_t *c)
+{
+    return c->error ? -1 : c->fd;
+}
+
+XW_EXPORT int xw_connection_set_single_threaded(xw_connection_t *c, int on)
+{
+    if (c == &oom_conn)
+        return -EINVAL;
+    c->single = on ? 1 : 0;
+    return 0;
+}
+
+XW_EXPORT uint64_t xw_total_read(xw_connection_t *c)
+{
+    xw__lock(c);
+    uint64_t n = c->total_read;
+    xw__unlock(c);
+    return n;
+}
+
+XW_EXPORT uint64_t xw_total_written(xw_connection_t *c)
+{
+    xw__lock(c);
+    uint64_t n = c->total_written;
+    xw__unlock(c);
+    return n;
+}
+
+XW_EXPORT int xw_popcount(uint32_t mask)
+{
+    return __builtin_popcount(mask);
+}
+
+XW_EXPORT int xw_sumof(uint8_t *list, int len)
+{
+    int s = 0;
+    for (int i = 0; i < len; i++)
+        s += list[i];
+    return s;
+}

@@ -1,0 +1,680 @@
+/* in.c — the read path: read in big chunks, frame packets, widen sequences, route to queues. */
+#include "xwint.h"
+
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#define PEND_INITIAL 64
+
+/* ---- the pending ring: requests whose reply, error or completion someone awaits ---- */
+
+static struct xw_pend *pend_at(struct xw_in *in, size_t i)
+{
+    return &in->pend[(in->phead + i) & (in->pcap - 1)];
+}
+
+/* The oldest request the server has not finished; all later ones are unfinished too. */
+static struct xw_pend *first_undone(struct xw_in *in)
+{
+    return in->pundone ? pend_at(in, in->pn - in->pundone) : NULL;
+}
+
+/* Drops finished, claimed entries from the head. */
+static void pend_trim(struct xw_in *in)
+{
+    while (in->pn > 0 && pend_at(in, 0)->dead && pend_at(in, 0)->done) {
+        in->phead = (in->phead + 1) & (in->pcap - 1);
+        in->pn--;
+    }
+}
+
+/* Room for one more entry: squeeze out finished, claimed entries (left behind a
+ * reply nobody has claimed yet); grow only when that frees too little. Growth
+ * happens during warm-up, never per request once the ring is big enough. */
+static int pend_room(struct xw_in *in)
+{
+    if (in->pn < in->pcap)
+        return 0;
+    size_t keep = 0;
+    for (size_t i = 0; i < in->pn; i++) {
+        struct xw_pend *e = pend_at(in, i);
+        if (!(e->dead && e->done))
+            *pend_at(in, keep++) = *e;
+    }
+    in->pn = keep;
+    if (in->pcap && keep <= in->pcap - in->pcap / 4)
+        return 0;
+    size_t ncap = in->pcap ? in->pcap * 2 : PEND_INITIAL;
+    struct xw_pend *n = malloc(ncap * sizeof(*n));
+    if (!n)
+        return in->pn < in->pcap ? 0 : -ENOMEM;
+    for (size_t i = 0; i < in->pn; i++)
+        n[i] = *pend_at(in, i);
+    free(in->pend);
+    in->pend = n;
+    in->pcap = ncap;
+    in->phead = 0;
+    return 0;
+}
+
+static uint8_t multi_kind(const xw_protocol_request_t *req)
+{
+    if (!req->ext)
+        return req->opcode == XW_OP_LIST_FONTS_WITH_INFO ? XW_PEND_MULTI_FONTS : 0;
+    if (req->opcode == 5 && req->ext->name && !strcmp(req->ext->name, "RECORD"))
+        return XW_PEND_MULTI_RECORD;
+    return 0;
+}
+
+int xw__pend_add(xw_connection_t *c, uint64_t seq, int flags, const xw_protocol_request_t *req)
+{
+    struct xw_in *in = &c->in;
+    if (XW_UNLIKELY(in->pn == in->pcap) && pend_room(in) < 0)
+        return -ENOMEM;
+    *pend_at(in, in->pn) = (struct xw_pend){
+        .seq = seq,
+        .validate = req->validate,
+        .flags = (uint16_t)flags,
+        .isvoid = req->isvoid,
+        .multi = req->isvoid ? 0 : multi_kind(req),
+        .dead = (flags & XW_REQUEST_DISCARD_REPLY) ? 1 : 0,
+    };
+    in->pn++;
+    in->pundone++;
+    if (!req->isvoid) {
+        c->out.last_reply = seq;
+        xw__out_refresh(c);
+    }
+    return 0;
+}
+
+/* Binary search: entries are in increasing sequence order. */
+static struct xw_pend *pend_find(struct xw_in *in, uint64_t seq)
+{
+    size_t lo = 0, hi = in->pn;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        struct xw_pend *e = pend_at(in, mid);
+        if (e->seq == seq)
+            return e;
+        if (e->seq < seq)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+static void finish(struct xw_in *in, struct xw_pend *e)
+{
+    if (!e->done) {
+        e->done = 1;
+        in->pundone--;
+    }
+}
+
+/* A packet with sequence seq means the server finished every request before it. */
+static void complete_before(struct xw_in *in, uint64_t seq)
+{
+    struct xw_pend *e;
+    while ((e = first_undone(in)) && e->seq < seq)
+        finish(in, e);
+    pend_trim(in);
+}
+
+static void queue_push(struct xw_queue *q, struct xw_pkt *p)
+{
+    p->next = NULL;
+    if (q->tail)
+        q->tail->next = p;
+    else
+        q->head = p;
+    q->tail = p;
+}
+
+static struct xw_pkt *queue_pop(struct xw_queue *q)
+{
+    struct xw_pkt *p = q->head;
+    if (p) {
+        q->head = p->next;
+        if (!q->head)
+            q->tail = NULL;
+    }
+    return p;
+}
+
+static void queue_free(xw_connection_t *c, struct xw_queue *q)
+{
+    struct xw_pkt *p;
+    while ((p = queue_pop(q))) {
+        xw__close_fds((int *)(XW_PKT_DATA(p) + p->len), p->nfds);
+        xw__pkt_free(c, p);
+    }
+}
+
+/* ---- routing complete packets ---- */
+
+static int fail_pkt(xw_connection_t *c, struct xw_pkt *rec, const char *fmt, unsigned long long a,
+                    unsigned long long b)
+{
+    if (rec)
+        xw__pkt_free(c, rec);
+    char msg[200];
+    snprintf(msg, sizeof(msg), fmt, a, b);
+    return xw__conn_fail(c, XW_CONN_CLOSED_MALFORMED, "%s", msg);
+}
+
+/* Takes the first n received fds, in order, for a reply. */
+static void take_fds(struct xw_in *in, int *dst, unsigned n)
+{
+    memcpy(dst, in->fds, n * sizeof(int));
+    memmove(in->fds, in->fds + n, (in->nfds - n) * sizeof(int));
+    in->nfds -= n;
+}
+
+/* Events, errors and XGE events in libxcb's layout: 32 bytes, the widened sequence
+ * (low 32 bits) at 32, any XGE extra data from 36. rec, when given, already holds
+ * the wire bytes and has room for 4 more. */
+static struct xw_pkt *event_record(xw_connection_t *c, const uint8_t *w, size_t n, struct xw_pkt *rec, uint64_t seq)
+{
+    if (!rec) {
+        rec = xw__pkt_alloc(c, n + 4);
+        if (!rec)
+            return NULL;
+        memcpy(XW_PKT_DATA(rec), w, 32);
+        memcpy(XW_PKT_DATA(rec) + 36, w + 32, n - 32);
+    } else {
+        memmove(XW_PKT_DATA(rec) + 36, XW_PKT_DATA(rec) + 32, n - 32);
+    }
+    xw__wr32(XW_PKT_DATA(rec) + 32, (uint32_t)seq);
+    rec->len = (uint32_t)(n + 4);
+    rec->seq = seq;
+    rec->nfds = 0;
+    return rec;
+}
+
+/* An error standing in for a reply or XGE event whose counts overrun its length. */
+static struct xw_pkt *malformed_record(xw_connection_t *c, struct xw_pkt *rec, uint64_t seq, uint8_t major,
+                                       uint16_t minor)
+{
+    if (rec)
+        xw__pkt_free(c, rec);
+    uint8_t e[32] = {0};
+    e[1] = XW_ERROR_MALFORMED_REPLY;
+    xw__wr16(e + 2, (uint16_t)seq);
+    xw__wr16(e + 8, minor);
+    e[10] = major;
+    struct xw_pkt *p = event_record(c, e, 32, NULL, seq);
+    if (p)
+        p->kind = XW_PKT_ERROR;
+    return p;
+}
+
+static int is_last_reply(const struct xw_pend *e, const uint8_t *w)
+{
+    if (e->multi == XW_PEND_MULTI_FONTS)
+        return w[1] == 0; /* name length 0 ends ListFontsWithInfo */
+    if (e->multi == XW_PEND_MULTI_RECORD)
+        return w[1] == 5; /* category EndOfData */
+    return 1;
+}
+
+static int route_reply(xw_connection_t *c, const uint8_t *w, size_t n, struct xw_pkt *rec, uint64_t seq)
+{
+    struct xw_in *in = &c->in;
+    struct xw_pend *e = first_undone(in);
+    if (!e || e->seq != seq || e->isvoid)
+        return fail_pkt(c, rec, "malformed reply: sequence %llu belongs to no request awaiting a reply (%llu sent)",
+                        (unsigned long long)seq, (unsigned long long)c->out.seq);
+    unsigned nfds = (e->flags & XW_REQUEST_REPLY_FDS) ? w[1] : 0;
+    if (nfds > in->nfds || nfds > XW_MAX_FDS)
+        return fail_pkt(c, rec, "malformed reply: claims %llu fds, %llu received", nfds, in->nfds);
+    if (is_last_reply(e, w))
+        finish(in, e);
+    if (e->dead) {
+        int fds[XW_MAX_FDS];
+        take_fds(in, fds, nfds);
+        xw__close_fds(fds, nfds);
+        if (rec)
+            xw__pkt_free(c, rec);
+        pend_trim(in);
+        return 0;
+    }
+    struct xw_pkt *p;
+    if (e->validate && e->validate(w, n) != 0) {
+        int fds[XW_MAX_FDS];
+        take_fds(in, fds, nfds);
+        xw__close_fds(fds, nfds);
+        p = malformed_record(c, rec, seq, 0, 0);
+    } else {
+        p = rec ? rec : xw__pkt_alloc(c, n + nfds * sizeof(int));
+        if (p && !rec)
+            memcpy(XW_PKT_DATA(p), w, n);
+        if (p) {
+            p->len = (uint32_t)n;
+            p->seq = seq;
+            p->kind = XW_PKT_REPLY;
+            take_fds(in, (int *)(XW_PKT_DATA(p) + n), nfds);
+            p->nfds = (uint16_t)nfds;
+        }
+    }
+    if (!p)
+        return xw__conn_fail(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for a %zu-byte reply", n);
+    queue_push(&e->q, p);
+    return 0;
+}
+
+static int route_error(xw_connection_t *c, const uint8_t *w, struct xw_pkt *rec, uint64_t seq)
+{
+    struct xw_in *in = &c->in;
+    struct xw_pend *e = first_undone(in);
+    if (e && e->seq != seq)
+        e = NULL;
+    if (e)
+        finish(in, e);
+    if (e && e->dead && !(e->flags & XW_REQUEST_ERROR_TO_EVENTS)) {
+        if (rec)
+            xw__pkt_free(c, rec);
+        pend_trim(in);
+        return 0;
+    }
+    struct xw_pkt *p = event_record(c, w, 32, rec, seq);
+    if (!p)
+        return xw__conn_fail(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for an error");
+    p->kind = XW_PKT_ERROR;
+    if (e && !e->dead && (e->flags & XW_REQUEST_CHECKED))
+        queue_push(&e->q, p);
+    else
+        queue_push(&in->events, p);
+    pend_trim(in);
+    return 0;
+}
+
+/* XGE events: validated by the owning extension's generated validator, then
+ * delivered to a matching special-event queue or the event queue. */
+static int route_event(xw_connection_t *c, const uint8_t *w, size_t n, struct xw_pkt *rec, uint64_t seq)
+{
+    struct xw_queue *q = &c->in.events;
+    struct xw_special_event *se = NULL;
+    struct xw_pkt *p;
+    xw_validate_fn check = NULL;
+    uint16_t type = 0;
+    if ((w[0] & 0x7f) == XW_GE_GENERIC) {
+        type = xw__rd16(w + 8);
+        struct xw_ext_entry *x = xw__ext_by_major(c, w[1]);
+        const xw_ext_desc_t *d = x ? x->ext->desc : NULL;
+        if (d && d->xge_validators && type < d->n_xge)
+            check = d->xge_validators[type];
+        for (se = c->in.special; se; se = se->next)
+            if (se->major == w[1] && se->eid == xw__rd32(w + 12))
+                break;
+    }
+    p = event_record(c, w, n, rec, seq);
+    if (!p)
+        return xw__conn_fail(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for an event");
+    /* generated XGE validators read the event as stored (full_sequence at 32), the
+     * layout the accessors use */
+    if (check && check(XW_PKT_DATA(p), p->len)) {
+        p = malformed_record(c, p, seq, XW_GE_GENERIC, type);
+        if (!p)
+            return xw__conn_fail(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for an event");
+        queue_push(q, p);
+        return 0;
+    }
+    p->kind = XW_PKT_EVENT;
+    if (se) {
+        q = &se->q;
+        if (se->stamp)
+            (*se->stamp)++;
+    }
+    queue_push(q, p);
+    return 0;
+}
+
+static int route(xw_connection_t *c, const uint8_t *w, size_t n, struct xw_pkt *rec)
+{
+    struct xw_in *in = &c->in;
+    uint8_t type = w[0] & 0x7f;
+    uint64_t seq = in->last_seq;
+    if (type != XW_KEYMAP_NOTIFY) {
+        uint16_t low = xw__rd16(w + 2);
+        seq += (uint16_t)(low - (uint16_t)in->last_seq);
+        if (seq > c->out.seq)
+            return fail_pkt(c, rec, "malformed packet: sequence %llu was never sent (last sent %llu)",
+                            (unsigned long long)seq, (unsigned long long)c->out.seq);
+        in->last_seq = seq;
+    }
+    complete_before(in, seq);
+    if (type == 1)
+        return route_reply(c, w, n, rec, seq);
+    if (type == 0)
+        return route_error(c, w, rec, seq);
+    return route_event(c, w, n, rec, seq);
+}
+
+/* ---- framing ---- */
+
+/* Size of the packet starting at w (32 bytes available); refuses absurd lengths
+ * before anything is allocated for them. */
+static int packet_size(xw_connection_t *c, const uint8_t *w, size_t *need)
+{
+    uint8_t type = w[0] & 0x7f;
+    *need = 32;
+    if (type != 1 && type != XW_GE_GENERIC)
+        return 0;
+    uint32_t words = xw__rd32(w + 4);
+    if (words > (XW_PACKET_CAP - 32) / 4)
+        return xw__conn_fail(c, XW_CONN_CLOSED_MALFORMED, "malformed %s: length %u words",
+                             type == 1 ? "reply" : "event", words);
+    *need = 32 + (size_t)words * 4;
+    return 0;
+}
+
+/* A packet bigger than the read buffer is filled in its final record, so it is
+ * copied once; room for 4 more bytes (XGE layout) and a reply's fds. */
+static int start_partial(xw_connection_t *c, const uint8_t *w, size_t have, size_t need)
+{
+    struct xw_in *in = &c->in;
+    struct xw_pkt *p = xw__pkt_alloc(c, need + 4 + XW_MAX_FDS * sizeof(int));
+    if (!p)
+        return xw__conn_fail(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for a %zu-byte packet", need);
+    memcpy(XW_PKT_DATA(p), w, have);
+    in->partial = p;
+    in->pfill = have;
+    in->pneed = need;
+    return 0;
+}
+
+static int parse(xw_connection_t *c)
+{
+    struct xw_in *in = &c->in;
+    size_t pos = 0;
+    while (in->len - pos >= 32 && !c->error) {
+        const uint8_t *w = in->buf + pos;
+        size_t need;
+        if (packet_size(c, w, &need) < 0)
+            break;
+        size_t have = in->len - pos;
+        if (have >= need) {
+            route(c, w, need, NULL);
+            pos += need;
+            continue;
+        }
+        if (need > XW_IN_SIZE && start_partial(c, w, have, need) == 0)
+            pos = in->len;
+        break;
+    }
+    memmove(in->buf, in->buf + pos, in->len - pos);
+    in->len -= pos;
+    /* Fds arrive with the bytes of the reply they belong to; once every byte read
+     * so far is parsed, any left over belong to nothing. */
+    if (!in->len && !in->partial && in->nfds) {
+        xw__close_fds(in->fds, in->nfds);
+        in->nfds = 0;
+    }
+    return c->error ? -EPIPE : 0;
+}
+
+/* Queue fds that came with the bytes; a truncated control message is fatal. */
+static int collect_fds(xw_connection_t *c, struct msghdr *m)
+{
+    struct xw_in *in = &c->in;
+    int lost = (m->msg_flags & MSG_CTRUNC) != 0;
+    for (struct cmsghdr *h = CMSG_FIRSTHDR(m); h; h = CMSG_NXTHDR(m, h)) {
+        if (h->cmsg_level != SOL_SOCKET || h->cmsg_type != SCM_RIGHTS)
+            continue;
+        size_t n = (h->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+        int *fds = (int *)CMSG_DATA(h);
+        for (size_t i = 0; i < n; i++) {
+            int fd;
+            memcpy(&fd, fds + i, sizeof(int));
+            if (in->nfds < sizeof(in->fds) / sizeof(in->fds[0]))
+                in->fds[in->nfds++] = fd;
+            else {
+                close(fd);
+                lost = 1;
+            }
+        }
+    }
+    if (lost)
+        return xw__conn_fail(c, XW_CONN_CLOSED_FDPASSING_FAILED, "file descriptors from the server were lost");
+    return 0;
+}
+
+static void finish_partial(xw_connection_t *c, size_t *got)
+{
+    struct xw_in *in = &c->in;
+    size_t take = in->pneed - in->pfill < *got ? in->pneed - in->pfill : *got;
+    in->pfill += take;
+    *got -= take;
+    if (in->pfill == in->pneed) {
+        struct xw_pkt *p = in->partial;
+        in->partial = NULL;
+        route(c, XW_PKT_DATA(p), in->pneed, p);
+    }
+}
+
+/* Lock held. One non-blocking recvmsg (into the partial packet first, then the
+ * buffer) and parse what is complete. Returns 0 (also when nothing was there). */
+int xw__in_read_nonblock(xw_connection_t *c)
+{
+    struct xw_in *in = &c->in;
+    if (c->error)
+        return -EPIPE;
+    struct iovec iov[2];
+    size_t n = 0;
+    if (in->partial)
+        iov[n++] = (struct iovec){XW_PKT_DATA(in->partial) + in->pfill, in->pneed - in->pfill};
+    iov[n++] = (struct iovec){in->buf + in->len, XW_IN_SIZE - in->len};
+    union {
+        struct cmsghdr h;
+        char buf[CMSG_SPACE(sizeof(int) * XW_MAX_FDS)];
+    } ctl;
+    struct msghdr m = {.msg_iov = iov, .msg_iovlen = n, .msg_control = ctl.buf, .msg_controllen = sizeof(ctl.buf)};
+    ssize_t r;
+    do
+        r = recvmsg(c->fd, &m, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
+    while (r < 0 && errno == EINTR);
+    if (r < 0)
+        return errno == EAGAIN ? 0 : xw__conn_fail(c, XW_CONN_ERROR, "read from server: %s", strerror(errno));
+    if (collect_fds(c, &m) < 0)
+        return -EPIPE;
+    if (r == 0)
+        return xw__conn_fail(c, XW_CONN_ERROR, "server closed the connection%s",
+                             in->len || in->partial ? " in the middle of a packet" : "");
+    c->total_read += (uint64_t)r;
+    size_t got = (size_t)r;
+    if (in->partial)
+        finish_partial(c, &got);
+    in->len += got;
+    int e = parse(c);
+    xw__cond_broadcast(&c->in_cond);
+    return e;
+}
+
+/* Lock held. Waits for input once: this thread polls and reads if nobody else is,
+ * else it sleeps until the reading thread has parsed something. The caller
+ * re-checks its condition. deadline 0 means "do not block": one non-blocking read.
+ * Returns 0, -ETIMEDOUT or -EPIPE. */
+int xw__in_wait(xw_connection_t *c, int64_t deadline)
+{
+    struct xw_in *in = &c->in;
+    if (c->error)
+        return -EPIPE;
+    if (deadline == 0)
+        return xw__in_read_nonblock(c);
+    if (in->reading)
+        return xw__cond_wait(&c->in_cond, &c->mu, deadline);
+    in->reading = 1;
+    struct pollfd p = {.fd = c->fd, .events = POLLIN};
+    int tmo = xw__poll_timeout(deadline);
+    xw__unlock(c);
+    int r = poll(&p, 1, tmo);
+    int e = errno;
+    xw__lock(c);
+    in->reading = 0;
+    if (r > 0)
+        return xw__in_read_nonblock(c);
+    xw__cond_broadcast(&c->in_cond); /* let a waiter take over reading */
+    if (r == 0)
+        return -ETIMEDOUT;
+    if (e != EINTR)
+        return xw__conn_fail(c, XW_CONN_ERROR, "poll: %s", strerror(e));
+    return 0;
+}
+
+/* ---- claiming replies (used by reply.c) ---- */
+
+uint64_t xw__widen32(xw_connection_t *c, unsigned int seq)
+{
+    uint64_t cur = c->out.seq;
+    return cur - (uint32_t)((uint32_t)cur - seq);
+}
+
+/* Lock held. Waits until request seq has something to hand out or is finished.
+ * Returns 1 with *ep (NULL when the request is unknown or already claimed), 0 when
+ * the deadline passed, -EPIPE on a connection error. */
+static int reply_wait(xw_connection_t *c, uint64_t seq, int64_t deadline, struct xw_pend **ep)
+{
+    *ep = NULL;
+    xw__out_flush_to(c, seq);
+    int polled = 0;
+    for (;;) {
+        struct xw_pend *e = pend_find(&c->in, seq);
+        if (!e || (e->dead && !e->q.head))
+            return 1;
+        if (e->q.head || e->done) {
+            *ep = e;
+            return 1;
+        }
+        if (c->error)
+            return -EPIPE;
+        if (deadline == 0 && polled++)
+            return 0;
+        if (xw__in_wait(c, deadline) == -ETIMEDOUT)
+            return 0;
+    }
+}
+
+/* Pops the entry's next packet; the entry retires once finished and empty. */
+static struct xw_pkt *reply_pop(xw_connection_t *c, struct xw_pend *e)
+{
+    struct xw_pkt *p = queue_pop(&e->q);
+    if (!e->q.head && e->done) {
+        e->dead = 1;
+        pend_trim(&c->in);
+    }
+    return p;
+}
+
+int xw__reply_take(xw_connection_t *c, uint64_t seq, int64_t deadline, struct xw_pkt **pkt)
+{
+    struct xw_pend *e;
+    *pkt = NULL;
+    int r = reply_wait(c, seq, deadline, &e);
+    if (r == 1 && e)
+        *pkt = reply_pop(c, e);
+    return r;
+}
+
+/* Like xw__reply_take but leaves the packet queued when it needs more than cap bytes. */
+int xw__reply_take_fit(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need,
+                       struct xw_pkt **pkt)
+{
+    struct xw_pend *e;
+    *pkt = NULL;
+    int r = reply_wait(c, seq, deadline, &e);
+    if (r != 1 || !e)
+        return r;
+    struct xw_pkt *p = e->q.head;
+    if (p && p->kind == XW_PKT_REPLY && p->len + p->nfds * sizeof(int) > cap) {
+        *need = p->len + p->nfds * sizeof(int);
+        return -ENOSPC;
+    }
+    *pkt = reply_pop(c, e);
+    return 1;
+}
+
+/* Lock held. Waits until a checked void request is finished, syncing if no later
+ * reply-bearing request would tell us. */
+int xw__check_wait(xw_connection_t *c, uint64_t seq, struct xw_pkt **pkt)
+{
+    *pkt = NULL;
+    struct xw_pend *e = pend_find(&c->in, seq);
+    if (e && !e->done && seq > c->out.last_reply && xw__out_sync(c) < 0)
+        return -EPIPE;
+    return xw__reply_take(c, seq, -1, pkt);
+}
+
+/* Lock held. The reply will be dropped on arrival (or now, if queued); with
+ * keep_errors an error still reaches the event queue. */
+void xw__discard(xw_connection_t *c, uint64_t seq, int keep_errors)
+{
+    struct xw_pend *e = pend_find(&c->in, seq);
+    if (!e || (e->dead && !e->q.head))
+        return;
+    struct xw_pkt *p;
+    while ((p = queue_pop(&e->q))) {
+        if (p->kind == XW_PKT_ERROR && keep_errors) {
+            queue_push(&c->in.events, p);
+            continue;
+        }
+        xw__close_fds((int *)(XW_PKT_DATA(p) + p->len), p->nfds);
+        xw__pkt_free(c, p);
+    }
+    e->dead = 1;
+    e->flags |= XW_REQUEST_DISCARD_REPLY | (keep_errors ? XW_REQUEST_ERROR_TO_EVENTS : 0);
+    pend_trim(&c->in);
+}
+
+/* ---- events (used by event.c) ---- */
+
+/* Lock held. 1 when q has a packet, 0 when none arrived in time (deadline 0: one
+ * non-blocking read; reading 0: none at all), -EPIPE on a connection error. */
+int xw__queue_wait(xw_connection_t *c, struct xw_queue *q, int64_t deadline, int reading)
+{
+    int polled = 0;
+    if (reading && deadline != 0)
+        xw__out_flush(c);
+    for (;;) {
+        if (q->head)
+            return 1;
+        if (c->error)
+            return -EPIPE;
+        if (!reading || (deadline == 0 && polled++))
+            return 0;
+        if (xw__in_wait(c, deadline) == -ETIMEDOUT)
+            return 0;
+    }
+}
+
+struct xw_pkt *xw__queue_pop(struct xw_queue *q)
+{
+    return queue_pop(q);
+}
+
+void xw__queue_free(xw_connection_t *c, struct xw_queue *q)
+{
+    queue_free(c, q);
+}
+
+void xw__in_fini(xw_connection_t *c)
+{
+    struct xw_in *in = &c->in;
+    for (size_t i = 0; i < in->pn; i++)
+        queue_free(c, &pend_at(in, i)->q);
+    free(in->pend);
+    queue_free(c, &in->events);
+    while (in->special) {
+        struct xw_special_event *se = in->special;
+        in->special = se->next;
+        queue_free(c, &se->q);
+        free(se);
+    }
+    if (in->partial)
+        xw__pkt_free(c, in->partial);
+    xw__close_fds(in->fds, in->nfds);
+}

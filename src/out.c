@@ -1,0 +1,489 @@
+/* out.c — the write path: one connection-owned buffer; small slices copied, big ones written in place. */
+#include "xwint.h"
+
+#include <limits.h>
+#include <poll.h>
+#include <stdio.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+/* What NULL-based (padding) slices point at when they go to writev. */
+static const uint8_t zeros[XW_COPY_MAX];
+
+/* Lock held. The fast path runs while seq < fast_limit: that single compare covers
+ * a fatal error, a thread writing with the lock released, the automatic sync after
+ * XW_MAX_VOID_RUN void requests and a sequence number whose low 32 bits are zero
+ * (a 32-bit cookie of 0 means "failed"). */
+void xw__out_refresh(xw_connection_t *c)
+{
+    struct xw_out *o = &c->out;
+    uint64_t run = o->last_reply + XW_MAX_VOID_RUN;
+    uint64_t wrap = o->seq | 0xffffffffu;
+    o->fast_limit = (c->error || o->writing) ? 0 : (run < wrap ? run : wrap);
+}
+
+/* Copies n bytes (NULL src: zeros). Short slices, the usual case, take two
+ * overlapping loads instead of a call to memcpy. */
+static inline void copy_slice(uint8_t *dst, const void *src, size_t n)
+{
+    const uint8_t *s = src;
+    if (!s) {
+        if (n) /* generated senders pass a zero-length pad slice: no call for it */
+            memset(dst, 0, n);
+    } else if (n - 4 <= 12) {
+        if (n >= 8) {
+            uint64_t a, b;
+            memcpy(&a, s, 8);
+            memcpy(&b, s + n - 8, 8);
+            memcpy(dst, &a, 8);
+            memcpy(dst + n - 8, &b, 8);
+        } else {
+            uint32_t a, b;
+            memcpy(&a, s, 4);
+            memcpy(&b, s + n - 4, 4);
+            memcpy(dst, &a, 4);
+            memcpy(dst + n - 4, &b, 4);
+        }
+    } else {
+        memcpy(dst, s, n);
+    }
+}
+
+/* One sendmsg of up to IOV_MAX slices with the queued fds attached; the fds are
+ * closed once the kernel has taken them. Returns bytes written or -errno. */
+static ssize_t send_some(xw_connection_t *c, struct iovec *iov, size_t n)
+{
+    struct xw_out *o = &c->out;
+    union {
+        struct cmsghdr h;
+        char buf[CMSG_SPACE(sizeof(int) * XW_MAX_FDS)];
+    } ctl;
+    struct msghdr m = {.msg_iov = iov, .msg_iovlen = n < IOV_MAX ? n : IOV_MAX};
+    if (o->nfds) {
+        memset(&ctl, 0, sizeof(ctl));
+        m.msg_control = ctl.buf;
+        m.msg_controllen = CMSG_SPACE(sizeof(int) * o->nfds);
+        struct cmsghdr *h = CMSG_FIRSTHDR(&m);
+        h->cmsg_level = SOL_SOCKET;
+        h->cmsg_type = SCM_RIGHTS;
+        h->cmsg_len = CMSG_LEN(sizeof(int) * o->nfds);
+        memcpy(CMSG_DATA(h), o->fds, sizeof(int) * o->nfds);
+    }
+    ssize_t w = sendmsg(c->fd, &m, MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (w < 0)
+        return -errno;
+    xw__close_fds(o->fds, o->nfds);
+    o->nfds = 0;
+    c->total_written += (uint64_t)w;
+    return w;
+}
+
+/* Lock held, writing set. Waits for room in the socket while reading whatever the
+ * server sends, so a server blocked writing to us cannot deadlock us. */
+static int wait_writable(xw_connection_t *c)
+{
+    struct pollfd p = {.fd = c->fd, .events = POLLIN | POLLOUT};
+    xw__unlock(c);
+    int r = poll(&p, 1, -1);
+    int e = errno;
+    xw__lock(c);
+    if (r < 0 && e != EINTR)
+        return xw__conn_fail(c, XW_CONN_ERROR, "poll: %s", strerror(e));
+    if (r > 0 && (p.revents & (POLLIN | POLLHUP | POLLERR)))
+        return xw__in_read_nonblock(c);
+    return c->error ? -EPIPE : 0;
+}
+
+static void advance(struct iovec **iov, size_t *n, size_t w)
+{
+    while (*n > 0 && w >= (*iov)->iov_len) {
+        w -= (*iov)->iov_len;
+        (*iov)++;
+        (*n)--;
+    }
+    if (*n > 0) {
+        (*iov)->iov_base = (uint8_t *)(*iov)->iov_base + w;
+        (*iov)->iov_len -= w;
+    }
+}
+
+/* Lock held. Writes every byte of iov (advanced in place on short writes). The
+ * lock may be released while waiting; writing keeps other senders out meanwhile. */
+static int write_vec(xw_connection_t *c, struct iovec *iov, size_t n)
+{
+    struct xw_out *o = &c->out;
+    o->writing = 1;
+    o->fast_limit = 0;
+    while (!c->error) {
+        while (n > 0 && iov->iov_len == 0) {
+            iov++;
+            n--;
+        }
+        if (n == 0)
+            break;
+        ssize_t w = send_some(c, iov, n);
+        if (w >= 0)
+            advance(&iov, &n, (size_t)w);
+        else if (w == -EAGAIN)
+            wait_writable(c);
+        else if (w != -EINTR)
+            xw__conn_fail(c, XW_CONN_ERROR, "write to server: %s", strerror((int)-w));
+    }
+    o->writing = 0;
+    if (!c->error)
+        o->flushed = o->seq;
+    xw__out_refresh(c);
+    xw__cond_broadcast(&c->out_cond);
+    return c->error ? -EPIPE : 0;
+}
+
+/* Lock held, not writing. Copies v[i] while it fits and is small; the first slice
+ * that does not goes out with the buffer and all remaining slices in one write.
+ * v[-1] must be writable: it becomes the buffer's slice. */
+static int append(xw_connection_t *c, struct iovec *v, size_t n)
+{
+    struct xw_out *o = &c->out;
+    for (size_t i = 0; i < n; i++) {
+        size_t len = v[i].iov_len;
+        if (len < XW_COPY_MAX && len <= (size_t)(o->end - o->ptr)) {
+            copy_slice(o->ptr, v[i].iov_base, len);
+            o->ptr += len;
+            continue;
+        }
+        for (size_t j = i; j < n; j++)
+            if (!v[j].iov_base)
+                v[j].iov_base = (void *)zeros; /* shorter than XW_COPY_MAX: checked */
+        struct iovec *w = v + i - 1; /* v[-1] is writable (the callers' contract) */
+        *w = (struct iovec){o->buf, (size_t)(o->ptr - o->buf)};
+        int r = write_vec(c, w, n - i + 1);
+        o->ptr = o->buf;
+        return r;
+    }
+    return 0;
+}
+
+static void wait_not_writing(xw_connection_t *c)
+{
+    while (c->out.writing && !c->error)
+        xw__cond_wait(&c->out_cond, &c->mu, -1);
+}
+
+int xw__out_flush(xw_connection_t *c)
+{
+    struct xw_out *o = &c->out;
+    wait_not_writing(c);
+    if (c->error)
+        return -EPIPE;
+    if (o->ptr == o->buf) {
+        o->flushed = o->seq;
+        return 0;
+    }
+    struct iovec iov = {o->buf, (size_t)(o->ptr - o->buf)};
+    int r = write_vec(c, &iov, 1);
+    o->ptr = o->buf;
+    return r;
+}
+
+int xw__out_flush_to(xw_connection_t *c, uint64_t seq)
+{
+    return seq > c->out.flushed ? xw__out_flush(c) : (c->error ? -EPIPE : 0);
+}
+
+/* Lock held, not writing. A GetInputFocus whose reply is dropped: it resets the
+ * void run, burns a sequence number with zero low bits, or completes a check. */
+int xw__out_sync(xw_connection_t *c)
+{
+    static const xw_protocol_request_t sync_req = {.count = 1, .opcode = XW_OP_GET_INPUT_FOCUS};
+    uint8_t b[4] = {XW_OP_GET_INPUT_FOCUS, 0, 1, 0};
+    uint64_t seq = c->out.seq + 1;
+    if (xw__pend_add(c, seq, XW_REQUEST_DISCARD_REPLY, &sync_req) < 0)
+        return -ENOMEM;
+    c->out.seq = seq;
+    struct iovec iov[2] = {{NULL, 0}, {b, 4}};
+    return append(c, iov + 1, 1);
+}
+
+static uint64_t reject(xw_connection_t *c, int *fds, unsigned nfds, const char *why)
+{
+    xw__close_fds(fds, nfds);
+    return xw__request_fail(c, "%s", why);
+}
+
+/* The slices must add up to total, a multiple of 4 with room for a header;
+ * padding slices are short (they are pointed at zeros when written). */
+static int check_slices(const struct iovec *v, size_t count, size_t total)
+{
+    size_t sum = 0;
+    for (size_t i = 0; i < count; i++) {
+        if (!v[i].iov_base && v[i].iov_len >= XW_COPY_MAX)
+            return -EINVAL;
+        sum += v[i].iov_len;
+    }
+    return (sum == total && count > 0 && v[0].iov_len >= 4 && (total & 3) == 0) ? 0 : -EINVAL;
+}
+
+/* Lock held. Everything that can make a request fail alone happens here, before a
+ * sequence number is taken; round trips (QueryExtension, BigReqEnable) may release
+ * the lock. *big is set when BIG-REQUESTS framing is needed. */
+static int vet(xw_connection_t *c, int flags, const struct iovec *v, const xw_protocol_request_t *req, size_t total,
+               unsigned nfds, uint8_t *major, int *big, char *why, size_t whycap)
+{
+    *major = req->opcode;
+    *big = 0;
+    if (nfds > XW_MAX_FDS) {
+        snprintf(why, whycap, "%u fds in one request (at most %u)", nfds, XW_MAX_FDS);
+        return -EINVAL;
+    }
+    if (check_slices(v, req->count, total) < 0) {
+        snprintf(why, whycap, "request slices do not add up to %zu bytes (a multiple of 4)", total);
+        return -EINVAL;
+    }
+    if (req->ext && !(flags & XW_REQUEST_RAW) && xw__ext_major(c, req->ext, major) < 0) {
+        snprintf(why, whycap, "extension %s is not present on this server", req->ext->name);
+        return -ENOTSUP;
+    }
+    uint64_t words = total / 4;
+    if (words > c->out.max_words && !(flags & XW_REQUEST_RAW)) {
+        uint32_t maxw = 0;
+        xw__bigreq_max(c, &maxw);
+        if (words + 1 > maxw) {
+            snprintf(why, whycap, "request of %zu bytes is longer than the server's limit of %llu bytes", total,
+                     (unsigned long long)(maxw > c->out.max_words ? maxw : c->out.max_words) * 4);
+            return -E2BIG;
+        }
+        *big = 1;
+    }
+    return c->error ? -EPIPE : 0;
+}
+
+/* Lock held. Waits out another writer and inserts syncs until this request may
+ * take the next sequence number. */
+static int make_room(xw_connection_t *c, int isvoid, unsigned nfds)
+{
+    struct xw_out *o = &c->out;
+    for (;;) {
+        wait_not_writing(c);
+        if (c->error)
+            return -EPIPE;
+        int r;
+        if (o->nfds + nfds > XW_MAX_FDS)
+            r = xw__out_flush(c);
+        else if (((o->seq + 1) & 0xffffffffu) == 0 || (isvoid && o->seq + 1 - o->last_reply > XW_MAX_VOID_RUN))
+            r = xw__out_sync(c);
+        else
+            return 0;
+        if (r < 0)
+            return r;
+    }
+}
+
+/* Writes the major (and minor) opcode and the length into the request's header;
+ * for BIG-REQUESTS moves the header into hdr and vector[-1]. Returns the first slice. */
+static struct iovec *frame(struct iovec *v, const xw_protocol_request_t *req, uint8_t major, size_t total, int big,
+                           uint8_t hdr[8])
+{
+    uint8_t *b = v[0].iov_base;
+    b[0] = major;
+    if (req->ext)
+        b[1] = req->opcode;
+    if (!big) {
+        xw__wr16(b + 2, (uint16_t)(total / 4));
+        return v;
+    }
+    memcpy(hdr, b, 2);
+    xw__wr16(hdr + 2, 0);
+    xw__wr32(hdr + 4, (uint32_t)(total / 4 + 1));
+    v[0].iov_base = b + 4;
+    v[0].iov_len -= 4;
+    v[-1] = (struct iovec){hdr, 8};
+    return v - 1;
+}
+
+uint64_t xw__send_locked(xw_connection_t *c, int flags, struct iovec *vector, const xw_protocol_request_t *req,
+                         size_t total, unsigned nfds, int *fds)
+{
+    struct xw_out *o = &c->out;
+    char why[160];
+    uint8_t major, hdr[8];
+    int big;
+    if (c->error)
+        return reject(c, fds, nfds, c->errstr);
+    if (vet(c, flags, vector, req, total, nfds, &major, &big, why, sizeof(why)) < 0)
+        return reject(c, fds, nfds, c->error ? c->errstr : why);
+    if (make_room(c, req->isvoid, nfds) < 0)
+        return reject(c, fds, nfds, c->errstr);
+    uint64_t seq = o->seq + 1;
+    int track = !req->isvoid || (flags & ~XW_REQUEST_RAW);
+    if (track && xw__pend_add(c, seq, flags, req) < 0)
+        return reject(c, fds, nfds, "out of memory for the pending-reply table");
+    struct iovec *v = vector;
+    size_t n = req->count;
+    if (!(flags & XW_REQUEST_RAW)) {
+        v = frame(vector, req, major, total, big, hdr);
+        n += (size_t)(vector - v);
+    }
+    if (nfds) /* fds may be NULL when there are none */
+        memcpy(o->fds + o->nfds, fds, sizeof(int) * nfds);
+    o->nfds += nfds;
+    o->seq = seq;
+    if (append(c, v, n) < 0)
+        return xw__request_fail(c, "%s", c->errstr);
+    return seq;
+}
+
+/* Copies one slice of at most 32 bytes with overlapping fixed-size moves, no
+ * call; a NULL (padding) slice of at most 4 bytes stores 4 zeros (the buffer has
+ * XW_OUT_SLACK spare bytes at its end). Returns 0 when the slice is not small. */
+static inline __attribute__((always_inline)) int copy_small(uint8_t *dst, const uint8_t *s, size_t n)
+{
+    if (!s) {
+        if (n > 4)
+            return 0;
+        memset(dst, 0, 4);
+    } else if (n - 4 <= 4) {
+        uint32_t a, b;
+        memcpy(&a, s, 4);
+        memcpy(&b, s + n - 4, 4);
+        memcpy(dst, &a, 4);
+        memcpy(dst + n - 4, &b, 4);
+    } else if (n - 9 <= 7) {
+        uint64_t a, b;
+        memcpy(&a, s, 8);
+        memcpy(&b, s + n - 8, 8);
+        memcpy(dst, &a, 8);
+        memcpy(dst + n - 8, &b, 8);
+    } else if (n - 17 <= 15) {
+        uint8_t a[16], b[16];
+        memcpy(a, s, 16);
+        memcpy(b, s + n - 16, 16);
+        memcpy(dst, a, 16);
+        memcpy(dst + n - 16, b, 16);
+    } else {
+        return n == 0;
+    }
+    return 1;
+}
+
+/* Lock held (or single-threaded). The common case, kept a leaf with no calls so
+ * it needs no saved registers: a void, unchecked request without fds whose slices
+ * are small, for the core or an extension whose opcode is cached. One combined
+ * check, the copy, the header, the sequence number. Returns 0 when the general
+ * path must handle it; nothing is committed then. */
+static inline __attribute__((always_inline)) uint64_t send_fast(xw_connection_t *c, int flags, const struct iovec *v,
+                                 const xw_protocol_request_t *req, size_t total, unsigned nfds)
+{
+    struct xw_out *o = &c->out;
+    uint8_t *dst = o->ptr;
+    uint64_t seq = o->seq;
+    if (XW_UNLIKELY(seq >= o->fast_limit || total - 4 >= XW_COPY_MAX - 4 || total > (size_t)(o->end - dst) ||
+                    ((total & 3) | nfds | (unsigned)flags | (unsigned)!req->isvoid)))
+        return 0;
+    uint8_t major = req->opcode;
+    if (req->ext) {
+        const struct xw_ext_fast *e = &c->ext_fast[((uintptr_t)req->ext >> 4) & 15];
+        if (e->ext != req->ext)
+            return 0;
+        major = e->major;
+    }
+    /* The fixed part first (never padding), then the rest: usually one empty pad. */
+    size_t len = v[0].iov_len;
+    if (XW_UNLIKELY(len > total || !copy_small(dst, v[0].iov_base, len)))
+        return 0;
+    uint8_t *p = dst + len, *lim = dst + total;
+    for (size_t i = 1, n = req->count; i < n; i++) {
+        len = v[i].iov_len;
+        if (XW_UNLIKELY(len > (size_t)(lim - p) || !copy_small(p, v[i].iov_base, len)))
+            return 0;
+        p += len;
+    }
+    if (XW_UNLIKELY(p != lim))
+        return 0;
+    dst[0] = major;
+    if (req->ext)
+        dst[1] = req->opcode;
+    xw__wr16(dst + 2, (uint16_t)(total >> 2));
+    o->ptr = lim;
+    o->seq = seq + 1;
+    return seq + 1;
+}
+
+/* Everything send_fast declines: takes the lock itself. */
+static __attribute__((noinline)) uint64_t send_slow(xw_connection_t *c, int flags, struct iovec *vector,
+                                                    const xw_protocol_request_t *req, size_t total, unsigned nfds,
+                                                    int *fds)
+{
+    xw__lock(c);
+    uint64_t seq = xw__send_locked(c, flags, vector, req, total, nfds, fds);
+    xw__unlock(c);
+    return seq;
+}
+
+XW_EXPORT uint64_t xw_send(xw_connection_t *c, int flags, struct iovec *vector, const xw_protocol_request_t *req,
+                           size_t total_bytes, unsigned int num_fds, int *fds)
+{
+    uint64_t seq;
+    if (c->single) {
+        seq = send_fast(c, flags, vector, req, total_bytes, num_fds);
+    } else {
+        xw__mutex_lock(&c->mu);
+        seq = send_fast(c, flags, vector, req, total_bytes, num_fds);
+        xw__mutex_unlock(&c->mu);
+    }
+    if (XW_LIKELY(seq))
+        return seq;
+    return send_slow(c, flags, vector, req, total_bytes, num_fds, fds);
+}
+
+static size_t sum_slices(const struct iovec *v, size_t n)
+{
+    size_t t = 0;
+    for (size_t i = 0; i < n; i++)
+        t += v[i].iov_len;
+    return t;
+}
+
+XW_EXPORT uint64_t xw_send_request_with_fds64(xw_connection_t *c, int flags, struct iovec *vector,
+                                              const xw_protocol_request_t *request, unsigned int num_fds, int *fds)
+{
+    return xw_send(c, flags, vector, request, sum_slices(vector, request->count), num_fds, fds);
+}
+
+XW_EXPORT uint64_t xw_send_request64(xw_connection_t *c, int flags, struct iovec *vector,
+                                     const xw_protocol_request_t *request)
+{
+    return xw_send_request_with_fds64(c, flags, vector, request, 0, NULL);
+}
+
+XW_EXPORT unsigned int xw_send_request_with_fds(xw_connection_t *c, int flags, struct iovec *vector,
+                                                const xw_protocol_request_t *request, unsigned int num_fds, int *fds)
+{
+    return (unsigned int)xw_send_request_with_fds64(c, flags, vector, request, num_fds, fds);
+}
+
+XW_EXPORT unsigned int xw_send_request(xw_connection_t *c, int flags, struct iovec *vector,
+                                       const xw_protocol_request_t *request)
+{
+    return (unsigned int)xw_send_request_with_fds64(c, flags, vector, request, 0, NULL);
+}
+
+/* The fd goes out with the next write; the connection owns it from now on. */
+XW_EXPORT void xw_send_fd(xw_connection_t *c, int fd)
+{
+    xw__lock(c);
+    wait_not_writing(c);
+    if (!c->error && c->out.nfds == XW_MAX_FDS)
+        xw__out_flush(c);
+    if (c->error || c->out.nfds == XW_MAX_FDS)
+        close(fd);
+    else
+        c->out.fds[c->out.nfds++] = fd;
+    xw__unlock(c);
+}
+
+XW_EXPORT int xw_flush(xw_connection_t *c)
+{
+    xw__lock(c);
+    int r = xw__out_flush(c);
+    xw__unlock(c);
+    return r == 0 ? 1 : 0;
+}

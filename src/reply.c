@@ -1,0 +1,151 @@
+/* reply.c — the public reply API: libxcb's malloc'd forms and xwire's caller-storage forms. */
+#include "xwint.h"
+
+#include <stdlib.h>
+
+/* Accepts a 32-bit cookie's sequence too (see xwext.h). Lock held. */
+static uint64_t widen_any(xw_connection_t *c, uint64_t seq)
+{
+    return seq >> 32 ? seq : xw__widen32(c, (unsigned int)seq);
+}
+
+/* A malloc'd copy of the packet (data then fds) for the libxcb-compatible calls;
+ * the record goes back to the store. On allocation failure the fds are closed. */
+static void *to_heap(xw_connection_t *c, struct xw_pkt *p)
+{
+    size_t n = p->len + p->nfds * sizeof(int);
+    void *m = malloc(n);
+    if (m)
+        memcpy(m, XW_PKT_DATA(p), n);
+    else
+        xw__close_fds((int *)(XW_PKT_DATA(p) + p->len), p->nfds);
+    xw__pkt_free(c, p);
+    return m;
+}
+
+/* Splits a claimed packet into the reply or the error the caller asked for. */
+static void *deliver(xw_connection_t *c, struct xw_pkt *p, xw_generic_error_t **e)
+{
+    if (!p)
+        return NULL;
+    if (p->kind == XW_PKT_REPLY)
+        return to_heap(c, p);
+    if (e)
+        *e = to_heap(c, p);
+    else
+        xw__pkt_free(c, p);
+    return NULL;
+}
+
+XW_EXPORT void *xw_wait_for_reply64(xw_connection_t *c, uint64_t request, xw_generic_error_t **e)
+{
+    struct xw_pkt *p;
+    if (e)
+        *e = NULL;
+    xw__lock(c);
+    xw__reply_take(c, widen_any(c, request), -1, &p);
+    void *r = deliver(c, p, e);
+    xw__unlock(c);
+    return r;
+}
+
+XW_EXPORT void *xw_wait_for_reply(xw_connection_t *c, unsigned int request, xw_generic_error_t **e)
+{
+    return xw_wait_for_reply64(c, request, e);
+}
+
+XW_EXPORT int xw_wait_for_reply64_timeout(xw_connection_t *c, uint64_t request, int timeout_ms, void **reply,
+                                          xw_generic_error_t **error)
+{
+    struct xw_pkt *p;
+    *reply = NULL;
+    if (error)
+        *error = NULL;
+    int64_t deadline = timeout_ms == 0 ? 0 : xw__deadline(timeout_ms);
+    xw__lock(c);
+    int r = xw__reply_take(c, widen_any(c, request), deadline, &p);
+    *reply = deliver(c, p, error);
+    xw__unlock(c);
+    return r;
+}
+
+/* libxcb: 1 when finished (reply, error or neither), 0 when not yet; after a
+ * connection error 1 with nothing, so callers do not spin. */
+XW_EXPORT int xw_poll_for_reply64(xw_connection_t *c, uint64_t request, void **reply, xw_generic_error_t **error)
+{
+    return xw_wait_for_reply64_timeout(c, request, 0, reply, error) != 0;
+}
+
+XW_EXPORT int xw_poll_for_reply(xw_connection_t *c, unsigned int request, void **reply, xw_generic_error_t **error)
+{
+    return xw_poll_for_reply64(c, request, reply, error);
+}
+
+static int copy_out(xw_connection_t *c, struct xw_pkt *p, void *buf, size_t *len, xw_generic_error_t *error)
+{
+    int kind = p->kind;
+    size_t n = p->len + p->nfds * sizeof(int);
+    if (kind == XW_PKT_REPLY) {
+        memcpy(buf, XW_PKT_DATA(p), n);
+        *len = n;
+    } else if (error) {
+        memcpy(error, XW_PKT_DATA(p), sizeof(*error));
+    }
+    xw__pkt_free(c, p);
+    return kind == XW_PKT_REPLY ? 1 : 2;
+}
+
+XW_EXPORT int xw_wait_for_reply_into(xw_connection_t *c, uint64_t request, void *buf, size_t cap, size_t *len,
+                                     xw_generic_error_t *error, int timeout_ms)
+{
+    struct xw_pkt *p;
+    size_t need = 0;
+    int64_t deadline = timeout_ms == 0 ? 0 : xw__deadline(timeout_ms);
+    xw__lock(c);
+    int r = xw__reply_take_fit(c, widen_any(c, request), deadline, cap, &need, &p);
+    if (r == 1)
+        r = p ? copy_out(c, p, buf, len, error) : 0;
+    else if (r == 0)
+        r = -ETIMEDOUT;
+    else if (r == -ENOSPC)
+        *len = need;
+    xw__unlock(c);
+    return r;
+}
+
+XW_EXPORT xw_generic_error_t *xw_request_check(xw_connection_t *c, xw_void_cookie_t cookie)
+{
+    struct xw_pkt *p;
+    xw_generic_error_t *e = NULL;
+    xw__lock(c);
+    xw__check_wait(c, xw__widen32(c, cookie.sequence), &p);
+    deliver(c, p, &e);
+    xw__unlock(c);
+    return e;
+}
+
+XW_EXPORT void xw_discard_reply64(xw_connection_t *c, uint64_t sequence)
+{
+    xw__lock(c);
+    xw__discard(c, widen_any(c, sequence), 0);
+    xw__unlock(c);
+}
+
+XW_EXPORT void xw_discard_reply(xw_connection_t *c, unsigned int sequence)
+{
+    xw_discard_reply64(c, sequence);
+}
+
+XW_EXPORT void xw_discard_reply_keep_error64(xw_connection_t *c, uint64_t sequence)
+{
+    xw__lock(c);
+    xw__discard(c, widen_any(c, sequence), 1);
+    xw__unlock(c);
+}
+
+/* The fds follow the reply's bytes in the block xw_wait_for_reply returned. */
+XW_EXPORT int *xw_get_reply_fds(xw_connection_t *c, void *reply, size_t replylen)
+{
+    (void)c;
+    return (int *)((char *)reply + replylen);
+}

@@ -1,0 +1,311 @@
+/* xwint.h — internal: the connection structure, its lock, and what the subsystems share. */
+#ifndef XW_INT_H
+#define XW_INT_H
+
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <xw/xw.h>
+#include <xw/xwext.h>
+
+#define XW_LIKELY(x) __builtin_expect(!!(x), 1)
+#define XW_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+/* Sizes. The write buffer is allocated once at connect and never grows; slices of
+ * XW_COPY_MAX bytes or more are written from the caller's memory, never copied. */
+#define XW_OUT_SIZE 16384u
+#define XW_COPY_MAX 4096u
+/* Spare bytes after the write buffer: the fast path stores padding 4 bytes at a time. */
+#define XW_OUT_SLACK 16u
+#define XW_IN_SIZE 65536u
+/* The most fds one sendmsg/recvmsg carries, as in libxcb. */
+#define XW_MAX_FDS 16u
+/* Biggest packet we accept from a server, checked before anything is allocated. */
+#define XW_PACKET_CAP (256u << 20)
+/* A sync is inserted before this many void requests follow the last reply-bearing
+ * one, so 16-bit sequence numbers on the wire can always be widened. */
+#define XW_MAX_VOID_RUN 65534u
+
+/* Core opcodes and codes the runtime needs by hand. */
+#define XW_OP_QUERY_EXTENSION 98
+#define XW_OP_GET_INPUT_FOCUS 43
+#define XW_OP_LIST_FONTS_WITH_INFO 50
+#define XW_KEYMAP_NOTIFY 11
+#define XW_GE_GENERIC 35
+
+/* ---- lock: a futex mutex and condition (lock.c). Cheaper than pthread's because the
+ * uncontended path is one inline compare-exchange and one exchange. ---- */
+struct xw_mutex {
+    int v; /* 0 free, 1 held, 2 held and someone may sleep on it */
+};
+
+struct xw_cond {
+    unsigned seq;  /* bumped by every broadcast; sleepers wait for it to change */
+    int waiters;   /* changed only under the mutex, so broadcast can skip the syscall */
+};
+
+void xw__mutex_lock_slow(struct xw_mutex *m);
+void xw__mutex_wake(struct xw_mutex *m);
+/* Waits until broadcast or deadline (CLOCK_MONOTONIC ns, -1: none). Mutex held on
+ * entry and exit. Returns 0 or -ETIMEDOUT. */
+int xw__cond_wait(struct xw_cond *cv, struct xw_mutex *m, int64_t deadline);
+void xw__cond_broadcast(struct xw_cond *cv);
+int64_t xw__now(void);
+int64_t xw__deadline(int timeout_ms);
+int xw__poll_timeout(int64_t deadline);
+
+/* While the process has a single thread (glibc's __libc_single_threaded, as its
+ * own pthread_mutex uses), nobody can contend, so plain stores do; it only ever
+ * turns false, and never while a thread is inside a critical section of ours. */
+#if defined(__has_include)
+#if __has_include(<sys/single_threaded.h>)
+#include <sys/single_threaded.h>
+#define XW_PROCESS_SINGLE_THREADED() __libc_single_threaded
+#endif
+#endif
+#ifndef XW_PROCESS_SINGLE_THREADED
+#define XW_PROCESS_SINGLE_THREADED() 0
+#endif
+
+static inline void xw__mutex_lock(struct xw_mutex *m)
+{
+    if (XW_PROCESS_SINGLE_THREADED()) {
+        m->v = 1;
+        return;
+    }
+    int z = 0;
+    if (XW_LIKELY(__atomic_compare_exchange_n(&m->v, &z, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)))
+        return;
+    xw__mutex_lock_slow(m);
+}
+
+static inline void xw__mutex_unlock(struct xw_mutex *m)
+{
+    if (XW_PROCESS_SINGLE_THREADED()) {
+        m->v = 0;
+        return;
+    }
+    if (XW_UNLIKELY(__atomic_exchange_n(&m->v, 0, __ATOMIC_RELEASE) == 2))
+        xw__mutex_wake(m);
+}
+
+/* ---- received packets (store.c) ---- */
+
+enum { XW_PKT_REPLY, XW_PKT_ERROR, XW_PKT_EVENT };
+
+/* A packet held by the connection until a caller claims it. data holds what a
+ * caller receives: reply bytes then its fds; events and errors in libxcb's layout
+ * (32 bytes, full_sequence at 32, XGE extra data from 36). Records are recycled
+ * through per-size-class free lists, so steady state allocates nothing. */
+struct xw_pkt {
+    struct xw_pkt *next;
+    uint64_t seq;
+    uint32_t len;  /* bytes of data, fds not included */
+    uint16_t nfds; /* ints after len bytes */
+    uint8_t cls;   /* size class: capacity is 1 << cls bytes including this header */
+    uint8_t kind;
+};
+
+#define XW_PKT_DATA(p) ((uint8_t *)((p) + 1))
+#define XW_STORE_CLASSES 30
+
+struct xw_store {
+    struct xw_pkt *free[XW_STORE_CLASSES];
+    unsigned nfree[XW_STORE_CLASSES];
+};
+
+struct xw_pkt *xw__pkt_alloc(xw_connection_t *c, size_t bytes);
+void xw__pkt_free(xw_connection_t *c, struct xw_pkt *p);
+void xw__store_fini(struct xw_store *s);
+
+struct xw_queue {
+    struct xw_pkt *head, *tail;
+};
+
+/* ---- requests awaiting a reply, an error or a check (in.c) ---- */
+
+#define XW_PEND_MULTI_FONTS 1  /* ListFontsWithInfo: ends with a reply of name length 0 */
+#define XW_PEND_MULTI_RECORD 2 /* RECORD EnableContext: ends with category EndOfData */
+
+struct xw_pend {
+    uint64_t seq;
+    xw_validate_fn validate;
+    struct xw_queue q; /* replies (or one error) not yet claimed */
+    uint16_t flags;    /* XW_REQUEST_* */
+    uint8_t isvoid;
+    uint8_t multi;
+    uint8_t done; /* the server has finished this request */
+    uint8_t dead; /* claimed or discarded: the slot may be reused once done */
+};
+
+struct xw_special_event {
+    struct xw_special_event *next;
+    xw_extension_t *ext;
+    uint8_t major;
+    uint32_t eid;
+    uint32_t *stamp;
+    struct xw_queue q;
+};
+
+/* One extension's QueryExtension state; allocated once, pointer-stable, so
+ * xw_get_extension_data can return reply. */
+struct xw_ext_entry {
+    struct xw_ext_entry *next;
+    xw_extension_t *ext;
+    uint64_t seq;  /* QueryExtension in flight, 0 when none */
+    int state;     /* 0 not asked, 1 asked, 2 reply stored, 3 query failed */
+    uint8_t reply[32];
+};
+
+/* Per-pointer cache in front of the extension list so the send fast path can find
+ * a present extension's major opcode without walking a list. */
+struct xw_ext_fast {
+    const xw_extension_t *ext;
+    uint8_t major;
+};
+
+struct xw_out {
+    uint8_t *ptr;        /* next free byte in buf: buf..ptr is queued */
+    uint8_t *end;        /* buf + XW_OUT_SIZE */
+    uint64_t seq;        /* last sequence number handed out */
+    uint64_t fast_limit; /* fast path allowed while seq < fast_limit; 0 blocks it */
+    uint8_t *buf;        /* XW_OUT_SIZE bytes, allocated at connect */
+    uint64_t last_reply; /* last reply-bearing request (for the automatic sync) */
+    uint64_t flushed;    /* every request <= flushed is on the wire */
+    int writing;         /* a thread is writing with the lock released */
+    unsigned nfds;
+    int fds[XW_MAX_FDS]; /* owned: sent with the next write, closed after */
+    uint32_t max_words;  /* current request limit in 4-byte units */
+    int bigreq;          /* 0 not tried, 1 enabled, -1 unavailable */
+    uint64_t bigreq_seq; /* BigReqEnable in flight */
+    uint32_t big_words;  /* the server's BIG-REQUESTS limit, once enabled */
+};
+
+struct xw_in {
+    uint8_t *buf; /* XW_IN_SIZE bytes, allocated at connect */
+    size_t len;   /* valid bytes from buf[0] */
+    struct xw_pkt *partial; /* a packet larger than buf being filled in place */
+    size_t pfill, pneed;
+    uint64_t last_seq; /* widened sequence of the last packet read */
+    int reading;       /* a thread is in poll()/recvmsg() for this connection */
+    unsigned nfds;
+    int fds[XW_MAX_FDS * 4]; /* received, not yet claimed by a reply */
+    struct xw_pend *pend;    /* ring, sorted by seq */
+    size_t pcap, phead, pn, pundone; /* the last pundone entries are not done */
+    struct xw_queue events;
+    struct xw_special_event *special;
+};
+
+struct xw_connection_t {
+    struct xw_out out; /* first: the send fast path touches only this, single, mu */
+    int single;        /* xw_connection_set_single_threaded: no locking */
+    struct xw_ext_fast ext_fast[16];
+    struct xw_mutex mu;
+    struct xw_cond out_cond; /* writing finished */
+    struct xw_cond in_cond;  /* packets arrived, or reading finished */
+    int fd;
+    int error;           /* first fatal error (XW_CONN_*), 0 when healthy */
+    char errstr[256];
+    struct xw_in in;
+    struct xw_store store;
+    uint8_t *setup; /* whole setup reply, 8-byte header included */
+    size_t setup_len;
+    struct xw_ext_entry *exts;
+    uint32_t xid_base, xid_mask, xid_inc, xid_last, xid_max;
+    uint64_t total_read, total_written;
+};
+
+/* ---- helpers shared by the subsystems ---- */
+
+static inline uint16_t xw__rd16(const void *p)
+{
+    uint16_t v;
+    memcpy(&v, p, 2);
+    return v;
+}
+
+static inline uint32_t xw__rd32(const void *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
+static inline void xw__wr16(void *p, uint16_t v)
+{
+    memcpy(p, &v, 2);
+}
+
+static inline void xw__wr32(void *p, uint32_t v)
+{
+    memcpy(p, &v, 4);
+}
+
+static inline void xw__lock(xw_connection_t *c)
+{
+    if (!c->single)
+        xw__mutex_lock(&c->mu);
+}
+
+static inline void xw__unlock(xw_connection_t *c)
+{
+    if (!c->single)
+        xw__mutex_unlock(&c->mu);
+}
+
+/* connect.c: record the first fatal error (never overwritten); returns -EPIPE. */
+int xw__conn_fail(xw_connection_t *c, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The per-thread reason for a request that failed alone; returns 0 (a failed sequence). */
+uint64_t xw__request_fail(xw_connection_t *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void xw__close_fds(int *fds, unsigned n);
+
+/* display.c */
+int xw__parse_display_full(const char *name, char **protocol, char **host, int *display, int *screen);
+/* socket.c: open a connected socket for host/protocol/display; on failure returns
+ * -errno and writes a reason into why. */
+int xw__socket_open(const char *host, const char *protocol, int display, char *why, size_t whycap);
+int xw__socket_prepare(int fd);
+
+/* auth.c: fill *info from Xauthority for the peer of fd; returns 1 found, 0 none.
+ * info->name and info->data are malloc'd; free with xw__auth_free. */
+int xw__auth_get(int fd, int display, xw_auth_info_t *info);
+void xw__auth_free(xw_auth_info_t *info);
+
+/* out.c (all with the lock held) */
+void xw__out_refresh(xw_connection_t *c);
+int xw__out_flush(xw_connection_t *c);
+int xw__out_flush_to(xw_connection_t *c, uint64_t seq);
+uint64_t xw__send_locked(xw_connection_t *c, int flags, struct iovec *vector, const xw_protocol_request_t *req,
+                         size_t total, unsigned nfds, int *fds);
+int xw__out_sync(xw_connection_t *c);
+
+/* in.c (lock held) */
+int xw__in_wait(xw_connection_t *c, int64_t deadline);
+int xw__in_read_nonblock(xw_connection_t *c);
+int xw__pend_add(xw_connection_t *c, uint64_t seq, int flags, const xw_protocol_request_t *req);
+/* Waits for request seq and moves its first packet out: 1 with *pkt (reply or error)
+ * or NULL (finished without one), 0 on timeout, -errno on connection error. */
+int xw__reply_take(xw_connection_t *c, uint64_t seq, int64_t deadline, struct xw_pkt **pkt);
+int xw__reply_take_fit(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need,
+                       struct xw_pkt **pkt);
+int xw__check_wait(xw_connection_t *c, uint64_t seq, struct xw_pkt **pkt);
+void xw__discard(xw_connection_t *c, uint64_t seq, int keep_errors);
+int xw__queue_wait(xw_connection_t *c, struct xw_queue *q, int64_t deadline, int reading);
+struct xw_pkt *xw__queue_pop(struct xw_queue *q);
+void xw__queue_free(xw_connection_t *c, struct xw_queue *q);
+void xw__in_fini(xw_connection_t *c);
+uint64_t xw__widen32(xw_connection_t *c, unsigned int seq);
+
+/* ext.c (lock held) */
+int xw__ext_major(xw_connection_t *c, xw_extension_t *ext, uint8_t *major);
+struct xw_ext_entry *xw__ext_by_major(xw_connection_t *c, uint8_t major);
+struct xw_ext_entry *xw__ext_by_error(xw_connection_t *c, uint8_t code);
+int xw__bigreq_max(xw_connection_t *c, uint32_t *max_words);
+void xw__ext_fini(xw_connection_t *c);
+
+/* setup.c */
+int xw__setup_check(const uint8_t *s, size_t len, char *why, size_t whycap);
+int xw__setup_handshake(xw_connection_t *c, const xw_auth_info_t *auth);
+
+#endif

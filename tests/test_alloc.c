@@ -1,0 +1,232 @@
+/* test_alloc.c — heap allocations per request and per reply/event on the zero-allocation path. */
+#include <check.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <xw/xwext.h>
+
+#include "fake_server.h"
+
+/* glibc's replaceable allocator: definitions in the executable win over libc's.
+ * Only allocations made on a thread that has counting switched on are counted, so
+ * the fake server's thread does not disturb the numbers. */
+/* Sanitizers replace the allocator themselves: this test counts in plain builds only. */
+#if defined(__SANITIZE_ADDRESS__)
+#define XW_COUNT_ALLOCS 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define XW_COUNT_ALLOCS 0
+#endif
+#endif
+#ifndef XW_COUNT_ALLOCS
+#define XW_COUNT_ALLOCS 1
+#endif
+
+static _Thread_local int counting;
+static atomic_ulong allocs;
+
+static inline __attribute__((unused)) void note(void)
+{
+    if (counting)
+        atomic_fetch_add_explicit(&allocs, 1, memory_order_relaxed);
+}
+
+#if XW_COUNT_ALLOCS
+void *__libc_malloc(size_t size);
+void *__libc_calloc(size_t n, size_t size);
+void *__libc_realloc(void *p, size_t size);
+void *__libc_memalign(size_t align, size_t size);
+void __libc_free(void *p);
+
+void *malloc(size_t size)
+{
+    note();
+    return __libc_malloc(size);
+}
+
+void *calloc(size_t n, size_t size)
+{
+    note();
+    return __libc_calloc(n, size);
+}
+
+void *realloc(void *p, size_t size)
+{
+    note();
+    return __libc_realloc(p, size);
+}
+
+void *memalign(size_t align, size_t size)
+{
+    note();
+    return __libc_memalign(align, size);
+}
+
+void *aligned_alloc(size_t align, size_t size)
+{
+    note();
+    return __libc_memalign(align, size);
+}
+
+int posix_memalign(void **out, size_t align, size_t size)
+{
+    note();
+    *out = __libc_memalign(align, size);
+    return *out ? 0 : 12;
+}
+
+void free(void *p)
+{
+    __libc_free(p);
+}
+#endif
+
+static unsigned long count_begin(void)
+{
+    counting = 1;
+    return atomic_load(&allocs);
+}
+
+static unsigned long count_end(unsigned long start)
+{
+    counting = 0;
+    return atomic_load(&allocs) - start;
+}
+
+static struct fake_server F;
+static xw_connection_t *c;
+static int fds_at_start;
+
+/* InternAtom (16) gets a reply whose atom is the sequence; opcode 60 triggers an
+ * event; opcode 61 a 300 KiB reply (bigger than the read buffer). */
+static int answer(struct fake_server *f, const uint8_t *req, size_t len)
+{
+    (void)len;
+    static uint8_t big[300 * 1024 + 64], payload[300 * 1024];
+    uint8_t b[64], extra[24] = {0};
+    uint32_t seq = (uint32_t)f->seq;
+    if (req[0] == 16) {
+        memcpy(extra, &seq, 4);
+        fake_send(f, b, fake_reply(b, (uint16_t)seq, 0, extra, 24));
+    } else if (req[0] == 60) {
+        fake_event(b, 33, (uint16_t)seq, seq);
+        fake_send(f, b, 32);
+    } else if (req[0] == 61) {
+        fake_send(f, big, fake_reply(big, (uint16_t)seq, 0, payload, 300 * 1024));
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+static void setup(void)
+{
+    fds_at_start = count_open_fds();
+    c = fake_connect(&F, NULL, 0);
+    F.on_request = answer;
+    fake_serve_start(&F);
+}
+
+static void teardown(void)
+{
+    xw_disconnect(c);
+    fake_stop(&F);
+    ck_assert_int_eq(count_open_fds(), fds_at_start);
+}
+
+static uint64_t send_op(int flags, uint8_t opcode, int isvoid)
+{
+    uint8_t hdr[8] = {0};
+    struct iovec parts[3] = {{0}, {0}, {hdr, 8}};
+    xw_protocol_request_t req = {.count = 1, .opcode = opcode, .isvoid = (uint8_t)isvoid};
+    return xw_send(c, flags, parts + 2, &req, 8, 0, NULL);
+}
+
+/* One round of the steady-state pattern: voids, a pipeline of replies, events.
+ * Returns the number of mismatches; no ck_assert inside, because Check's
+ * assertions allocate (mark_point messages) and would be counted. */
+static int round_into(int pipeline)
+{
+    static uint8_t buf[400 * 1024];
+    uint64_t seqs[256];
+    size_t len;
+    int bad = 0;
+    for (int i = 0; i < 10; i++)
+        send_op(0, 127, 1);
+    for (int i = 0; i < pipeline; i++)
+        seqs[i] = send_op(XW_REQUEST_CHECKED, 16, 0);
+    send_op(0, 60, 1);
+    uint64_t big = send_op(XW_REQUEST_CHECKED, 61, 0);
+    for (int i = 0; i < pipeline; i++) {
+        uint32_t atom = 0;
+        bad += xw_wait_for_reply_into(c, seqs[i], buf, sizeof(buf), &len, NULL, -1) != 1 || len != 32;
+        memcpy(&atom, buf + 8, 4);
+        bad += atom != (uint32_t)seqs[i];
+    }
+    bad += xw_wait_for_event_into(c, buf, sizeof(buf), &len, -1) != 1 || len != 36;
+    bad += xw_wait_for_reply_into(c, big, buf, sizeof(buf), &len, NULL, -1) != 1 || len != 8 + 300 * 1024;
+    return bad;
+}
+
+START_TEST(requests_allocate_nothing)
+{
+    /* Warm-up: replies are claimed, so nothing arrives during the measurement. */
+    uint8_t buf[64];
+    size_t len;
+    for (int i = 0; i < 1000; i++)
+        xw_wait_for_reply_into(c, send_op(XW_REQUEST_CHECKED, 16, 0), buf, sizeof(buf), &len, NULL, -1);
+    unsigned long a = count_begin();
+    for (int i = 0; i < 200000; i++)
+        send_op(0, 127, 1);
+    xw_flush(c);
+    ck_assert_uint_eq(count_end(a), 0);
+}
+END_TEST
+
+START_TEST(into_path_allocates_nothing_after_warmup)
+{
+    int bad = 0;
+    for (int r = 0; r < 50; r++)
+        bad += round_into(200);
+    unsigned long a = count_begin();
+    for (int r = 0; r < 500; r++)
+        bad += round_into(200);
+    unsigned long n = count_end(a);
+    ck_assert_int_eq(bad, 0);
+    ck_assert_msg(n == 0, "%lu allocations in 500 rounds (100,500 requests, 100,500 replies, 500 events)", n);
+}
+END_TEST
+
+START_TEST(libxcb_path_allocates_only_the_result)
+{
+    for (int i = 0; i < 100; i++)
+        free(xw_wait_for_reply64(c, send_op(XW_REQUEST_CHECKED, 16, 0), NULL));
+    unsigned long a = count_begin();
+    for (int i = 0; i < 1000; i++)
+        free(xw_wait_for_reply64(c, send_op(XW_REQUEST_CHECKED, 16, 0), NULL));
+    ck_assert_uint_eq(count_end(a), 1000);
+}
+END_TEST
+
+int main(void)
+{
+    if (!XW_COUNT_ALLOCS) {
+        puts("alloc: skipped, a sanitizer owns the allocator in this build");
+        return 77;
+    }
+    Suite *s = suite_create("alloc");
+    TCase *tc = tcase_create("alloc");
+    tcase_set_timeout(tc, 120);
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, requests_allocate_nothing);
+    tcase_add_test(tc, into_path_allocates_nothing_after_warmup);
+    tcase_add_test(tc, libxcb_path_allocates_only_the_result);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,827 @@
+/* test_conn.c — the connection runtime against a scripted fake server: setup, write path, read path. */
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <xw/xwext.h>
+
+#include "fake_server.h"
+
+static struct fake_server F;
+static xw_connection_t *c;
+static int fds_at_start;
+
+static void setup(void)
+{
+    fds_at_start = count_open_fds();
+    c = NULL;
+    F.fd = -1;
+}
+
+static void teardown(void)
+{
+    if (c)
+        xw_disconnect(c);
+    c = NULL;
+    fake_stop(&F);
+    ck_assert_int_eq(count_open_fds(), fds_at_start);
+}
+
+static uint32_t rd32(const void *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
+/* A hand-built request: 4-byte header (byte 1 = data) then body. */
+static uint64_t send_req(int flags, uint8_t opcode, uint8_t data, int isvoid, const void *body, size_t body_len,
+                         xw_extension_t *ext, xw_validate_fn validate)
+{
+    uint8_t hdr[4] = {0, data, 0, 0};
+    struct iovec parts[4] = {{0}, {0}, {hdr, 4}, {(void *)body, body_len}};
+    xw_protocol_request_t req = {.count = body_len ? 2 : 1, .ext = ext, .opcode = opcode, .isvoid = (uint8_t)isvoid,
+                                 .validate = validate};
+    return xw_send(c, flags, parts + 2, &req, 4 + body_len, 0, NULL);
+}
+
+static uint64_t send_void(int flags, uint8_t opcode)
+{
+    return send_req(flags, opcode, 0, 1, NULL, 0, NULL, NULL);
+}
+
+static uint64_t send_reply_req(int flags, uint8_t opcode)
+{
+    return send_req(flags, opcode, 0, 0, NULL, 0, NULL, NULL);
+}
+
+static void expect_requests(int n)
+{
+    uint8_t buf[4096];
+    for (int i = 0; i < n; i++)
+        ck_assert_int_gt(fake_read_request(&F, buf, sizeof(buf), NULL, NULL), 0);
+}
+
+/* ---- setup ---- */
+
+START_TEST(setup_success)
+{
+    c = fake_connect(&F, NULL, 0);
+    ck_assert_int_eq(xw_connection_has_error(c), 0);
+    ck_assert_ptr_null(xw_connection_error_string(c));
+    const uint8_t *s = (const uint8_t *)xw_get_setup(c);
+    ck_assert_ptr_nonnull(s);
+    ck_assert_uint_eq(rd32(s + 12), FAKE_XID_BASE);
+    ck_assert_int_ge(xw_get_file_descriptor(c), 0);
+    ck_assert_uint_eq(xw_generate_id(c), FAKE_XID_BASE);
+    ck_assert_uint_eq(xw_generate_id(c), FAKE_XID_BASE + 1);
+}
+END_TEST
+
+static void check_dead_connection_returns_at_once(void)
+{
+    ck_assert_uint_eq(send_void(0, 127), 0);
+    ck_assert_ptr_nonnull(xw_request_error_string(c));
+    ck_assert_int_eq(xw_flush(c), 0);
+    ck_assert_ptr_null(xw_wait_for_event(c));
+    ck_assert_ptr_null(xw_poll_for_event(c));
+    ck_assert_ptr_null(xw_wait_for_reply(c, 1, NULL));
+    ck_assert_uint_eq(xw_generate_id(c), (uint32_t)-1);
+    ck_assert_ptr_null(xw_get_setup(c));
+}
+
+START_TEST(setup_refused)
+{
+    uint8_t b[128];
+    size_t n = fake_setup_refused(b, sizeof(b), 0, "No protocol specified\n");
+    c = fake_connect(&F, b, n);
+    ck_assert_int_eq(xw_connection_has_error(c), XW_CONN_ERROR);
+    ck_assert_str_eq(xw_connection_error_string(c), "server refused: No protocol specified");
+    check_dead_connection_returns_at_once();
+}
+END_TEST
+
+START_TEST(setup_authenticate)
+{
+    uint8_t b[128];
+    size_t n = fake_setup_refused(b, sizeof(b), 2, "Authorization required");
+    c = fake_connect(&F, b, n);
+    ck_assert_int_eq(xw_connection_has_error(c), XW_CONN_ERROR);
+    ck_assert_str_eq(xw_connection_error_string(c), "server refused (authenticate): Authorization required");
+    check_dead_connection_returns_at_once();
+}
+END_TEST
+
+START_TEST(setup_truncated)
+{
+    uint8_t b[256];
+    size_t n = fake_setup_success(b, sizeof(b), 65535);
+    int sv[2];
+    ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
+    ck_assert_int_eq(write(sv[1], b, n / 2), (ssize_t)(n / 2));
+    shutdown(sv[1], SHUT_WR);
+    c = xw_connect_to_fd(sv[0], NULL);
+    close(sv[1]);
+    ck_assert_int_eq(xw_connection_has_error(c), XW_CONN_ERROR);
+    ck_assert_str_eq(xw_connection_error_string(c), "server closed the connection during setup");
+    check_dead_connection_returns_at_once();
+}
+END_TEST
+
+START_TEST(setup_malformed)
+{
+    uint8_t b[256];
+    size_t n = fake_setup_success(b, sizeof(b), 65535);
+    b[28] = 2; /* two screens, bytes for one */
+    c = fake_connect(&F, b, n);
+    ck_assert_int_eq(xw_connection_has_error(c), XW_CONN_CLOSED_PARSE_ERR);
+    ck_assert_ptr_nonnull(strstr(xw_connection_error_string(c), "malformed setup: screen 1 past the end"));
+}
+END_TEST
+
+START_TEST(connect_to_bad_fd)
+{
+    c = xw_connect_to_fd(-1, NULL);
+    ck_assert_int_eq(xw_connection_has_error(c), XW_CONN_ERROR);
+    check_dead_connection_returns_at_once();
+}
+END_TEST
+
+/* ---- the read path ---- */
+
+/* An event, a reply with 8 extra bytes and an error, split at byte k. */
+START_TEST(split_at_every_byte)
+{
+    uint8_t stream[128], extra[32];
+    for (int i = 0; i < 32; i++)
+        extra[i] = (uint8_t)(i + 1);
+    size_t n = 0;
+    fake_event(stream, 33, 1, 0xabcdef);
+    n += 32;
+    n += fake_reply(stream + n, 1, 7, extra, 32);
+    fake_error(stream + n, 2, 3, 0x1200005, 8, 0);
+    n += 32;
+    for (size_t k = 1; k < n; k++) {
+        c = fake_connect(&F, NULL, 0);
+        uint64_t s1 = send_reply_req(XW_REQUEST_CHECKED, 16);
+        uint64_t s2 = send_void(XW_REQUEST_CHECKED, 8);
+        ck_assert_uint_eq(s1, 1);
+        ck_assert_uint_eq(s2, 2);
+        ck_assert_int_eq(xw_flush(c), 1);
+        expect_requests(2);
+        fake_send(&F, stream, k);
+        xw_generic_event_t *ev = xw_poll_for_event(c); /* reads the first part */
+        if (k < 32)
+            ck_assert_ptr_null(ev);
+        free(ev);
+        fake_send(&F, stream + k, n - k);
+        if (k >= 32)
+            ev = NULL;
+        else
+            ev = xw_wait_for_event(c);
+        if (k < 32) {
+            ck_assert_ptr_nonnull(ev);
+            ck_assert_uint_eq(ev->response_type, 33);
+            ck_assert_uint_eq(ev->full_sequence, 1);
+            free(ev);
+        }
+        uint8_t *r = xw_wait_for_reply(c, (unsigned)s1, NULL);
+        ck_assert_ptr_nonnull(r);
+        ck_assert_uint_eq(r[1], 7);
+        ck_assert_uint_eq(rd32(r + 4), 2);
+        ck_assert_int_eq(memcmp(r + 8, extra, 32), 0);
+        free(r);
+        xw_void_cookie_t ck = {(unsigned)s2};
+        xw_generic_error_t *e = xw_request_check(c, ck);
+        ck_assert_ptr_nonnull(e);
+        ck_assert_uint_eq(e->error_code, 3);
+        ck_assert_uint_eq(e->resource_id, 0x1200005);
+        ck_assert_uint_eq(e->full_sequence, 2);
+        free(e);
+        ck_assert_int_eq(xw_connection_has_error(c), 0);
+        xw_disconnect(c);
+        c = NULL;
+        fake_stop(&F);
+    }
+}
+END_TEST
+
+/* A reply bigger than the read buffer, fed in awkward pieces. */
+START_TEST(big_reply_in_pieces)
+{
+    static const size_t pieces[] = {1, 31, 32, 33, 4095, 65535, 65536, 65537, 99999};
+    size_t extra_len = 200000;
+    uint8_t *extra = malloc(extra_len), *stream = malloc(extra_len + 64);
+    for (size_t i = 0; i < extra_len; i++)
+        extra[i] = (uint8_t)(i * 7);
+    size_t n = fake_reply(stream, 1, 0, extra, extra_len);
+    for (size_t p = 0; p < sizeof(pieces) / sizeof(pieces[0]); p++) {
+        c = fake_connect(&F, NULL, 0);
+        uint64_t s1 = send_reply_req(XW_REQUEST_CHECKED, 20);
+        xw_flush(c);
+        expect_requests(1);
+        for (size_t off = 0; off < n; off += pieces[p]) {
+            size_t k = n - off < pieces[p] ? n - off : pieces[p];
+            fake_send(&F, stream + off, k);
+            void *none = NULL;
+            xw_generic_error_t *e = NULL;
+            if (off + k < n) {
+                ck_assert_int_eq(xw_poll_for_reply64(c, s1, &none, &e), 0);
+            }
+        }
+        uint8_t *r = xw_wait_for_reply64(c, s1, NULL);
+        ck_assert_ptr_nonnull(r);
+        ck_assert_int_eq(memcmp(r + 8, extra, extra_len), 0);
+        free(r);
+        xw_disconnect(c);
+        c = NULL;
+        fake_stop(&F);
+    }
+    free(extra);
+    free(stream);
+}
+END_TEST
+
+START_TEST(out_of_order_sequence_is_fatal)
+{
+    uint8_t b[64];
+    c = fake_connect(&F, NULL, 0);
+    uint64_t s1 = send_reply_req(XW_REQUEST_CHECKED, 16);
+    uint64_t s2 = send_reply_req(XW_REQUEST_CHECKED, 16);
+    xw_flush(c);
+    expect_requests(2);
+    fake_send(&F, b, fake_reply(b, (uint16_t)s2, 0, NULL, 0));
+    fake_send(&F, b, fake_reply(b, (uint16_t)s1, 0, NULL, 0));
+    void *r = xw_wait_for_reply64(c, s1, NULL);
+    ck_assert_ptr_null(r);
+    free(xw_wait_for_reply64(c, s2, NULL));
+    ck_assert_int_eq(xw_connection_has_error(c), XW_CONN_CLOSED_MALFORMED);
+    ck_assert_ptr_nonnull(strstr(xw_connection_error_string(c), "was never sent"));
+    check_dead_connection_returns_at_once();
+}
+END_TEST
+
+START_TEST(huge_length_is_fatal_before_allocating)
+{
+    uint8_t b[32];
+    c = fake_connect(&F, NULL, 0);
+    uint64_t s1 = send_reply_req(XW_REQUEST_CHECKED, 16);
+    xw_flush(c);
+    expect_requests(1);
+    fake_reply(b, (uint16_t)s1, 0, NULL, 0);
+    memset(b + 4, 0xff, 4);
+    fake_send(&F, b, 32);
+    ck_assert_ptr_null(xw_wait_for_reply64(c, s1, NULL));
+    ck_assert_int_eq(xw_connection_has_error(c), XW_CONN_CLOSED_MALFORMED);
+    ck_assert_str_eq(xw_connection_error_string(c), "malformed reply: length 4294967295 words");
+}
+END_TEST
+
+static int reject_ee(const void *packet, size_t len)
+{
+    return len >= 9 && ((const uint8_t *)packet)[8] == 0xee ? -1 : 0;
+}
+
+START_TEST(validator_turns_reply_into_error)
+{
+    uint8_t b[64], extra[24] = {0xee}, ok[24] = {1};
+    c = fake_connect(&F, NULL, 0);
+    uint64_t s1 = send_req(XW_REQUEST_CHECKED, 16, 0, 0, NULL, 0, NULL, reject_ee);
+    uint64_t s2 = send_req(XW_REQUEST_CHECKED, 16, 0, 0, NULL, 0, NULL, reject_ee);
+    xw_flush(c);
+    expect_requests(2);
+    fake_send(&F, b, fake_reply(b, (uint16_t)s1, 0, extra, 24));
+    fake_send(&F, b, fake_reply(b, (uint16_t)s2, 0, ok, 24));
+    uint8_t buf[64];
+    size_t len = 0;
+    xw_generic_error_t err;
+    ck_assert_int_eq(xw_wait_for_reply_into(c, s1, buf, sizeof(buf), &len, &err, -1), 2);
+    ck_assert_uint_eq(err.response_type, 0);
+    ck_assert_uint_eq(err.error_code, XW_ERROR_MALFORMED_REPLY);
+    ck_assert_uint_eq(err.full_sequence, (uint32_t)s1);
+    ck_assert_int_eq(xw_wait_for_reply_into(c, s2, buf, sizeof(buf), &len, &err, -1), 1);
+    ck_assert_uint_eq(len, 32);
+    ck_assert_uint_eq(buf[8], 1);
+    ck_assert_int_eq(xw_connection_has_error(c), 0);
+}
+END_TEST
+
+START_TEST(server_closes_mid_reply)
+{
+    uint8_t b[64];
+    c = fake_connect(&F, NULL, 0);
+    uint64_t s1 = send_reply_req(XW_REQUEST_CHECKED, 16);
+    xw_flush(c);
+    expect_requests(1);
+    fake_reply(b, (uint16_t)s1, 0, NULL, 0);
+    fake_send(&F, b, 20);
+    shutdown(F.fd, SHUT_WR);
+    ck_assert_ptr_null(xw_wait_for_reply64(c, s1, NULL));
+    ck_assert_int_eq(xw_connection_has_error(c), XW_CONN_ERROR);
+    ck_assert_str_eq(xw_connection_error_string(c), "server closed the connection in the middle of a packet");
+    check_dead_connection_returns_at_once();
+}
+END_TEST
+
+START_TEST(reply_to_void_request_is_fatal)
+{
+    uint8_t b[64];
+    c = fake_connect(&F, NULL, 0);
+    uint64_t s1 = send_void(0, 127);
+    xw_flush(c);
+    expect_requests(1);
+    fake_send(&F, b, fake_reply(b, (uint16_t)s1, 0, NULL, 0));
+    ck_assert_ptr_null(xw_wait_for_event(c));
+    ck_assert_int_eq(xw_connection_has_error(c), XW_CONN_CLOSED_MALFORMED);
+    ck_assert_ptr_nonnull(strstr(xw_connection_error_string(c), "belongs to no request awaiting a reply"));
+}
+END_TEST
+
+START_TEST(keymap_notify_has_no_sequence)
+{
+    uint8_t b[64];
+    c = fake_connect(&F, NULL, 0);
+    uint64_t s1 = send_reply_req(XW_REQUEST_CHECKED, 43);
+    xw_flush(c);
+    expect_requests(1);
+    fake_send(&F, b, fake_reply(b, (uint16_t)s1, 0, NULL, 0));
+    memset(b, 0xff, 32);
+    b[0] = 11;
+    fake_send(&F, b, 32);
+    free(xw_wait_for_reply64(c, s1, NULL));
+    xw_generic_event_t *ev = xw_wait_for_event(c);
+    ck_assert_ptr_nonnull(ev);
+    ck_assert_uint_eq(ev->response_type, 11);
+    ck_assert_uint_eq(ev->full_sequence, (uint32_t)s1);
+    free(ev);
+    ck_assert_int_eq(xw_connection_has_error(c), 0);
+}
+END_TEST
+
+START_TEST(list_fonts_with_info_multi_reply)
+{
+    uint8_t b[64];
+    c = fake_connect(&F, NULL, 0);
+    uint64_t s1 = send_reply_req(XW_REQUEST_CHECKED, 50);
+    uint64_t s2 = send_reply_req(XW_REQUEST_CHECKED, 43);
+    xw_flush(c);
+    expect_requests(2);
+    for (uint8_t namelen = 3; namelen != 255; namelen = namelen ? namelen - 1 : 255)
+        fake_send(&F, b, fake_reply(b, (uint16_t)s1, namelen, NULL, 0));
+    fake_send(&F, b, fake_reply(b, (uint16_t)s2, 9, NULL, 0));
+    for (int want = 3; want >= 0; want--) {
+        uint8_t *r = xw_wait_for_reply64(c, s1, NULL);
+        ck_assert_ptr_nonnull(r);
+        ck_assert_int_eq(r[1], want);
+        free(r);
+    }
+    ck_assert_ptr_null(xw_wait_for_reply64(c, s1, NULL));
+    uint8_t *r = xw_wait_for_reply64(c, s2, NULL);
+    ck_assert_ptr_nonnull(r);
+    ck_assert_int_eq(r[1], 9);
+    free(r);
+    ck_assert_int_eq(xw_connection_has_error(c), 0);
+}
+END_TEST
+
+START_TEST(timeouts)
+{
+    uint8_t b[64];
+    c = fake_connect(&F, NULL, 0);
+    uint64_t s1 = send_reply_req(XW_REQUEST_CHECKED, 43);
+    void *r = NULL;
+    xw_generic_error_t *e = NULL;
+    ck_assert_int_eq(xw_wait_for_reply64_timeout(c, s1, 20, &r, &e), 0);
+    ck_assert_ptr_null(r);
+    ck_assert_ptr_null(xw_wait_for_event_timeout(c, 10));
+    uint8_t buf[64];
+    size_t len;
+    ck_assert_int_eq(xw_wait_for_event_into(c, buf, sizeof(buf), &len, 0), 0);
+    ck_assert_int_eq(xw_wait_for_reply_into(c, s1, buf, sizeof(buf), &len, NULL, 0), -ETIMEDOUT);
+    expect_requests(1);
+    fake_send(&F, b, fake_reply(b, (uint16_t)s1, 0, NULL, 0));
+    ck_assert_int_eq(xw_wait_for_reply64_timeout(c, s1, 10000, &r, &e), 1);
+    ck_assert_ptr_nonnull(r);
+    free(r);
+    ck_assert_int_eq(xw_connection_has_error(c), 0);
+}
+END_TEST
+
+START_TEST(discard_and_error_routing)
+{
+    uint8_t b[64];
+    c = fake_connect(&F, NULL, 0);
+    uint64_t s1 = send_reply_req(XW_REQUEST_CHECKED, 43);
+    uint64_t s2 = send_reply_req(XW_REQUEST_CHECKED, 43);
+    uint64_t s3 = send_reply_req(XW_REQUEST_CHECKED, 43);
+    uint64_t s4 = send_reply_req(0, 43);                       /* unchecked: error to events */
+    uint64_t s5 = send_reply_req(XW_REQUEST_DISCARD_REPLY | XW_REQUEST_ERROR_TO_EVENTS, 43);
+    xw_discard_reply64(c, s1);
+    xw_discard_reply_keep_error64(c, s2);
+    xw_discard_reply(c, (unsigned)s3);
+    xw_flush(c);
+    expect_requests(5);
+    fake_send(&F, b, fake_reply(b, (uint16_t)s1, 0, NULL, 0));
+    fake_error(b, (uint16_t)s2, 5, 0x22, 43, 0);
+    fake_send(&F, b, 32);
+    fake_error(b, (uint16_t)s3, 6, 0x33, 43, 0);
+    fake_send(&F, b, 32);
+    fake_error(b, (uint16_t)s4, 7, 0x44, 43, 0);
+    fake_send(&F, b, 32);
+    fake_error(b, (uint16_t)s5, 8, 0x55, 43, 0);
+    fake_send(&F, b, 32);
+    xw_generic_error_t *e = NULL;
+    ck_assert_ptr_null(xw_wait_for_reply64(c, s4, &e));
+    ck_assert_ptr_null(e);
+    static const uint8_t want_codes[] = {5, 7, 8};
+    for (int i = 0; i < 3; i++) {
+        xw_generic_event_t *ev = xw_wait_for_event(c);
+        ck_assert_ptr_nonnull(ev);
+        ck_assert_uint_eq(ev->response_type, 0);
+        ck_assert_uint_eq(((xw_generic_error_t *)ev)->error_code, want_codes[i]);
+        free(ev);
+    }
+    ck_assert_ptr_null(xw_poll_for_queued_event(c));
+    ck_assert_int_eq(xw_connection_has_error(c), 0);
+}
+END_TEST
+
+START_TEST(into_too_small_keeps_packet)
+{
+    uint8_t b[256], extra[100];
+    memset(extra, 0x5a, sizeof(extra));
+    c = fake_connect(&F, NULL, 0);
+    uint64_t s1 = send_reply_req(XW_REQUEST_CHECKED, 43);
+    xw_flush(c);
+    expect_requests(1);
+    size_t n = fake_reply(b, (uint16_t)s1, 0, extra, sizeof(extra));
+    fake_send(&F, b, n);
+    fake_event(b, 33, (uint16_t)s1, 1);
+    fake_send(&F, b, 32);
+    uint8_t buf[256];
+    size_t len = 0;
+    ck_assert_int_eq(xw_wait_for_reply_into(c, s1, buf, 40, &len, NULL, -1), -ENOSPC);
+    ck_assert_uint_eq(len, n);
+    ck_assert_int_eq(xw_wait_for_reply_into(c, s1, buf, sizeof(buf), &len, NULL, -1), 1);
+    ck_assert_uint_eq(len, n);
+    ck_assert_int_eq(xw_wait_for_event_into(c, buf, 10, &len, -1), -ENOSPC);
+    ck_assert_uint_eq(len, 36);
+    ck_assert_int_eq(xw_wait_for_event_into(c, buf, sizeof(buf), &len, -1), 1);
+    ck_assert_uint_eq(len, 36);
+    ck_assert_uint_eq(rd32(buf + 32), (uint32_t)s1);
+    ck_assert_int_eq(xw_wait_for_reply_into(c, s1, buf, sizeof(buf), &len, NULL, -1), 0);
+}
+END_TEST
+
+/* ---- fds ---- */
+
+START_TEST(fds_out_with_request)
+{
+    int p[2];
+    ck_assert_int_eq(pipe2(p, O_CLOEXEC), 0);
+    c = fake_connect(&F, NULL, 0);
+    uint8_t hdr[4] = {0};
+    struct iovec parts[3] = {{0}, {0}, {hdr, 4}};
+    xw_protocol_request_t req = {.count = 1, .opcode = 127, .isvoid = 1};
+    int fd = p[1];
+    ck_assert_uint_eq(xw_send(c, 0, parts + 2, &req, 4, 1, &fd), 1);
+    ck_assert_int_eq(xw_flush(c), 1);
+    uint8_t buf[64];
+    int fds[16], nfds = 0;
+    ck_assert_int_eq(fake_read_request(&F, buf, sizeof(buf), fds, &nfds), 4);
+    ck_assert_int_eq(nfds, 1);
+    ck_assert_int_eq(write(fds[0], "x", 1), 1);
+    char ch = 0;
+    ck_assert_int_eq(read(p[0], &ch, 1), 1);
+    ck_assert_int_eq(ch, 'x');
+    close(fds[0]);
+    close(p[0]);
+    /* Too many fds: the request fails alone and the fds are closed. */
+    int many[17];
+    for (int i = 0; i < 17; i++)
+        many[i] = dup(0);
+    ck_assert_uint_eq(xw_send(c, 0, parts + 2, &req, 4, 17, many), 0);
+    ck_assert_int_eq(xw_connection_has_error(c), 0);
+}
+END_TEST
+
+START_TEST(fds_in_with_reply_and_unclaimed)
+{
+    int p[2];
+    ck_assert_int_eq(pipe2(p, O_CLOEXEC), 0);
+    c = fake_connect(&F, NULL, 0);
+    uint64_t s1 = send_reply_req(XW_REQUEST_CHECKED | XW_REQUEST_REPLY_FDS, 200);
+    xw_flush(c);
+    expect_requests(1);
+    uint8_t b[64];
+    fake_event(b, 33, (uint16_t)s1, 0);
+    fake_send_fds(&F, b, 32, &p[0], 1); /* nobody claims this one */
+    size_t n = fake_reply(b, (uint16_t)s1, 1, NULL, 0);
+    fake_send_fds(&F, b, n, &p[1], 1);
+    close(p[0]);
+    close(p[1]);
+    uint8_t *r = xw_wait_for_reply64(c, s1, NULL);
+    ck_assert_ptr_nonnull(r);
+    int *fds = xw_get_reply_fds(c, r, 32);
+    ck_assert_int_ge(fds[0], 0);
+    ck_assert_int_ne(fcntl(fds[0], F_GETFD) & FD_CLOEXEC, 0);
+    close(fds[0]);
+    free(r);
+    free(xw_wait_for_event(c));
+}
+END_TEST
+
+/* ---- the write path with a serving thread ---- */
+
+START_TEST(auto_sync_before_65535_voids)
+{
+    c = fake_connect(&F, NULL, 0);
+    fake_serve_start(&F);
+    for (int i = 0; i < 70000; i++)
+        ck_assert_uint_ne(send_void(0, 127), 0);
+    uint64_t s = send_reply_req(XW_REQUEST_CHECKED, 43);
+    ck_assert_uint_eq(s, 70002); /* one sync went in */
+    uint8_t *r = xw_wait_for_reply64(c, s, NULL);
+    ck_assert_ptr_nonnull(r);
+    ck_assert_uint_eq(rd32(r + 8), 70002); /* requests the server saw, ours included */
+    free(r);
+    xw_disconnect(c);
+    c = NULL;
+    fake_stop(&F);
+    ck_assert_uint_eq(F.first_sync_at, 65535);
+    ck_assert_uint_eq(F.opcode_count[43], 2);
+    ck_assert_uint_eq(F.opcode_count[127], 70000);
+}
+END_TEST
+
+static int map_window_fails(struct fake_server *f, const uint8_t *req, size_t len)
+{
+    (void)len;
+    if (req[0] != 8)
+        return 0;
+    uint8_t b[32];
+    fake_error(b, (uint16_t)f->seq, 3, 0xdead, 8, 0);
+    fake_send(f, b, 32);
+    return 1;
+}
+
+START_TEST(sequence_wrap)
+{
+    c = fake_connect(&F, NULL, 0);
+    F.on_request = map_window_fails;
+    fake_serve_start(&F);
+    for (int i = 0; i < 140000; i++)
+        send_void(0, 127);
+    uint64_t checked = send_void(XW_REQUEST_CHECKED, 8);
+    uint64_t unchecked = send_void(0, 8);
+    uint64_t s = send_reply_req(XW_REQUEST_CHECKED, 43);
+    ck_assert_uint_eq(checked, 140003);
+    ck_assert_uint_eq(s, 140005);
+    xw_generic_error_t *e = xw_request_check(c, (xw_void_cookie_t){(unsigned)checked});
+    ck_assert_ptr_nonnull(e);
+    ck_assert_uint_eq(e->full_sequence, (uint32_t)checked);
+    free(e);
+    uint8_t *r = xw_wait_for_reply64(c, s, NULL);
+    ck_assert_ptr_nonnull(r);
+    free(r);
+    xw_generic_event_t *ev = xw_poll_for_queued_event(c);
+    ck_assert_ptr_nonnull(ev);
+    ck_assert_uint_eq(ev->response_type, 0);
+    ck_assert_uint_eq(ev->full_sequence, (uint32_t)unchecked);
+    free(ev);
+    ck_assert_int_eq(xw_connection_has_error(c), 0);
+}
+END_TEST
+
+static uint8_t big_body[600 * 1024];
+
+START_TEST(too_long_fails_alone)
+{
+    c = fake_connect(&F, NULL, 0);
+    fake_serve_start(&F);
+    ck_assert_uint_eq(send_req(0, 18, 0, 1, big_body, 65536 * 4, NULL, NULL), 0);
+    ck_assert_ptr_nonnull(strstr(xw_request_error_string(c), "longer than the server's limit of 262140 bytes"));
+    static xw_extension_t nope = {"NOPE", 0, NULL};
+    ck_assert_uint_eq(send_req(0, 1, 0, 1, NULL, 0, &nope, NULL), 0);
+    ck_assert_str_eq(xw_request_error_string(c), "extension NOPE is not present on this server");
+    ck_assert_ptr_null(xw_get_extension_data(c, &nope) ? NULL : NULL);
+    const uint8_t *q = (const uint8_t *)xw_get_extension_data(c, &nope);
+    ck_assert_ptr_nonnull(q);
+    ck_assert_uint_eq(q[8], 0); /* present = 0 */
+    ck_assert_int_eq(xw_connection_has_error(c), 0);
+    uint64_t s = send_reply_req(XW_REQUEST_CHECKED, 43);
+    ck_assert_uint_ne(s, 0);
+    free(xw_wait_for_reply64(c, s, NULL));
+    xw_disconnect(c);
+    c = NULL;
+    fake_stop(&F);
+    ck_assert_uint_eq(F.opcode_count[98], 2); /* BIG-REQUESTS and NOPE, each queried once */
+    ck_assert_uint_eq(F.opcode_count[18], 0);
+}
+END_TEST
+
+static const struct fake_ext bigreq_exts[] = {{"BIG-REQUESTS", 133, 0, 0}, {NULL, 0, 0, 0}};
+
+START_TEST(big_requests)
+{
+    c = fake_connect(&F, NULL, 0);
+    F.exts = bigreq_exts;
+    F.bigreq_max = 100000; /* words */
+    fake_serve_start(&F);
+    xw_prefetch_maximum_request_length(c);
+    ck_assert_uint_eq(xw_get_maximum_request_length(c), 100000);
+    ck_assert_uint_ne(send_req(0, 18, 0, 1, big_body, 300 * 1024, NULL, NULL), 0);
+    ck_assert_uint_eq(send_req(0, 18, 0, 1, big_body, 400 * 1024, NULL, NULL), 0);
+    ck_assert_ptr_nonnull(strstr(xw_request_error_string(c), "limit of 400000 bytes"));
+    uint64_t s = send_reply_req(XW_REQUEST_CHECKED, 43);
+    free(xw_wait_for_reply64(c, s, NULL));
+    xw_disconnect(c);
+    c = NULL;
+    fake_stop(&F);
+    ck_assert_uint_eq(F.big_requests, 1);
+    ck_assert_uint_eq(F.big_bytes, 300 * 1024 + 8);
+    ck_assert_uint_eq(F.opcode_count[18], 1);
+}
+END_TEST
+
+/* The server floods events before reading anything; the client's blocked write
+ * must keep reading or both sides wait forever. */
+#define FLOOD_EVENTS 100000
+
+static void *flood_then_drain(void *arg)
+{
+    struct fake_server *f = arg;
+    static uint8_t ev[32 * 1024];
+    for (size_t i = 0; i < sizeof(ev); i += 32)
+        fake_event(ev + i, 33, 0, 0);
+    for (int i = 0; i < FLOOD_EVENTS; i += 1024)
+        fake_send(f, ev, sizeof(ev));
+    uint8_t buf[64];
+    while (fake_read_request(f, buf, sizeof(buf), NULL, NULL) > 0)
+        f->nrequests++;
+    return NULL;
+}
+
+START_TEST(blocked_write_keeps_reading)
+{
+    c = fake_connect(&F, NULL, 0);
+    pthread_t t;
+    pthread_create(&t, NULL, flood_then_drain, &F);
+    for (int i = 0; i < 1000000; i++)
+        send_void(0, 127);
+    ck_assert_int_eq(xw_flush(c), 1);
+    int n = 0;
+    uint8_t buf[64];
+    size_t len;
+    while (n < FLOOD_EVENTS && xw_wait_for_event_into(c, buf, sizeof(buf), &len, -1) == 1)
+        n++;
+    ck_assert_int_eq(n, FLOOD_EVENTS);
+    xw_disconnect(c);
+    c = NULL;
+    pthread_join(t, NULL);
+    ck_assert_uint_ge(F.nrequests, 1000000);
+}
+END_TEST
+
+/* ---- XGE and special events ---- */
+
+/* Validators see the event as stored: wire byte 40 is at 44, after full_sequence. */
+static int reject_xge(const void *packet, size_t len)
+{
+    return len > 44 && ((const uint8_t *)packet)[44] == 0xee ? -1 : 0;
+}
+
+static const xw_validate_fn present_validators[2] = {NULL, reject_xge};
+static const xw_ext_desc_t present_desc = {.xname = "Present", .n_xge = 2, .xge_validators = present_validators};
+static xw_extension_t present_ext = {"Present", 0, &present_desc};
+static const struct fake_ext present_exts[] = {{"Present", 140, 0, 0}, {NULL, 0, 0, 0}};
+
+static void xge(uint8_t *b, uint16_t seq, uint32_t eid, uint8_t mark)
+{
+    memset(b, 0, 48);
+    b[0] = 35;
+    b[1] = 140;
+    memcpy(b + 2, &seq, 2);
+    uint32_t len = 4;
+    memcpy(b + 4, &len, 4);
+    uint16_t type = 1;
+    memcpy(b + 8, &type, 2);
+    memcpy(b + 12, &eid, 4);
+    b[40] = mark;
+    b[47] = 0x77;
+}
+
+static int send_xges(struct fake_server *f, const uint8_t *req, size_t len)
+{
+    (void)len;
+    if (req[0] != 60)
+        return 0;
+    uint8_t b[48];
+    xge(b, (uint16_t)f->seq, 0x1234, 1);
+    fake_send(f, b, 48);
+    xge(b, (uint16_t)f->seq, 0x9999, 2);
+    fake_send(f, b, 48);
+    xge(b, (uint16_t)f->seq, 0x1234, 0xee);
+    fake_send(f, b, 48);
+    return 1;
+}
+
+START_TEST(xge_special_queue_and_validation)
+{
+    c = fake_connect(&F, NULL, 0);
+    F.exts = present_exts;
+    F.on_request = send_xges;
+    fake_serve_start(&F);
+    uint32_t stamp = 0;
+    xw_special_event_t *se = xw_register_for_special_xge(c, &present_ext, 0x1234, &stamp);
+    ck_assert_ptr_nonnull(se);
+    uint64_t s = send_void(0, 60);
+    xw_generic_event_t *ev = xw_wait_for_special_event(c, se);
+    ck_assert_ptr_nonnull(ev);
+    const uint8_t *p = (const uint8_t *)ev;
+    ck_assert_uint_eq(p[0], 35);
+    ck_assert_uint_eq(ev->full_sequence, (uint32_t)s);
+    ck_assert_uint_eq(p[36 + 8], 1);    /* wire byte 40 */
+    ck_assert_uint_eq(p[36 + 15], 0x77); /* wire byte 47 */
+    free(ev);
+    ev = xw_wait_for_event(c);
+    ck_assert_ptr_nonnull(ev);
+    ck_assert_uint_eq(((uint8_t *)ev)[44], 2);
+    free(ev);
+    ev = xw_wait_for_event(c); /* the malformed one, as an error */
+    ck_assert_ptr_nonnull(ev);
+    ck_assert_uint_eq(ev->response_type, 0);
+    ck_assert_uint_eq(((xw_generic_error_t *)ev)->error_code, XW_ERROR_MALFORMED_REPLY);
+    ck_assert_uint_eq(((xw_generic_error_t *)ev)->major_code, 35);
+    free(ev);
+    ck_assert_uint_eq(stamp, 1);
+    ck_assert_ptr_null(xw_poll_for_special_event(c, se));
+    xw_unregister_for_special_event(c, se);
+    ck_assert_int_eq(xw_connection_has_error(c), 0);
+}
+END_TEST
+
+START_TEST(error_text)
+{
+    c = fake_connect(&F, NULL, 0);
+    xw_generic_error_t e = {.response_type = 0, .error_code = 3, .resource_id = 0x1200005, .major_code = 1};
+    char buf[160];
+    xw_error_text(c, &e, buf, sizeof(buf));
+    ck_assert_str_eq(buf, "BadWindow (3) in CreateWindow (major 1, minor 0), resource 0x1200005");
+    e.error_code = 0;
+    e.major_code = 200;
+    xw_error_text(c, &e, buf, sizeof(buf));
+    ck_assert_str_eq(buf, "MalformedReply (0) in UnknownRequest (major 200, minor 0), resource 0x1200005");
+}
+END_TEST
+
+START_TEST(single_threaded_mode)
+{
+    c = fake_connect(&F, NULL, 0);
+    ck_assert_int_eq(xw_connection_set_single_threaded(c, 1), 0);
+    fake_serve_start(&F);
+    for (int i = 0; i < 100000; i++)
+        send_void(0, 127);
+    uint64_t s = send_reply_req(XW_REQUEST_CHECKED, 43);
+    uint8_t *r = xw_wait_for_reply64(c, s, NULL);
+    ck_assert_ptr_nonnull(r);
+    free(r);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("conn");
+    struct {
+        const char *name;
+        const TTest *tests[16];
+    } groups[] = {
+        {"setup", {setup_success, setup_refused, setup_authenticate, setup_truncated, setup_malformed,
+                   connect_to_bad_fd}},
+        {"read", {split_at_every_byte, big_reply_in_pieces, out_of_order_sequence_is_fatal,
+                  huge_length_is_fatal_before_allocating, validator_turns_reply_into_error, server_closes_mid_reply,
+                  reply_to_void_request_is_fatal, keymap_notify_has_no_sequence, list_fonts_with_info_multi_reply,
+                  timeouts, discard_and_error_routing, into_too_small_keeps_packet, xge_special_queue_and_validation,
+                  error_text}},
+        {"fds", {fds_out_with_request, fds_in_with_reply_and_unclaimed}},
+        {"write", {auto_sync_before_65535_voids, sequence_wrap, too_long_fails_alone, big_requests,
+                   blocked_write_keeps_reading, single_threaded_mode}},
+    };
+    for (size_t g = 0; g < sizeof(groups) / sizeof(groups[0]); g++) {
+        TCase *tc = tcase_create(groups[g].name);
+        tcase_set_timeout(tc, 60);
+        tcase_add_checked_fixture(tc, setup, teardown);
+        for (int i = 0; groups[g].tests[i]; i++)
+            _tcase_add_test(tc, groups[g].tests[i], 0, 0, 0, 1);
+        suite_add_tcase(s, tc);
+    }
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

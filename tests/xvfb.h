@@ -1,0 +1,16 @@
+/* xvfb.h — start a private Xvfb on a free display (-displayfd) for tests. */
+#ifndef XW_TEST_XVFB_H
+#define XW_TEST_XVFB_H
+
+struct xvfb {
+    int pid;       /* 0 when not running */
+    int display;
+    char name[32]; /* ":N" */
+};
+
+/* Starts $XVFB (or Xvfb from PATH) with -displayfd -nolisten tcp; waits up to
+ * 20 s for it to report its display. Returns 0 or -1. */
+int xvfb_start(struct xvfb *x);
+void xvfb_stop(struct xvfb *x);
+
+#endif
