@@ -253,17 +253,45 @@ static void var_parts(struct sender *s, int aux)
     }
 }
 
+/* A small void core request with only fixed fields, sent unchecked, can skip the
+ * runtime: while only one thread can use the connection (its single-threaded mode,
+ * or a process with one thread) and nothing stands in the way (the limits), its
+ * bytes go straight into the write buffer. */
+static int inline_ok(struct emitter *e, struct type *t, int checked_flag, int aux)
+{
+    if (t->reply || checked_flag || aux || e->m->is_ext || t->has_fds || t->needs_walk)
+        return 0;
+    int size = c_size(t);
+    return size == wire_fixed_size(t) && size % 4 == 0 && size <= 256;
+}
+
+static void inline_path(struct sender *s)
+{
+    char *op = tfunc(s->e, s->t, NULL), *opu = cname_upper(op);
+    out_printf(&s->body, "    {\n        struct xw__out_head *xw_h = (struct xw__out_head *)(void *)c;\n"
+                         "        if (XW_LIKELY((xw_h->seq < xw_h->inline_limit || (XW__PROCESS_SINGLE_THREADED && xw_h->seq < xw_h->fast_limit)) &&\n"
+                         "                      (size_t)(xw_h->end - xw_h->ptr) >= sizeof(xw_out))) {\n"
+                         "            xw_out.major_opcode = %s;\n            xw_out.length = (uint16_t)(sizeof(xw_out) / 4);\n"
+                         "            memcpy(xw_h->ptr, &xw_out, sizeof(xw_out));\n            xw_h->ptr += sizeof(xw_out);\n"
+                         "            xw_ret.sequence = (unsigned int)++xw_h->seq;\n            return xw_ret;\n        }\n    }\n",
+               opu);
+    free(op), free(opu);
+}
+
 static void emit_sender(struct emitter *e, struct type *t, const char *fn, int checked_flag, int aux)
 {
     char *cookie = t->reply ? tfunc(e, t, "cookie_t") : xstrdup("xw_void_cookie_t");
     char *rt = tname(e, t);
     struct sender s = { .e = e, .t = t };
-    out_printf(&s.body, "    xw_parts[2].iov_base = (char *)&xw_out;\n    xw_parts[2].iov_len = sizeof(xw_out);\n");
-    s.nparts = 1;
-    pad_part(&s);
     if (c_size(t) != wire_fixed_size(t)) /* C padding the wire lacks: send zeros, never stack bytes */
         out_printf(&s.body, "    memset(&xw_out, 0, sizeof(xw_out));\n");
     fixed_assignments(&s);
+    if (inline_ok(e, t, checked_flag, aux))
+        inline_path(&s);
+    out_printf(&s.body, "    xw_parts[2].iov_base = (char *)&xw_out;\n    xw_parts[2].iov_len = sizeof(xw_out);\n");
+    s.nparts = 1;
+    if (c_size(t) % 4) /* the fixed part's own padding, only when it is not whole words */
+        pad_part(&s);
     var_parts(&s, aux);
 
     /* header */

@@ -47,6 +47,7 @@ int xw__conn_fail(xw_connection_t *c, int code, const char *fmt, ...)
     xw__close_fds(c->in.fds, c->in.nfds);
     c->in.nfds = 0;
     c->out.fast_limit = 0;
+    c->out.inline_limit = 0;
     xw__cond_broadcast(&c->in_cond);
     xw__cond_broadcast(&c->out_cond);
     return -EPIPE;
@@ -206,6 +207,7 @@ XW_EXPORT int xw_connection_set_single_threaded(xw_connection_t *c, int on)
     if (c == &oom_conn)
         return -EINVAL;
     c->single = on ? 1 : 0;
+    xw__out_refresh(c); /* the inline senders follow the mode */
     return 0;
 }
 

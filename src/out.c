@@ -1,6 +1,7 @@
 /* out.c — the write path: one connection-owned buffer; small slices copied, big ones written in place. */
 #include "xwint.h"
 
+#include <stddef.h>
 #include <limits.h>
 #include <poll.h>
 #include <stdio.h>
@@ -20,7 +21,15 @@ void xw__out_refresh(xw_connection_t *c)
     uint64_t run = o->last_reply + XW_MAX_VOID_RUN;
     uint64_t wrap = o->seq | 0xffffffffu;
     o->fast_limit = (c->error || o->writing) ? 0 : (run < wrap ? run : wrap);
+    o->inline_limit = c->single ? o->fast_limit : 0;
 }
+
+/* Generated senders read the head of struct xw_out through struct xw__out_head. */
+_Static_assert(offsetof(struct xw_connection_t, out) == 0, "out first");
+_Static_assert(offsetof(struct xw_out, ptr) == offsetof(struct xw__out_head, ptr), "ptr");
+_Static_assert(offsetof(struct xw_out, end) == offsetof(struct xw__out_head, end), "end");
+_Static_assert(offsetof(struct xw_out, seq) == offsetof(struct xw__out_head, seq), "seq");
+_Static_assert(offsetof(struct xw_out, inline_limit) == offsetof(struct xw__out_head, inline_limit), "limit");
 
 /* Copies n bytes (NULL src: zeros). Short slices, the usual case, take two
  * overlapping loads instead of a call to memcpy. */
@@ -114,6 +123,7 @@ static int write_vec(xw_connection_t *c, struct iovec *iov, size_t n)
     struct xw_out *o = &c->out;
     o->writing = 1;
     o->fast_limit = 0;
+    o->inline_limit = 0;
     while (!c->error) {
         while (n > 0 && iov->iov_len == 0) {
             iov++;

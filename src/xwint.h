@@ -9,7 +9,9 @@
 #include <xw/xw.h>
 #include <xw/xwext.h>
 
+#ifndef XW_LIKELY
 #define XW_LIKELY(x) __builtin_expect(!!(x), 1)
+#endif
 #define XW_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
 /* Sizes. The write buffer is allocated once at connect and never grows; slices of
@@ -170,6 +172,7 @@ struct xw_out {
     uint8_t *end;        /* buf + XW_OUT_SIZE */
     uint64_t seq;        /* last sequence number handed out */
     uint64_t fast_limit; /* fast path allowed while seq < fast_limit; 0 blocks it */
+    uint64_t inline_limit; /* fast_limit when single-threaded, else 0: generated inline senders */
     uint8_t *buf;        /* XW_OUT_SIZE bytes, allocated at connect */
     uint64_t last_reply; /* last reply-bearing request (for the automatic sync) */
     uint64_t flushed;    /* every request <= flushed is on the wire */

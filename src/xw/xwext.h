@@ -61,6 +61,33 @@ enum xw_send_request_flags_t {
     XW_REQUEST_ERROR_TO_EVENTS = 1 << 4
 };
 
+/* xwire internal, read by generated senders for their inline path: the first
+ * members of every connection. Not an API; it changes only with the soname. */
+struct xw__out_head {
+    uint8_t *ptr;          /* next free byte of the write buffer */
+    uint8_t *end;          /* end of the write buffer */
+    uint64_t seq;          /* last sequence number handed out */
+    uint64_t fast_limit;   /* (runtime's own fast path) */
+    uint64_t inline_limit; /* seq below this: a small void request may be copied inline */
+};
+
+#if defined(__GNUC__)
+#define XW_LIKELY(x) __builtin_expect(!!(x), 1)
+#else
+#define XW_LIKELY(x) (x)
+#endif
+
+/* True while the process has one thread (glibc keeps the flag; it turns false
+ * before a second thread runs), when no other thread can be in the connection:
+ * the thread-safe mode may then take the inline path too, as glibc's own mutexes
+ * skip their atomics. */
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 32))
+#include <sys/single_threaded.h>
+#define XW__PROCESS_SINGLE_THREADED (__libc_single_threaded != 0)
+#else
+#define XW__PROCESS_SINGLE_THREADED 0
+#endif
+
 /** Send one request. vector[0..count-1] hold its bytes; vector[-1] and vector[-2]
  * must be writable (the runtime uses them for its buffer and the BIG-REQUESTS length).
  * vector[0] is the fixed part: the runtime writes the major opcode (and for an

@@ -392,29 +392,27 @@ int xw_demo_create_sizeof(const void *_buffer)
 xw_void_cookie_t xw_demo_create_checked(xw_connection_t *c, xw_demo_thing_t thing, uint32_t value_mask, const void *value_list)
 {
     static const xw_protocol_request_t xw_req = {
-        .count = 4,
+        .count = 3,
         .ext = &xw_demo_id,
         .opcode = XW_DEMO_CREATE,
         .isvoid = 1,
         .validate = 0,
     };
-    struct iovec xw_parts[6];
+    struct iovec xw_parts[5];
     xw_demo_create_request_t xw_out;
     xw_void_cookie_t xw_ret;
 
-    xw_parts[2].iov_base = (char *)&xw_out;
-    xw_parts[2].iov_len = sizeof(xw_out);
-    xw_parts[3].iov_base = 0;
-    xw_parts[3].iov_len = -xw_parts[2].iov_len & 3;
     xw_out.thing = thing;
     xw_out.value_mask = value_mask;
-    xw_parts[4].iov_base = (char *)(value_list);
-    xw_parts[4].iov_len = (size_t)xw_demo_create_value_list_sizeof(value_list, value_mask);
-    xw_parts[5].iov_base = 0;
-    xw_parts[5].iov_len = -xw_parts[4].iov_len & 3;
+    xw_parts[2].iov_base = (char *)&xw_out;
+    xw_parts[2].iov_len = sizeof(xw_out);
+    xw_parts[3].iov_base = (char *)(value_list);
+    xw_parts[3].iov_len = (size_t)xw_demo_create_value_list_sizeof(value_list, value_mask);
+    xw_parts[4].iov_base = 0;
+    xw_parts[4].iov_len = -xw_parts[3].iov_len & 3;
     {
         size_t xw_total = 0;
-        for (int xw_k = 2; xw_k < 6; xw_k++)
+        for (int xw_k = 2; xw_k < 5; xw_k++)
             xw_total += xw_parts[xw_k].iov_len;
         xw_ret.sequence = (unsigned int)xw_send(c, XW_REQUEST_CHECKED, xw_parts + 2, &xw_req, xw_total, 0, 0);
     }
@@ -424,29 +422,27 @@ xw_void_cookie_t xw_demo_create_checked(xw_connection_t *c, xw_demo_thing_t thin
 xw_void_cookie_t xw_demo_create(xw_connection_t *c, xw_demo_thing_t thing, uint32_t value_mask, const void *value_list)
 {
     static const xw_protocol_request_t xw_req = {
-        .count = 4,
+        .count = 3,
         .ext = &xw_demo_id,
         .opcode = XW_DEMO_CREATE,
         .isvoid = 1,
         .validate = 0,
     };
-    struct iovec xw_parts[6];
+    struct iovec xw_parts[5];
     xw_demo_create_request_t xw_out;
     xw_void_cookie_t xw_ret;
 
-    xw_parts[2].iov_base = (char *)&xw_out;
-    xw_parts[2].iov_len = sizeof(xw_out);
-    xw_parts[3].iov_base = 0;
-    xw_parts[3].iov_len = -xw_parts[2].iov_len & 3;
     xw_out.thing = thing;
     xw_out.value_mask = value_mask;
-    xw_parts[4].iov_base = (char *)(value_list);
-    xw_parts[4].iov_len = (size_t)xw_demo_create_value_list_sizeof(value_list, value_mask);
-    xw_parts[5].iov_base = 0;
-    xw_parts[5].iov_len = -xw_parts[4].iov_len & 3;
+    xw_parts[2].iov_base = (char *)&xw_out;
+    xw_parts[2].iov_len = sizeof(xw_out);
+    xw_parts[3].iov_base = (char *)(value_list);
+    xw_parts[3].iov_len = (size_t)xw_demo_create_value_list_sizeof(value_list, value_mask);
+    xw_parts[4].iov_base = 0;
+    xw_parts[4].iov_len = -xw_parts[3].iov_len & 3;
     {
         size_t xw_total = 0;
-        for (int xw_k = 2; xw_k < 6; xw_k++)
+        for (int xw_k = 2; xw_k < 5; xw_k++)
             xw_total += xw_parts[xw_k].iov_len;
         xw_ret.sequence = (unsigned int)xw_send(c, 0, xw_parts + 2, &xw_req, xw_total, 0, 0);
     }
@@ -456,34 +452,32 @@ xw_void_cookie_t xw_demo_create(xw_connection_t *c, xw_demo_thing_t thing, uint3
 xw_void_cookie_t xw_demo_create_aux_checked(xw_connection_t *c, xw_demo_thing_t thing, uint32_t value_mask, const xw_demo_create_value_list_t *value_list)
 {
     static const xw_protocol_request_t xw_req = {
-        .count = 5,
+        .count = 4,
         .ext = &xw_demo_id,
         .opcode = XW_DEMO_CREATE,
         .isvoid = 1,
         .validate = 0,
     };
-    struct iovec xw_parts[7];
+    struct iovec xw_parts[6];
     xw_demo_create_request_t xw_out;
     xw_void_cookie_t xw_ret;
     size_t xw_swstart;
 
-    xw_parts[2].iov_base = (char *)&xw_out;
-    xw_parts[2].iov_len = sizeof(xw_out);
-    xw_parts[3].iov_base = 0;
-    xw_parts[3].iov_len = -xw_parts[2].iov_len & 3;
     xw_out.thing = thing;
     xw_out.value_mask = value_mask;
-    xw_swstart = xw__iov_sum(xw_parts + 2, 2);
+    xw_parts[2].iov_base = (char *)&xw_out;
+    xw_parts[2].iov_len = sizeof(xw_out);
+    xw_swstart = xw__iov_sum(xw_parts + 2, 1);
     (void)xw_swstart;
-    xw_parts[4].iov_base = (char *)&value_list->on;
-    xw_parts[4].iov_len = ((value_mask & XW_DEMO_MODE_ON_OFF)) ? 4 : 0;
-    xw_parts[5].iov_base = (char *)&value_list->level;
-    xw_parts[5].iov_len = ((value_mask & 4)) ? 4 : 0;
-    xw_parts[6].iov_base = 0;
-    xw_parts[6].iov_len = -xw_parts[5].iov_len & 3;
+    xw_parts[3].iov_base = (char *)&value_list->on;
+    xw_parts[3].iov_len = ((value_mask & XW_DEMO_MODE_ON_OFF)) ? 4 : 0;
+    xw_parts[4].iov_base = (char *)&value_list->level;
+    xw_parts[4].iov_len = ((value_mask & 4)) ? 4 : 0;
+    xw_parts[5].iov_base = 0;
+    xw_parts[5].iov_len = -xw_parts[4].iov_len & 3;
     {
         size_t xw_total = 0;
-        for (int xw_k = 2; xw_k < 7; xw_k++)
+        for (int xw_k = 2; xw_k < 6; xw_k++)
             xw_total += xw_parts[xw_k].iov_len;
         xw_ret.sequence = (unsigned int)xw_send(c, XW_REQUEST_CHECKED, xw_parts + 2, &xw_req, xw_total, 0, 0);
     }
@@ -493,34 +487,32 @@ xw_void_cookie_t xw_demo_create_aux_checked(xw_connection_t *c, xw_demo_thing_t 
 xw_void_cookie_t xw_demo_create_aux(xw_connection_t *c, xw_demo_thing_t thing, uint32_t value_mask, const xw_demo_create_value_list_t *value_list)
 {
     static const xw_protocol_request_t xw_req = {
-        .count = 5,
+        .count = 4,
         .ext = &xw_demo_id,
         .opcode = XW_DEMO_CREATE,
         .isvoid = 1,
         .validate = 0,
     };
-    struct iovec xw_parts[7];
+    struct iovec xw_parts[6];
     xw_demo_create_request_t xw_out;
     xw_void_cookie_t xw_ret;
     size_t xw_swstart;
 
-    xw_parts[2].iov_base = (char *)&xw_out;
-    xw_parts[2].iov_len = sizeof(xw_out);
-    xw_parts[3].iov_base = 0;
-    xw_parts[3].iov_len = -xw_parts[2].iov_len & 3;
     xw_out.thing = thing;
     xw_out.value_mask = value_mask;
-    xw_swstart = xw__iov_sum(xw_parts + 2, 2);
+    xw_parts[2].iov_base = (char *)&xw_out;
+    xw_parts[2].iov_len = sizeof(xw_out);
+    xw_swstart = xw__iov_sum(xw_parts + 2, 1);
     (void)xw_swstart;
-    xw_parts[4].iov_base = (char *)&value_list->on;
-    xw_parts[4].iov_len = ((value_mask & XW_DEMO_MODE_ON_OFF)) ? 4 : 0;
-    xw_parts[5].iov_base = (char *)&value_list->level;
-    xw_parts[5].iov_len = ((value_mask & 4)) ? 4 : 0;
-    xw_parts[6].iov_base = 0;
-    xw_parts[6].iov_len = -xw_parts[5].iov_len & 3;
+    xw_parts[3].iov_base = (char *)&value_list->on;
+    xw_parts[3].iov_len = ((value_mask & XW_DEMO_MODE_ON_OFF)) ? 4 : 0;
+    xw_parts[4].iov_base = (char *)&value_list->level;
+    xw_parts[4].iov_len = ((value_mask & 4)) ? 4 : 0;
+    xw_parts[5].iov_base = 0;
+    xw_parts[5].iov_len = -xw_parts[4].iov_len & 3;
     {
         size_t xw_total = 0;
-        for (int xw_k = 2; xw_k < 7; xw_k++)
+        for (int xw_k = 2; xw_k < 6; xw_k++)
             xw_total += xw_parts[xw_k].iov_len;
         xw_ret.sequence = (unsigned int)xw_send(c, 0, xw_parts + 2, &xw_req, xw_total, 0, 0);
     }
@@ -676,33 +668,31 @@ static int xw__demo_list_reply_validate(const void *p, size_t len)
 xw_demo_list_cookie_t xw_demo_list(xw_connection_t *c, uint16_t n, const xw_demo_pair_t *pairs, uint32_t tail_len, const uint8_t *tail)
 {
     static const xw_protocol_request_t xw_req = {
-        .count = 6,
+        .count = 5,
         .ext = &xw_demo_id,
         .opcode = XW_DEMO_LIST,
         .isvoid = 0,
         .validate = xw_validate_reply,
     };
-    struct iovec xw_parts[8];
+    struct iovec xw_parts[7];
     xw_demo_list_request_t xw_out;
     xw_demo_list_cookie_t xw_ret;
 
-    xw_parts[2].iov_base = (char *)&xw_out;
-    xw_parts[2].iov_len = sizeof(xw_out);
-    xw_parts[3].iov_base = 0;
-    xw_parts[3].iov_len = -xw_parts[2].iov_len & 3;
     xw_out.n = n;
     memset(&xw_out.pad0, 0, 2);
-    xw_parts[4].iov_base = (char *)(pairs);
-    xw_parts[4].iov_len = (size_t)(n) * sizeof(xw_demo_pair_t);
-    xw_parts[5].iov_base = 0;
-    xw_parts[5].iov_len = -xw_parts[4].iov_len & 3;
-    xw_parts[6].iov_base = (char *)(tail);
-    xw_parts[6].iov_len = (size_t)(tail_len) * sizeof(uint8_t);
-    xw_parts[7].iov_base = 0;
-    xw_parts[7].iov_len = -xw_parts[6].iov_len & 3;
+    xw_parts[2].iov_base = (char *)&xw_out;
+    xw_parts[2].iov_len = sizeof(xw_out);
+    xw_parts[3].iov_base = (char *)(pairs);
+    xw_parts[3].iov_len = (size_t)(n) * sizeof(xw_demo_pair_t);
+    xw_parts[4].iov_base = 0;
+    xw_parts[4].iov_len = -xw_parts[3].iov_len & 3;
+    xw_parts[5].iov_base = (char *)(tail);
+    xw_parts[5].iov_len = (size_t)(tail_len) * sizeof(uint8_t);
+    xw_parts[6].iov_base = 0;
+    xw_parts[6].iov_len = -xw_parts[5].iov_len & 3;
     {
         size_t xw_total = 0;
-        for (int xw_k = 2; xw_k < 8; xw_k++)
+        for (int xw_k = 2; xw_k < 7; xw_k++)
             xw_total += xw_parts[xw_k].iov_len;
         xw_ret.sequence = (unsigned int)xw_send(c, XW_REQUEST_CHECKED, xw_parts + 2, &xw_req, xw_total, 0, 0);
     }
@@ -712,33 +702,31 @@ xw_demo_list_cookie_t xw_demo_list(xw_connection_t *c, uint16_t n, const xw_demo
 xw_demo_list_cookie_t xw_demo_list_unchecked(xw_connection_t *c, uint16_t n, const xw_demo_pair_t *pairs, uint32_t tail_len, const uint8_t *tail)
 {
     static const xw_protocol_request_t xw_req = {
-        .count = 6,
+        .count = 5,
         .ext = &xw_demo_id,
         .opcode = XW_DEMO_LIST,
         .isvoid = 0,
         .validate = xw_validate_reply,
     };
-    struct iovec xw_parts[8];
+    struct iovec xw_parts[7];
     xw_demo_list_request_t xw_out;
     xw_demo_list_cookie_t xw_ret;
 
-    xw_parts[2].iov_base = (char *)&xw_out;
-    xw_parts[2].iov_len = sizeof(xw_out);
-    xw_parts[3].iov_base = 0;
-    xw_parts[3].iov_len = -xw_parts[2].iov_len & 3;
     xw_out.n = n;
     memset(&xw_out.pad0, 0, 2);
-    xw_parts[4].iov_base = (char *)(pairs);
-    xw_parts[4].iov_len = (size_t)(n) * sizeof(xw_demo_pair_t);
-    xw_parts[5].iov_base = 0;
-    xw_parts[5].iov_len = -xw_parts[4].iov_len & 3;
-    xw_parts[6].iov_base = (char *)(tail);
-    xw_parts[6].iov_len = (size_t)(tail_len) * sizeof(uint8_t);
-    xw_parts[7].iov_base = 0;
-    xw_parts[7].iov_len = -xw_parts[6].iov_len & 3;
+    xw_parts[2].iov_base = (char *)&xw_out;
+    xw_parts[2].iov_len = sizeof(xw_out);
+    xw_parts[3].iov_base = (char *)(pairs);
+    xw_parts[3].iov_len = (size_t)(n) * sizeof(xw_demo_pair_t);
+    xw_parts[4].iov_base = 0;
+    xw_parts[4].iov_len = -xw_parts[3].iov_len & 3;
+    xw_parts[5].iov_base = (char *)(tail);
+    xw_parts[5].iov_len = (size_t)(tail_len) * sizeof(uint8_t);
+    xw_parts[6].iov_base = 0;
+    xw_parts[6].iov_len = -xw_parts[5].iov_len & 3;
     {
         size_t xw_total = 0;
-        for (int xw_k = 2; xw_k < 8; xw_k++)
+        for (int xw_k = 2; xw_k < 7; xw_k++)
             xw_total += xw_parts[xw_k].iov_len;
         xw_ret.sequence = (unsigned int)xw_send(c, 0, xw_parts + 2, &xw_req, xw_total, 0, 0);
     }
@@ -792,27 +780,25 @@ xw_demo_list_reply_t *xw_demo_list_reply(xw_connection_t *c, xw_demo_list_cookie
 xw_void_cookie_t xw_demo_share_checked(xw_connection_t *c, xw_demo_thing_t thing, int32_t memory)
 {
     static const xw_protocol_request_t xw_req = {
-        .count = 2,
+        .count = 1,
         .ext = &xw_demo_id,
         .opcode = XW_DEMO_SHARE,
         .isvoid = 1,
         .validate = 0,
     };
-    struct iovec xw_parts[4];
+    struct iovec xw_parts[3];
     xw_demo_share_request_t xw_out;
     xw_void_cookie_t xw_ret;
     int xw_fds[1];
     unsigned int xw_nfds = 0;
 
+    xw_out.thing = thing;
     xw_parts[2].iov_base = (char *)&xw_out;
     xw_parts[2].iov_len = sizeof(xw_out);
-    xw_parts[3].iov_base = 0;
-    xw_parts[3].iov_len = -xw_parts[2].iov_len & 3;
-    xw_out.thing = thing;
     xw_fds[xw_nfds++] = memory;
     {
         size_t xw_total = 0;
-        for (int xw_k = 2; xw_k < 4; xw_k++)
+        for (int xw_k = 2; xw_k < 3; xw_k++)
             xw_total += xw_parts[xw_k].iov_len;
         xw_ret.sequence = (unsigned int)xw_send(c, XW_REQUEST_CHECKED, xw_parts + 2, &xw_req, xw_total, xw_nfds, xw_fds);
     }
@@ -822,27 +808,25 @@ xw_void_cookie_t xw_demo_share_checked(xw_connection_t *c, xw_demo_thing_t thing
 xw_void_cookie_t xw_demo_share(xw_connection_t *c, xw_demo_thing_t thing, int32_t memory)
 {
     static const xw_protocol_request_t xw_req = {
-        .count = 2,
+        .count = 1,
         .ext = &xw_demo_id,
         .opcode = XW_DEMO_SHARE,
         .isvoid = 1,
         .validate = 0,
     };
-    struct iovec xw_parts[4];
+    struct iovec xw_parts[3];
     xw_demo_share_request_t xw_out;
     xw_void_cookie_t xw_ret;
     int xw_fds[1];
     unsigned int xw_nfds = 0;
 
+    xw_out.thing = thing;
     xw_parts[2].iov_base = (char *)&xw_out;
     xw_parts[2].iov_len = sizeof(xw_out);
-    xw_parts[3].iov_base = 0;
-    xw_parts[3].iov_len = -xw_parts[2].iov_len & 3;
-    xw_out.thing = thing;
     xw_fds[xw_nfds++] = memory;
     {
         size_t xw_total = 0;
-        for (int xw_k = 2; xw_k < 4; xw_k++)
+        for (int xw_k = 2; xw_k < 3; xw_k++)
             xw_total += xw_parts[xw_k].iov_len;
         xw_ret.sequence = (unsigned int)xw_send(c, 0, xw_parts + 2, &xw_req, xw_total, xw_nfds, xw_fds);
     }
