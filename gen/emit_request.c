@@ -66,6 +66,7 @@ int wire_fixed_size(struct type *t)
 struct sender {
     struct emitter *e;
     struct type *t;
+    struct out pre; /* declarations the body needs */
     struct out body;
     int nparts;
     int nfds_fixed;
@@ -117,9 +118,63 @@ static char *list_len_bytes(struct sender *s, struct field *f)
     return r;
 }
 
+static int all_fixed_cases(struct type *sw)
+{
+    for (int c = 0; c < sw->ncases; c++)
+        for (int i = 0; i < sw->cases[c]->nfields; i++) {
+            struct field *f = sw->cases[c]->fields[i];
+            if (!field_fixed(f) || f->kind == FK_SWITCH || !f->wire)
+                return 0;
+        }
+    return 1;
+}
+
+/* The aux form of a switch of fixed members (value lists): the selected members
+ * are packed into one stack array, one slice, as their bytes follow each other. */
+static void aux_packed_part(struct sender *s, struct field *sf)
+{
+    struct type *sw = sf->sw;
+    struct ectx x = { .e = s->e, .val = sval, .list = sval, .data = sf };
+    char *se = expr_c(&x, sw->swexpr);
+    int max = 0;
+    for (int c = 0; c < sw->ncases; c++)
+        for (int i = 0; i < sw->cases[c]->nfields; i++)
+            max += field_size(sw->cases[c]->fields[i]);
+    out_printf(&s->pre, "    uint8_t xw_vals[%d];\n    size_t xw_nv = 0;\n", (max + 3) / 4 * 4 + 4);
+    for (int c = 0; c < sw->ncases; c++) {
+        struct type *cs = sw->cases[c];
+        out_printf(&s->body, "    if (");
+        for (int k = 0; k < cs->ncaseexprs; k++) {
+            char *ce = expr_c(&x, cs->caseexprs[k]);
+            out_printf(&s->body, cs->ncaseexprs > 1 ? "%s(%s %s %s)" : "%s%s %s %s", k ? " || " : "", se,
+                       cs->is_bitcase ? "&" : "==", ce);
+            free(ce);
+        }
+        out_printf(&s->body, ") {\n");
+        for (int i = 0; i < cs->nfields; i++) {
+            struct field *f = cs->fields[i];
+            int n = field_size(f);
+            if (f->kind == FK_PAD)
+                out_printf(&s->body, "        memset(xw_vals + xw_nv, 0, %d);\n", n);
+            else
+                out_printf(&s->body, "        memcpy(xw_vals + xw_nv, &%s->%s%s%s, %d);\n", sf->cname,
+                           cs->casename ? cs->casename : "", cs->casename ? "." : "", f->cname, n);
+            out_printf(&s->body, "        xw_nv += %d;\n", n);
+        }
+        out_printf(&s->body, "    }\n");
+    }
+    out_printf(&s->body, "    while (xw_nv & 3)\n        xw_vals[xw_nv++] = 0;\n");
+    part(s, "xw_vals", "xw_nv");
+    free(se);
+}
+
 /* The aux form: one iovec per switch member, empty when its case is off. */
 static void aux_switch_parts(struct sender *s, struct field *sf)
 {
+    if (all_fixed_cases(sf->sw)) {
+        aux_packed_part(s, sf);
+        return;
+    }
     struct type *sw = sf->sw;
     struct ectx x = { .e = s->e, .val = sval, .list = sval, .data = sf };
     char *se = expr_c(&x, sw->swexpr);
@@ -317,6 +372,7 @@ static void emit_sender(struct emitter *e, struct type *t, const char *fn, int c
         out_printf(c, "    int xw_fds[%d];\n    unsigned int xw_nfds = 0;\n", s.nfds_list ? 16 : s.nfds_fixed);
     if (strstr(s.body.buf, "xw_swstart"))
         out_printf(c, "    size_t xw_swstart;\n");
+    out_append(c, &s.pre);
     out_printf(c, "\n");
     out_append(c, &s.body);
     out_printf(c, "    {\n        size_t xw_total = 0;\n        for (int xw_k = 2; xw_k < %d; xw_k++)\n            xw_total += xw_parts[xw_k].iov_len;\n",
@@ -327,7 +383,7 @@ static void emit_sender(struct emitter *e, struct type *t, const char *fn, int c
     out_printf(c, "        xw_ret.sequence = (unsigned int)xw_send(c, %s, xw_parts + 2, &xw_req, xw_total, %s, %s);\n    }\n",
                fl[flags], s.nfds_fixed || s.nfds_list ? "xw_nfds" : "0", s.nfds_fixed || s.nfds_list ? "xw_fds" : "0");
     out_printf(c, "    return xw_ret;\n}\n");
-    free(cookie), free(rt), free(ext), free(op), free(opu), free(val), free(s.body.buf);
+    free(cookie), free(rt), free(ext), free(op), free(opu), free(val), free(s.body.buf), free(s.pre.buf);
 }
 
 static void emit_reply_fn(struct emitter *e, struct type *t)

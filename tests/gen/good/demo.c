@@ -452,32 +452,37 @@ xw_void_cookie_t xw_demo_create(xw_connection_t *c, xw_demo_thing_t thing, uint3
 xw_void_cookie_t xw_demo_create_aux_checked(xw_connection_t *c, xw_demo_thing_t thing, uint32_t value_mask, const xw_demo_create_value_list_t *value_list)
 {
     static const xw_protocol_request_t xw_req = {
-        .count = 4,
+        .count = 2,
         .ext = &xw_demo_id,
         .opcode = XW_DEMO_CREATE,
         .isvoid = 1,
         .validate = 0,
     };
-    struct iovec xw_parts[6];
+    struct iovec xw_parts[4];
     xw_demo_create_request_t xw_out;
     xw_void_cookie_t xw_ret;
-    size_t xw_swstart;
+    uint8_t xw_vals[12];
+    size_t xw_nv = 0;
 
     xw_out.thing = thing;
     xw_out.value_mask = value_mask;
     xw_parts[2].iov_base = (char *)&xw_out;
     xw_parts[2].iov_len = sizeof(xw_out);
-    xw_swstart = xw__iov_sum(xw_parts + 2, 1);
-    (void)xw_swstart;
-    xw_parts[3].iov_base = (char *)&value_list->on;
-    xw_parts[3].iov_len = ((value_mask & XW_DEMO_MODE_ON_OFF)) ? 4 : 0;
-    xw_parts[4].iov_base = (char *)&value_list->level;
-    xw_parts[4].iov_len = ((value_mask & 4)) ? 4 : 0;
-    xw_parts[5].iov_base = 0;
-    xw_parts[5].iov_len = -xw_parts[4].iov_len & 3;
+    if (value_mask & XW_DEMO_MODE_ON_OFF) {
+        memcpy(xw_vals + xw_nv, &value_list->on, 4);
+        xw_nv += 4;
+    }
+    if (value_mask & 4) {
+        memcpy(xw_vals + xw_nv, &value_list->level, 4);
+        xw_nv += 4;
+    }
+    while (xw_nv & 3)
+        xw_vals[xw_nv++] = 0;
+    xw_parts[3].iov_base = (char *)(xw_vals);
+    xw_parts[3].iov_len = xw_nv;
     {
         size_t xw_total = 0;
-        for (int xw_k = 2; xw_k < 6; xw_k++)
+        for (int xw_k = 2; xw_k < 4; xw_k++)
             xw_total += xw_parts[xw_k].iov_len;
         xw_ret.sequence = (unsigned int)xw_send(c, XW_REQUEST_CHECKED, xw_parts + 2, &xw_req, xw_total, 0, 0);
     }
@@ -487,32 +492,37 @@ xw_void_cookie_t xw_demo_create_aux_checked(xw_connection_t *c, xw_demo_thing_t 
 xw_void_cookie_t xw_demo_create_aux(xw_connection_t *c, xw_demo_thing_t thing, uint32_t value_mask, const xw_demo_create_value_list_t *value_list)
 {
     static const xw_protocol_request_t xw_req = {
-        .count = 4,
+        .count = 2,
         .ext = &xw_demo_id,
         .opcode = XW_DEMO_CREATE,
         .isvoid = 1,
         .validate = 0,
     };
-    struct iovec xw_parts[6];
+    struct iovec xw_parts[4];
     xw_demo_create_request_t xw_out;
     xw_void_cookie_t xw_ret;
-    size_t xw_swstart;
+    uint8_t xw_vals[12];
+    size_t xw_nv = 0;
 
     xw_out.thing = thing;
     xw_out.value_mask = value_mask;
     xw_parts[2].iov_base = (char *)&xw_out;
     xw_parts[2].iov_len = sizeof(xw_out);
-    xw_swstart = xw__iov_sum(xw_parts + 2, 1);
-    (void)xw_swstart;
-    xw_parts[3].iov_base = (char *)&value_list->on;
-    xw_parts[3].iov_len = ((value_mask & XW_DEMO_MODE_ON_OFF)) ? 4 : 0;
-    xw_parts[4].iov_base = (char *)&value_list->level;
-    xw_parts[4].iov_len = ((value_mask & 4)) ? 4 : 0;
-    xw_parts[5].iov_base = 0;
-    xw_parts[5].iov_len = -xw_parts[4].iov_len & 3;
+    if (value_mask & XW_DEMO_MODE_ON_OFF) {
+        memcpy(xw_vals + xw_nv, &value_list->on, 4);
+        xw_nv += 4;
+    }
+    if (value_mask & 4) {
+        memcpy(xw_vals + xw_nv, &value_list->level, 4);
+        xw_nv += 4;
+    }
+    while (xw_nv & 3)
+        xw_vals[xw_nv++] = 0;
+    xw_parts[3].iov_base = (char *)(xw_vals);
+    xw_parts[3].iov_len = xw_nv;
     {
         size_t xw_total = 0;
-        for (int xw_k = 2; xw_k < 6; xw_k++)
+        for (int xw_k = 2; xw_k < 4; xw_k++)
             xw_total += xw_parts[xw_k].iov_len;
         xw_ret.sequence = (unsigned int)xw_send(c, 0, xw_parts + 2, &xw_req, xw_total, 0, 0);
     }
