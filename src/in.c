@@ -604,7 +604,9 @@ int xw__check_wait(xw_connection_t *c, uint64_t seq, struct xw_pkt **pkt)
 {
     *pkt = NULL;
     struct xw_pend *e = pend_find(&c->in, seq);
-    if (e && !e->done && seq > c->out.last_reply && xw__out_sync(c) < 0)
+    /* the sync must reach the server even when the checked request already has
+     * (flushed, or written straight out as a large request) */
+    if (e && !e->done && seq > c->out.last_reply && (xw__out_sync(c) < 0 || xw__out_flush(c) < 0))
         return -EPIPE;
     return xw__reply_take(c, seq, -1, pkt);
 }

@@ -597,6 +597,22 @@ START_TEST(sequence_wrap)
 }
 END_TEST
 
+/* A checked request already on the wire (flushed, or written straight out as a
+ * large request) still gets its sync: request_check must not wait forever. */
+START_TEST(check_after_flush)
+{
+    c = fake_connect(&F, NULL, 0);
+    fake_serve_start(&F);
+    uint64_t ok = send_void(XW_REQUEST_CHECKED, 127);
+    ck_assert_int_gt(xw_flush(c), 0); /* libxcb's convention: > 0 on success */
+    ck_assert_ptr_null(xw_request_check(c, (xw_void_cookie_t){(unsigned)ok}));
+    static uint8_t body[8192];
+    uint64_t big = send_req(XW_REQUEST_CHECKED, 127, 0, 1, body, sizeof(body), NULL, NULL);
+    ck_assert_ptr_null(xw_request_check(c, (xw_void_cookie_t){(unsigned)big}));
+    ck_assert_int_eq(xw_connection_has_error(c), 0);
+}
+END_TEST
+
 static uint8_t big_body[600 * 1024];
 
 START_TEST(too_long_fails_alone)
@@ -808,7 +824,7 @@ int main(void)
                   timeouts, discard_and_error_routing, into_too_small_keeps_packet, xge_special_queue_and_validation,
                   error_text}},
         {"fds", {fds_out_with_request, fds_in_with_reply_and_unclaimed}},
-        {"write", {auto_sync_before_65535_voids, sequence_wrap, too_long_fails_alone, big_requests,
+        {"write", {auto_sync_before_65535_voids, sequence_wrap, check_after_flush, too_long_fails_alone, big_requests,
                    blocked_write_keeps_reading, single_threaded_mode}},
     };
     for (size_t g = 0; g < sizeof(groups) / sizeof(groups[0]); g++) {
