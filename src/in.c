@@ -94,6 +94,9 @@ int xw__pend_add(xw_connection_t *c, uint64_t seq, int flags, const xw_protocol_
 /* Binary search: entries are in increasing sequence order. */
 static struct xw_pend *pend_find(struct xw_in *in, uint64_t seq)
 {
+    /* replies are usually taken in the order they were asked for: the oldest first */
+    if (in->pn && pend_at(in, 0)->seq == seq)
+        return pend_at(in, 0);
     size_t lo = 0, hi = in->pn;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;

@@ -9,6 +9,15 @@
  * malloc so one huge reply does not pin memory forever. */
 #define XW_BIG_CLASS 20
 #define XW_BIG_KEEP 2
+/* Records up to 4 KiB come in slabs of 64 KiB: a burst of queued replies (100k
+ * pipelined InternAtoms) costs one malloc per slab, not one per packet. */
+#define XW_SLAB_CLASS 12
+#define XW_SLAB_BYTES (64 * 1024)
+
+struct xw_slab {
+    struct xw_slab *next;
+    uint64_t pad; /* keeps the records 16-byte aligned */
+};
 
 static unsigned class_of(size_t total)
 {
@@ -16,6 +25,25 @@ static unsigned class_of(size_t total)
     while (((size_t)1 << k) < total)
         k++;
     return k;
+}
+
+/* Carves a new slab into free records of class k. */
+static int refill(struct xw_store *s, unsigned k)
+{
+    struct xw_slab *slab = malloc(XW_SLAB_BYTES);
+    if (!slab)
+        return -1;
+    slab->next = s->slabs;
+    s->slabs = slab;
+    size_t size = (size_t)1 << k;
+    for (uint8_t *r = (uint8_t *)(slab + 1); r + size <= (uint8_t *)slab + XW_SLAB_BYTES; r += size) {
+        struct xw_pkt *p = (struct xw_pkt *)(void *)r;
+        p->cls = (uint8_t)k;
+        p->next = s->free[k];
+        s->free[k] = p;
+        s->nfree[k]++;
+    }
+    return 0;
 }
 
 /* bytes: payload including fds. Callers have already capped it at XW_PACKET_CAP, so
@@ -26,6 +54,8 @@ struct xw_pkt *xw__pkt_alloc(xw_connection_t *c, size_t bytes)
     if (k >= XW_STORE_CLASSES)
         return NULL;
     struct xw_store *s = &c->store;
+    if (!s->free[k] && k <= XW_SLAB_CLASS && refill(s, k) < 0)
+        return NULL;
     struct xw_pkt *p = s->free[k];
     if (p) {
         s->free[k] = p->next;
@@ -54,14 +84,21 @@ void xw__pkt_free(xw_connection_t *c, struct xw_pkt *p)
     s->nfree[k]++;
 }
 
+/* Every record must be back on its free list (the queues are freed first). */
 void xw__store_fini(struct xw_store *s)
 {
     for (unsigned k = 0; k < XW_STORE_CLASSES; k++) {
         while (s->free[k]) {
             struct xw_pkt *p = s->free[k];
             s->free[k] = p->next;
-            free(p);
+            if (k > XW_SLAB_CLASS)
+                free(p);
         }
         s->nfree[k] = 0;
+    }
+    while (s->slabs) {
+        struct xw_slab *next = s->slabs->next;
+        free(s->slabs);
+        s->slabs = next;
     }
 }

@@ -115,6 +115,7 @@ struct xw_pkt {
 struct xw_store {
     struct xw_pkt *free[XW_STORE_CLASSES];
     unsigned nfree[XW_STORE_CLASSES];
+    struct xw_slab *slabs; /* owned: records of the small classes live in them */
 };
 
 struct xw_pkt *xw__pkt_alloc(xw_connection_t *c, size_t bytes);
