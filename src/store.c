@@ -13,6 +13,8 @@
  * pipelined InternAtoms) costs one malloc per slab, not one per packet. */
 #define XW_SLAB_CLASS 12
 #define XW_SLAB_BYTES (64 * 1024)
+/* From 64 KiB on, a record's data is a separate malloc'd block. */
+#define XW_EXT_CLASS 16
 
 struct xw_slab {
     struct xw_slab *next;
@@ -39,6 +41,7 @@ static int refill(struct xw_store *s, unsigned k)
     for (uint8_t *r = (uint8_t *)(slab + 1); r + size <= (uint8_t *)slab + XW_SLAB_BYTES; r += size) {
         struct xw_pkt *p = (struct xw_pkt *)(void *)r;
         p->cls = (uint8_t)k;
+        p->ext = NULL;
         p->next = s->free[k];
         s->free[k] = p;
         s->nfree[k]++;
@@ -60,11 +63,21 @@ struct xw_pkt *xw__pkt_alloc(xw_connection_t *c, size_t bytes)
     if (p) {
         s->free[k] = p->next;
         s->nfree[k]--;
+    } else if (k >= XW_EXT_CLASS) {
+        p = malloc(sizeof(*p));
+        uint8_t *data = p ? malloc((size_t)1 << k) : NULL;
+        if (!data) {
+            free(p);
+            return NULL;
+        }
+        p->cls = (uint8_t)k;
+        p->ext = data;
     } else {
         p = malloc((size_t)1 << k);
         if (!p)
             return NULL;
         p->cls = (uint8_t)k;
+        p->ext = NULL;
     }
     p->next = NULL;
     p->nfds = 0;
@@ -75,7 +88,8 @@ void xw__pkt_free(xw_connection_t *c, struct xw_pkt *p)
 {
     struct xw_store *s = &c->store;
     unsigned k = p->cls;
-    if (k >= XW_BIG_CLASS && s->nfree[k] >= XW_BIG_KEEP) {
+    if (k >= XW_EXT_CLASS && (!p->ext || (k >= XW_BIG_CLASS && s->nfree[k] >= XW_BIG_KEEP))) {
+        free(p->ext); /* NULL once its data was handed to the caller */
         free(p);
         return;
     }
@@ -91,6 +105,8 @@ void xw__store_fini(struct xw_store *s)
         while (s->free[k]) {
             struct xw_pkt *p = s->free[k];
             s->free[k] = p->next;
+            if (k >= XW_EXT_CLASS)
+                free(p->ext);
             if (k > XW_SLAB_CLASS)
                 free(p);
         }

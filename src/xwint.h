@@ -107,9 +107,11 @@ struct xw_pkt {
     uint16_t nfds; /* ints after len bytes */
     uint8_t cls;   /* size class: capacity is 1 << cls bytes including this header */
     uint8_t kind;
+    uint8_t *ext;  /* large classes: the data lives in its own malloc'd block (owned),
+                      which the libxcb-compatible calls hand over without a copy */
 };
 
-#define XW_PKT_DATA(p) ((uint8_t *)((p) + 1))
+#define XW_PKT_DATA(p) ((p)->ext ? (p)->ext : (uint8_t *)((p) + 1))
 #define XW_STORE_CLASSES 30
 
 struct xw_store {
