@@ -513,7 +513,8 @@ static int trace_read(struct trace *t, const char *path)
         trace_add(t, s, &cut);
     }
     lines_free(&raw);
-    qsort(t->ext_names.v, t->ext_names.n, sizeof(char *), by_string);
+    if (t->ext_names.n) /* qsort takes no NULL array, even empty */
+        qsort(t->ext_names.v, t->ext_names.n, sizeof(char *), by_string);
     return 0;
 }
 
