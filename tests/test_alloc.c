@@ -8,21 +8,11 @@
 #include <xw/xwext.h>
 
 #include "fake_server.h"
+#include "harness.h"
 
 /* glibc's replaceable allocator: definitions in the executable win over libc's.
  * Only allocations made on a thread that has counting switched on are counted, so
  * the fake server's thread does not disturb the numbers. */
-/* Sanitizers replace the allocator themselves: this test counts in plain builds only. */
-#if defined(__SANITIZE_ADDRESS__)
-#define XW_COUNT_ALLOCS 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define XW_COUNT_ALLOCS 0
-#endif
-#endif
-#ifndef XW_COUNT_ALLOCS
-#define XW_COUNT_ALLOCS 1
-#endif
 
 static _Thread_local int counting;
 static atomic_ulong allocs;

@@ -15,20 +15,10 @@
 #include "conform.h"
 #include "conform_list.h"
 #include "fake_server.h"
+#include "harness.h"
 
 /* ---- heap allocations made by xwire's request calls (glibc's allocator replaced) ---- */
 
-/* Sanitizers bring their own allocator: the count is made in the plain build only. */
-#if defined(__SANITIZE_ADDRESS__)
-#define XW_COUNT_ALLOCS 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define XW_COUNT_ALLOCS 0
-#endif
-#endif
-#ifndef XW_COUNT_ALLOCS
-#define XW_COUNT_ALLOCS 1
-#endif
 
 static _Thread_local int counting;
 static unsigned long allocs, warm_allocs;
@@ -97,12 +87,6 @@ struct server {
     size_t inlen, incap;
 };
 
-static const char *const ext_names[] = {
-    "BIG-REQUESTS", "Composite", "DAMAGE", "DOUBLE-BUFFER", "DPMS", "DRI2", "DRI3", "Generic Event Extension",
-    "GLX", "Present", "RANDR", "RECORD", "RENDER", "X-Resource", "MIT-SCREEN-SAVER", "SHAPE", "MIT-SHM", "SYNC",
-    "XC-MISC", "XEVIE", "XFree86-DRI", "XFree86-VidModeExtension", "XFIXES", "XINERAMA", "XInputExtension",
-    "XKEYBOARD", "XpExtension", "SELinux", "XTEST", "XVideo", "XVideo-MotionCompensation", NULL,
-};
 
 static void write_all(int fd, const void *p, size_t n)
 {
@@ -134,8 +118,8 @@ static int answer(struct server *s, const uint8_t *req, size_t len, uint16_t seq
         uint16_t n;
         memcpy(&n, req + 4, 2);
         int idx = -1;
-        for (int i = 0; ext_names[i]; i++)
-            if (strlen(ext_names[i]) == n && 8 + (size_t)n <= len && !memcmp(req + 8, ext_names[i], n))
+        for (int i = 0; harness_ext_names[i]; i++)
+            if (strlen(harness_ext_names[i]) == n && 8 + (size_t)n <= len && !memcmp(req + 8, harness_ext_names[i], n))
                 idx = i;
         body[0] = idx >= 0;
         body[1] = (uint8_t)(128 + (idx >= 0 ? idx : 0));
@@ -487,15 +471,6 @@ void cf_end(struct cf *cf)
     uninit_from = uninit_to = -1;
 }
 
-static uint64_t hash(const char *a, const char *b)
-{
-    uint64_t h = 1469598103934665603ULL;
-    for (const char *p = a; *p; p++)
-        h = (h ^ (uint8_t)*p) * 1099511628211ULL;
-    for (const char *p = b; *p; p++)
-        h = (h ^ (uint8_t)*p) * 1099511628211ULL;
-    return h;
-}
 
 int main(void)
 {
@@ -517,7 +492,7 @@ int main(void)
             uninit_seen = 0;
             for (int v = 0; v < 4; v++) {
                 current = c, current_v = v;
-                cf.rng = hash(c->ext, c->name) + (uint64_t)v;
+                cf.rng = harness_seed(c->ext, c->name) + (uint64_t)v;
                 arena_used = 0;
                 if (getenv("CF_TRACE"))
                     fprintf(stderr, "case %s %s %d\n", c->ext, c->name, v);

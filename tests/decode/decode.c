@@ -17,13 +17,8 @@
 #include "decode.h"
 #include "decode_list.h"
 #include "fake_server.h"
+#include "harness.h"
 
-static const char *const ext_names[] = {
-    "BIG-REQUESTS", "Composite", "DAMAGE", "DOUBLE-BUFFER", "DPMS", "DRI2", "DRI3", "Generic Event Extension",
-    "GLX", "Present", "RANDR", "RECORD", "RENDER", "X-Resource", "MIT-SCREEN-SAVER", "SHAPE", "MIT-SHM", "SYNC",
-    "XC-MISC", "XEVIE", "XFree86-DRI", "XFree86-VidModeExtension", "XFIXES", "XINERAMA", "XInputExtension",
-    "XKEYBOARD", "XpExtension", "SELinux", "XTEST", "XVideo", "XVideo-MotionCompensation", NULL,
-};
 
 /* Where libxcb is no oracle, each with its reason; differences there are listed and
  * counted apart, never skipped silently. */
@@ -92,8 +87,8 @@ static void answer(struct server *s, const uint8_t *req, size_t len)
     if (req[0] == 98 && len >= 8) { /* QueryExtension */
         uint16_t n;
         memcpy(&n, req + 4, 2);
-        for (int i = 0; ext_names[i]; i++)
-            if (strlen(ext_names[i]) == n && 8 + (size_t)n <= len && !memcmp(req + 8, ext_names[i], n)) {
+        for (int i = 0; harness_ext_names[i]; i++)
+            if (strlen(harness_ext_names[i]) == n && 8 + (size_t)n <= len && !memcmp(req + 8, harness_ext_names[i], n)) {
                 rep[8] = 1;
                 rep[9] = (uint8_t)(128 + i);
                 rep[10] = (uint8_t)(64 + i);
@@ -286,15 +281,6 @@ void db_event(struct db *r, size_t need, int number, int xge, int ext)
     r->w = xw_wait_for_event(r->wc);
 }
 
-static uint64_t hash(const char *a, const char *b)
-{
-    uint64_t h = 1469598103934665603ULL;
-    for (const char *p = a; *p; p++)
-        h = (h ^ (uint8_t)*p) * 1099511628211ULL;
-    for (const char *p = b; *p; p++)
-        h = (h ^ (uint8_t)*p) * 1099511628211ULL;
-    return h;
-}
 
 int main(void)
 {
@@ -322,7 +308,7 @@ int main(void)
             strstr(c->name, " reply") ? replies++ : events++;
             for (int seed = 0; seed < 3; seed++) {
                 r.name = c->name;
-                r.rng = hash(c->ext, c->name) + (uint64_t)seed;
+                r.rng = harness_seed(c->ext, c->name) + (uint64_t)seed;
                 c->run(&r);
                 runs++;
                 if (xcb_connection_has_error(r.xc) || xw_connection_has_error(r.wc)) {

@@ -1,0 +1,39 @@
+/* harness.h — small pieces the libxcb comparison tests (conform, decode) share. */
+#ifndef XW_TEST_HARNESS_H
+#define XW_TEST_HARNESS_H
+
+#include <stdint.h>
+
+/* Every extension xcb-proto describes, by the name QueryExtension takes: the fake
+ * servers answer extension i with major opcode 128 + i and first event 64 + i. */
+static const char *const harness_ext_names[] = {
+    "BIG-REQUESTS", "Composite", "DAMAGE", "DOUBLE-BUFFER", "DPMS", "DRI2", "DRI3", "Generic Event Extension",
+    "GLX", "Present", "RANDR", "RECORD", "RENDER", "X-Resource", "MIT-SCREEN-SAVER", "SHAPE", "MIT-SHM", "SYNC",
+    "XC-MISC", "XEVIE", "XFree86-DRI", "XFree86-VidModeExtension", "XFIXES", "XINERAMA", "XInputExtension",
+    "XKEYBOARD", "XpExtension", "SELinux", "XTEST", "XVideo", "XVideo-MotionCompensation", NULL,
+};
+
+/* A seed from a case's names, so each case's arguments stay the same between runs. */
+static inline uint64_t harness_seed(const char *a, const char *b)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (const char *p = a; *p; p++)
+        h = (h ^ (uint8_t)*p) * 1099511628211ULL;
+    for (const char *p = b; *p; p++)
+        h = (h ^ (uint8_t)*p) * 1099511628211ULL;
+    return h;
+}
+
+/* Sanitizers bring their own allocator: allocation counts are made in plain builds. */
+#if defined(__SANITIZE_ADDRESS__)
+#define XW_COUNT_ALLOCS 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define XW_COUNT_ALLOCS 0
+#endif
+#endif
+#ifndef XW_COUNT_ALLOCS
+#define XW_COUNT_ALLOCS 1
+#endif
+
+#endif
