@@ -180,8 +180,15 @@ char *expr_c(struct ectx *x, struct expr *ex)
     case EX_LISTELEM:
         return xstrdup("xw_el");
     case EX_OP:
+        /* in 64 bits: a server's 16-bit counts multiplied must not overflow int, and
+         * a zero divisor or a wide shift must not be undefined */
         a = expr_c(x, ex->a), b = expr_c(x, ex->b);
-        r = xasprintf("(%s %s %s)", a, ex->op, b);
+        if (!strcmp(ex->op, "/"))
+            r = xasprintf("xw__div((int64_t)(%s), (int64_t)(%s))", a, b);
+        else if (!strcmp(ex->op, "<<"))
+            r = xasprintf("((int64_t)((uint64_t)(%s) << ((%s) & 63)))", a, b);
+        else
+            r = xasprintf("((int64_t)(%s) %s (int64_t)(%s))", a, ex->op, b);
         free(a), free(b);
         return r;
     case EX_UNOP:

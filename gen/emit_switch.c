@@ -64,8 +64,8 @@ static void put_fields(struct emitter *e, struct out *o, struct type *sw, struct
             continue;
         if (f->kind == FK_PAD) {
             if (f->pad_align)
-                out_printf(o, "        { size_t xw_p = -xw_off & %d; if (xw_o) memset(xw_o + xw_off, 0, xw_p); xw_off += xw_p; }\n",
-                           f->pad_align - 1);
+                out_printf(o, "        { size_t xw_p = -(%d + xw_off) & %d; if (xw_o) memset(xw_o + xw_off, 0, xw_p); xw_off += xw_p; }\n",
+                           sw->start_offset, f->pad_align - 1);
             else
                 out_printf(o, "        if (xw_o)\n            memset(xw_o + xw_off, 0, %d);\n        xw_off += %d;\n",
                            f->pad_bytes, f->pad_bytes);
@@ -95,8 +95,8 @@ static void put_fields(struct emitter *e, struct out *o, struct type *sw, struct
         }
         int mask = pad_mask(f->type);
         if (prev_var && mask)
-            out_printf(o, "        { size_t xw_p = -xw_off & %d; if (xw_o) memset(xw_o + xw_off, 0, xw_p); xw_off += xw_p; }\n",
-                       mask);
+            out_printf(o, "        { size_t xw_p = -(%d + xw_off) & %d; if (xw_o) memset(xw_o + xw_off, 0, xw_p); xw_off += xw_p; }\n",
+                       sw->start_offset, mask);
         char *bytes;
         if (f->kind == FK_LIST && type_fixed(f->type)) {
             char *n = expr_c(&x, f->expr);

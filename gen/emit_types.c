@@ -155,7 +155,9 @@ static void emit_sizeof(struct emitter *e, struct type *t, const char *fname)
     }
     out_printf(h, ");\n");
     char *w = walker_name(e, t);
-    out_printf(c, ")\n{\n    return (int)%s((const char *)_buffer, SIZE_MAX, -1%s", w, t->kind == TK_SWITCH ? ", 0" : "");
+    char *base = t->kind == TK_SWITCH ? xasprintf(", %d", t->start_offset) : xstrdup("");
+    out_printf(c, ")\n{\n    return (int)%s((const char *)_buffer, SIZE_MAX, -1%s", w, base);
+    free(base);
     for (int i = 0; i < np; i++)
         out_printf(c, ", %s", wp[i].name);
     out_printf(c, ");\n}\n");

@@ -413,8 +413,8 @@ static void emit_walker_mode(struct emitter *e, struct type *t, int unpack)
                                " * Returns its size. _buffer must hold valid (validated) data. */\nXW_EXPORT %s;\n",
                    t->name, sig.buf);
         s.fstart = o->len;
-        out_printf(o, "\n%s\n{\n    const char *xw_b = (const char *)_buffer;\n    size_t xw_avail = SIZE_MAX, xw_base = 0;\n"
-                      "    int xw_stop = -1;\n    size_t xw_off = 0;\n", sig.buf);
+        out_printf(o, "\n%s\n{\n    const char *xw_b = (const char *)_buffer;\n    size_t xw_avail = SIZE_MAX, xw_base = %d;\n"
+                      "    int xw_stop = -1;\n    size_t xw_off = 0;\n", sig.buf, t->start_offset);
         free(tn);
     } else {
         out_printf(o, "\n/* Bytes taken by a %s at xw_b, or -1 when they run past xw_avail; with xw_stop >= 0,\n"

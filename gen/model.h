@@ -141,6 +141,7 @@ struct type {
     struct type *reply;   /* TK_REQUEST */
     struct type *request; /* TK_REPLY */
     struct expr *swexpr;  /* TK_SWITCH */
+    int start_offset;     /* TK_SWITCH: offset from alignment its <required_start_align> gives */
     struct type **cases;  /* TK_SWITCH: TK_CASE children */
     int ncases;
     struct expr **caseexprs; /* TK_CASE */

@@ -273,6 +273,10 @@ static struct type *parse_switch(struct module *m, struct type *parent, const st
         int bit = !strcmp(k->tag, "bitcase");
         if (!bit && strcmp(k->tag, "case")) {
             if (!strcmp(k->tag, "required_start_align")) {
+                /* where the switch starts relative to a 4-byte boundary: its pads count from there */
+                const char *al = xattr(k, "align"), *of = xattr(k, "offset");
+                if (al && of && atoi(al) > 0)
+                    sw->start_offset = atoi(of) % atoi(al);
                 g_counts.required_start_align++;
                 continue;
             }

@@ -118,7 +118,12 @@ XW_EXPORT xw_connection_t *xw_connect_to_fd(int fd, xw_auth_info_t *auth_info)
         return c;
     xid_init(c);
     uint16_t maxlen = xw__rd16(c->setup + 26);
-    c->out.max_words = maxlen ? maxlen : 65535;
+    if (maxlen < 4096) { /* the protocol's floor: every server takes 4096 words */
+        xw__conn_fail(c, XW_CONN_CLOSED_PARSE_ERR, "malformed setup: maximum request length %u words (at least 4096)",
+                      maxlen);
+        return c;
+    }
+    c->out.max_words = maxlen;
     xw__out_refresh(c);
     return c;
 }

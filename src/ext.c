@@ -110,16 +110,17 @@ struct xw_ext_entry *xw__ext_by_error(xw_connection_t *c, uint8_t code)
 static void bigreq_send(xw_connection_t *c)
 {
     uint8_t major;
-    if (xw__ext_major(c, &bigreq_ext, &major) < 0) {
-        c->out.bigreq = -1;
+    /* "unavailable" while asking: the queries below must not ask again (they are
+     * small, but a server may announce an absurdly small limit) */
+    c->out.bigreq = -1;
+    if (xw__ext_major(c, &bigreq_ext, &major) < 0)
         return;
-    }
     static const xw_protocol_request_t req = {.count = 1, .ext = &bigreq_ext, .opcode = 0};
     uint8_t b[4] = {0};
     struct iovec iov[3] = {{0}, {0}, {b, 4}};
     c->out.bigreq_seq = xw__send_locked(c, XW_REQUEST_CHECKED, iov + 2, &req, 4, 0, NULL);
-    if (!c->out.bigreq_seq)
-        c->out.bigreq = -1;
+    if (c->out.bigreq_seq)
+        c->out.bigreq = 0;
 }
 
 int xw__bigreq_max(xw_connection_t *c, uint32_t *max_words)

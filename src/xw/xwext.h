@@ -88,6 +88,13 @@ struct xw__out_head {
 #define XW__PROCESS_SINGLE_THREADED 0
 #endif
 
+/* Division in generated length expressions: a zero divisor the server sent gives
+ * 0 instead of a trap. */
+static inline int64_t xw__div(int64_t a, int64_t b)
+{
+    return b ? a / b : 0;
+}
+
 /** Send one request. vector[0..count-1] hold its bytes; vector[-1] and vector[-2]
  * must be writable (the runtime uses them for its buffer and the BIG-REQUESTS length).
  * vector[0] is the fixed part: the runtime writes the major opcode (and for an
