@@ -134,27 +134,57 @@ XW_EXPORT int xw_connection_has_error(xw_connection_t *c);
 /** Human-readable reason for the connection's first fatal error, or NULL if none.
  * The string is owned by the connection and lives until xw_disconnect(). */
 XW_EXPORT const char *xw_connection_error_string(xw_connection_t *c);
+/** The server's setup reply, parsed and bounds-checked at connect; owned by the
+ * connection until xw_disconnect(). Walk it with the generated iterators
+ * (xw_setup_roots_iterator, ...). NULL after a failed connect. Thread-safe. */
 XW_EXPORT const struct xw_setup_t *xw_get_setup(xw_connection_t *c);
+/** The socket, for poll()/epoll in an event loop; the connection keeps owning it.
+ * Rule: events may already sit in xwire's queue (read along with a reply), so drain
+ * it with xw_poll_for_queued_event() before waiting on the fd, or an event that
+ * arrived earlier waits for the next byte from the server. -1 after a failed connect. */
 XW_EXPORT int xw_get_file_descriptor(xw_connection_t *c);
+/** A fresh resource id from the setup's base and mask; when they run out, asks
+ * XC-MISC for a new range. Returns (uint32_t)-1 on failure. Thread-safe. */
 XW_EXPORT uint32_t xw_generate_id(xw_connection_t *c);
+/** Bytes read from and written to the server so far. */
 XW_EXPORT uint64_t xw_total_read(xw_connection_t *c);
 XW_EXPORT uint64_t xw_total_written(xw_connection_t *c);
 
 /* ---- output (src/out.c) ---- */
 
+/** Writes everything queued. Returns > 0 on success, <= 0 when the connection has
+ * failed (as libxcb). Thread-safe. */
 XW_EXPORT int xw_flush(xw_connection_t *c);
+/** The longest request the server takes, in 4-byte units, enabling BIG-REQUESTS
+ * when the server has it (one round trip the first time). A longer request fails
+ * alone (sequence 0), never the connection. */
 XW_EXPORT uint32_t xw_get_maximum_request_length(xw_connection_t *c);
+/** Sends the BIG-REQUESTS query without waiting for its answer. */
 XW_EXPORT void xw_prefetch_maximum_request_length(xw_connection_t *c);
 
 /* ---- input (src/in.c) ---- */
 
+/** The next event or unchecked error (response_type 0), waiting for one; malloc'd,
+ * the caller frees it (36 bytes: 32 wire bytes and full_sequence; generic events
+ * longer, in libxcb's layout). NULL when the connection fails. Thread-safe: each
+ * event goes to exactly one caller. */
 XW_EXPORT xw_generic_event_t *xw_wait_for_event(xw_connection_t *c);
+/** As xw_wait_for_event() but never blocks: reads what the socket has, NULL if no
+ * event is there. */
 XW_EXPORT xw_generic_event_t *xw_poll_for_event(xw_connection_t *c);
+/** As xw_poll_for_event() but never reads the socket: only what is queued. */
 XW_EXPORT xw_generic_event_t *xw_poll_for_queued_event(xw_connection_t *c);
+/** Waits until a request sent with a _checked function is done: its error
+ * (malloc'd, the caller frees it) or NULL when it succeeded. Sends a sync when no
+ * later reply would tell. */
 XW_EXPORT xw_generic_error_t *xw_request_check(xw_connection_t *c, xw_void_cookie_t cookie);
+/** The reply (and error) of this request will be dropped when it arrives. */
 XW_EXPORT void xw_discard_reply(xw_connection_t *c, unsigned int sequence);
 XW_EXPORT void xw_discard_reply64(xw_connection_t *c, uint64_t sequence);
 
+/** Generic events of ext whose event id (bytes 12..15) is eid go to a queue of their
+ * own (as Present needs); *stamp, when given, is incremented for each. Free with
+ * xw_unregister_for_special_event(). */
 XW_EXPORT xw_special_event_t *xw_register_for_special_xge(xw_connection_t *c, xw_extension_t *ext, uint32_t eid,
                                                           uint32_t *stamp);
 XW_EXPORT void xw_unregister_for_special_event(xw_connection_t *c, xw_special_event_t *se);
@@ -163,7 +193,11 @@ XW_EXPORT xw_generic_event_t *xw_wait_for_special_event(xw_connection_t *c, xw_s
 
 /* ---- extensions (src/ext.c) ---- */
 
+/** The QueryExtension reply for ext, asked once per connection and cached (owned
+ * by the connection); later requests of ext make no round trip. NULL on failure;
+ * check ->present. */
 XW_EXPORT const struct xw_query_extension_reply_t *xw_get_extension_data(xw_connection_t *c, xw_extension_t *ext);
+/** Sends the QueryExtension for ext without waiting for it. */
 XW_EXPORT void xw_prefetch_extension_data(xw_connection_t *c, xw_extension_t *ext);
 
 
