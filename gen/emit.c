@@ -72,7 +72,7 @@ char *tname(struct emitter *e, struct type *t)
     case TK_PRIM:
         return xstrdup(t->ctype);
     case TK_EVENT:
-        return tfunc2(e, t->copy_of && t->copy_of != t ? t : t, "event", "t");
+        return tfunc2(e, t, "event", "t");
     case TK_ERROR:
         return tfunc2(e, t, "error", "t");
     case TK_REQUEST:

@@ -40,6 +40,5 @@ void emit_walker(struct emitter *e, struct type *t);
 void emit_unpack(struct emitter *e, struct type *sw);
 void emit_serialize(struct emitter *e, struct type *sw);
 void emit_switch_accessors(struct emitter *e, struct type *sw);
-char *walker_call(struct emitter *e, struct type *t, const char *buf, const char *avail, struct ectx *x);
 
 #endif

@@ -438,7 +438,6 @@ static void emit_senders(struct emitter *e, struct type *t)
     char *alt = tfunc(e, t, t->reply ? "unchecked" : "checked");
     char *abase = tfunc(e, t, "aux");
     char *aalt = tfunc2(e, t, "aux", t->reply ? "unchecked" : "checked");
-    int reg_checked = t->reply ? 1 : 0;
     if (!t->reply) {
         emit_sender(e, t, alt, 1, 0);
         emit_sender(e, t, base, 0, 0);
@@ -451,7 +450,7 @@ static void emit_senders(struct emitter *e, struct type *t)
             emit_sender(e, t, aalt, 1, 1);
             emit_sender(e, t, abase, 0, 1);
         } else {
-            emit_sender(e, t, abase, reg_checked, 1);
+            emit_sender(e, t, abase, 1, 1);
             emit_sender(e, t, aalt, 0, 1);
         }
     }

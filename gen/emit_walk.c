@@ -27,7 +27,6 @@ static void add_param(struct emitter *e, struct wparam **ps, int *n, const char 
     PUSH(*ps, *n, p);
 }
 
-static void collect_type(struct emitter *e, struct type *t, struct type *scope, struct wparam **ps, int *n);
 
 static void collect_expr(struct emitter *e, struct type *t, struct expr *x, struct wparam **ps, int *n,
                          struct type *member)
@@ -99,9 +98,8 @@ static void collect_fields(struct emitter *e, struct type *t, struct field **fs,
     }
 }
 
-static void collect_type(struct emitter *e, struct type *t, struct type *scope, struct wparam **ps, int *n)
+static void collect_type(struct emitter *e, struct type *t, struct wparam **ps, int *n)
 {
-    (void)scope;
     if (t->kind == TK_SWITCH) {
         /* libxcb's order: what the cases' lists need, then what selects the cases */
         for (int c = 0; c < t->ncases; c++)
@@ -134,7 +132,7 @@ int walker_params(struct type *t, struct wparam **out)
         }
     struct wparam *ps = NULL;
     int n = 0;
-    collect_type(&tmp, t, t, &ps, &n);
+    collect_type(&tmp, t, &ps, &n);
     cache = xrealloc(cache, sizeof(*cache) * (size_t)(ncache + 1));
     cache[ncache].t = t, cache[ncache].p = ps, cache[ncache].n = n, cache[ncache].m = t->mod;
     ncache++;
@@ -304,10 +302,8 @@ static void walk_fields(struct wstate *s, struct field **fs, int nf, int stops, 
                 walk_align(s, pad_mask(f->type), ind);
             if (stops)
                 out_printf(s->o, "%s    if (xw_stop == %d)\n%s        return (long)xw_off;\n", ind, i, ind);
-            int pv = s->prev_var;
             s->prev_var = 0; /* aligned above */
             walk_list(s, f, ind);
-            (void)pv;
         } else if (f->kind == FK_SWITCH && s->store) {
             /* a nested switch is a struct member: unpack into it */
             struct wparam *sp;
@@ -455,19 +451,4 @@ static void emit_walker_mode(struct emitter *e, struct type *t, int unpack)
     else
         out_printf(o, "    (void)xw_b;\n    (void)xw_stop;\n    return (long)xw_off;\n}\n");
     free(w);
-}
-
-char *walker_call(struct emitter *e, struct type *t, const char *buf, const char *avail, struct ectx *x)
-{
-    (void)x;
-    struct wparam *wp;
-    int np = walker_params(t, &wp);
-    char *w = walker_name(e, t);
-    struct out o = { 0 };
-    out_printf(&o, "%s((const char *)(%s), %s, -1", w, buf, avail);
-    for (int i = 0; i < np; i++)
-        out_printf(&o, ", %s", wp[i].name);
-    out_printf(&o, ")");
-    free(w);
-    return o.buf;
 }

@@ -219,7 +219,6 @@ char *cname_join(struct module *m, char **path, int n, const char *suffix);
 char *cname_upper(const char *s);
 const char *cfield_name(const char *name);
 const char *libxcb_field_name(const char *name);
-void names_assign(struct module *m, struct type *t, char **path, int npath);
 
 /* counts of each construct, reported by main.c */
 struct counts {
@@ -254,7 +253,6 @@ void emit_decode(struct module *m, const char *path);
 void emit_type(struct emitter *e, struct type *t);
 void emit_enum(struct emitter *e, struct type *t);
 void emit_simple(struct emitter *e, struct type *t);
-void emit_complex(struct emitter *e, struct type *t);
 void emit_iterator(struct emitter *e, struct type *t);
 void emit_accessors(struct emitter *e, struct type *t, struct type *owner);
 void emit_event(struct emitter *e, struct type *t);

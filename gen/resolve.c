@@ -443,8 +443,6 @@ static void resolve_field_exprs(struct type *t)
 {
     for (int i = 0; i < t->nfields; i++) {
         struct field *f = t->fields[i];
-        if (f->type && f->type->kind == TK_XIDUNION)
-            (void)0;
         if (f->expr && f->expr->kind != EX_CALCLEN)
             resolve_expr(t, f->expr, NULL);
         if (f->isfd)
