@@ -375,8 +375,8 @@ static inline __attribute__((always_inline)) int copy_small(uint8_t *dst, const 
 }
 
 /* Lock held (or single-threaded). The common case, kept a leaf with no calls so
- * it needs no saved registers: a void, unchecked request without fds whose slices
- * are small, for the core or an extension whose opcode is cached. One combined
+ * it needs no saved registers: a request without fds whose slices are small, for
+ * the core or an extension whose opcode is cached, unchecked or checked. One combined
  * check, the copy, the header, the sequence number. Returns 0 when the general
  * path must handle it; nothing is committed then. */
 static inline __attribute__((always_inline)) uint64_t send_fast(xw_connection_t *c, int flags, const struct iovec *v,
@@ -386,7 +386,12 @@ static inline __attribute__((always_inline)) uint64_t send_fast(xw_connection_t 
     uint8_t *dst = o->ptr;
     uint64_t seq = o->seq;
     if (XW_UNLIKELY(seq >= o->fast_limit || total - 4 >= XW_COPY_MAX - 4 || total > (size_t)(o->end - dst) ||
-                    ((total & 3) | nfds | (unsigned)flags | (unsigned)!req->isvoid)))
+                    ((total & 3) | nfds | ((unsigned)flags & ~(unsigned)XW_REQUEST_CHECKED))))
+        return 0;
+    /* A reply-bearing or checked request needs a pending entry: taken here while
+     * the ring has room and the request has one reply. */
+    unsigned track = (unsigned)flags | (unsigned)!req->isvoid;
+    if (XW_UNLIKELY(track) && !xw__pend_fast_ok(c, req))
         return 0;
     uint8_t major = req->opcode;
     if (req->ext) {
@@ -414,6 +419,8 @@ static inline __attribute__((always_inline)) uint64_t send_fast(xw_connection_t 
     xw__wr16(dst + 2, (uint16_t)(total >> 2));
     o->ptr = lim;
     o->seq = seq + 1;
+    if (XW_UNLIKELY(track))
+        xw__pend_fast_add(c, seq + 1, flags, req);
     return seq + 1;
 }
 

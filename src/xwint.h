@@ -222,6 +222,44 @@ struct xw_connection_t {
     uint64_t total_read, total_written;
 };
 
+/* ---- the pending ring's fast path (used by out.c's send fast path) ---- */
+
+/* Lock held. True when a tracked request may take a pending entry without a call:
+ * the ring has room and the request ends with its first reply (ListFontsWithInfo
+ * and RECORD's EnableContext, minor 5, send several: an extension's request with
+ * minor opcode 5 takes the general path, whichever extension it is). */
+static inline int xw__pend_fast_ok(const xw_connection_t *c, const xw_protocol_request_t *req)
+{
+    if (c->in.pn == c->in.pcap)
+        return 0;
+    if (req->isvoid)
+        return 1;
+    return req->ext ? req->opcode != 5 : req->opcode != XW_OP_LIST_FONTS_WITH_INFO;
+}
+
+/* Lock held, xw__pend_fast_ok true, seq just taken. Does what xw__pend_add does for
+ * such a request; the fast path ran, so the connection is healthy and no thread is
+ * writing, which leaves only the void-run and 32-bit-wrap limits to recompute. */
+static inline void xw__pend_fast_add(xw_connection_t *c, uint64_t seq, int flags, const xw_protocol_request_t *req)
+{
+    struct xw_in *in = &c->in;
+    in->pend[(in->phead + in->pn) & (in->pcap - 1)] = (struct xw_pend){
+        .seq = seq,
+        .validate = req->validate,
+        .flags = (uint16_t)flags,
+        .isvoid = req->isvoid,
+    };
+    in->pn++;
+    in->pundone++;
+    if (!req->isvoid) {
+        struct xw_out *o = &c->out;
+        uint64_t run = seq + XW_MAX_VOID_RUN, wrap = seq | 0xffffffffu;
+        o->last_reply = seq;
+        o->fast_limit = run < wrap ? run : wrap;
+        o->inline_limit = c->single ? o->fast_limit : 0;
+    }
+}
+
 /* ---- helpers shared by the subsystems ---- */
 
 static inline uint16_t xw__rd16(const void *p)
