@@ -20,7 +20,10 @@ xw_connection_t *ex_connect(const char *prog, const char *display, int *screen)
         return c;
     /* xw_connect never returns NULL; the reason lives until xw_disconnect. */
     const char *name = display ? display : getenv("DISPLAY");
-    fprintf(stderr, "%s: cannot connect to \"%s\": %s\n", prog, name ? name : "", xw_connection_error_string(c));
+    if (name && *name)
+        fprintf(stderr, "%s: cannot connect to \"%s\": %s\n", prog, name, xw_connection_error_string(c));
+    else
+        fprintf(stderr, "%s: cannot connect: %s\n", prog, xw_connection_error_string(c));
     xw_disconnect(c);
     exit(1);
 }
