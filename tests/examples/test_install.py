@@ -2,10 +2,12 @@
 the way a user builds against an installed xwire: `pkg-config --cflags --libs
 xwire` (PKG_CONFIG_PATH and PKG_CONFIG_SYSROOT_DIR pointing into the staging
 copy) with the shared library, and `pkg-config --static` with libxwire.a. Both
-programs run against Xvfb, the first loading the staged libxwire.so.0."""
+programs run against Xvfb, the first loading the staged libxwire.so.0, and so does
+the quick start program copied out of README.md."""
 import argparse
 import glob
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -19,6 +21,7 @@ ap.add_argument("--meson", required=True)
 ap.add_argument("--builddir", required=True)
 ap.add_argument("--examples", required=True, help="the examples' source directory")
 ap.add_argument("--cc", required=True, help="the compiler command, as meson runs it")
+ap.add_argument("--readme", required=True)
 ap.add_argument("--sanitize", default="none", help="meson's b_sanitize")
 args = ap.parse_args()
 
@@ -77,7 +80,17 @@ def compile_and_run(pcdir, libdir):
     static = os.path.join(work, "xwinfo-static")
     sh(cc + flags + ["-o", static, os.path.join(ex, "xwinfo.c"), os.path.join(ex, "exutil.c")] + static_libs)
     check("libxwire" not in sh(["readelf", "-d", static]), "xwinfo-static still needs libxwire")
-    print("built out of tree: xwev (shared), xwinfo (static)")
+    # The quick start program, as the README shows it.
+    with open(args.readme) as f:
+        readme = f.read()
+    code = re.search(r"## Quick start\n+```c\n(.*?)```", readme, re.S)
+    check(code, "no C block under \"## Quick start\" in the README")
+    hello = os.path.join(work, "hello.c")
+    with open(hello, "w") as f:
+        f.write(code.group(1))
+    quick = os.path.join(work, "hello")
+    sh(cc + flags + ["-o", quick, hello] + cflags_libs)
+    print("built out of tree: xwev (shared), xwinfo (static), the README's hello.c")
 
     env_shared = dict(os.environ, LD_LIBRARY_PATH=libdir)
     trace = sh([shared], env=dict(env_shared, LD_TRACE_LOADED_OBJECTS="1"))
@@ -91,7 +104,11 @@ def compile_and_run(pcdir, libdir):
         status, out, err = run([shared, "-id", "0x7654321"], env=x.env(LD_LIBRARY_PATH=libdir))
         check(status == 1 and "BadWindow (3) in ChangeWindowAttributes" in err, "xwev-installed: %d %r" %
               (status, err))
-    print("both run against Xvfb")
+        status, out, err = run([quick], env=x.env(LD_LIBRARY_PATH=libdir))
+        want = ("WM_CLASS is atom 67\nexposed\n"
+                "BadWindow (3) in MapWindow (major 8, minor 0), resource 0x123\n")
+        check(status == 0 and out == want, "README's hello.c: %d %r %r" % (status, out, err))
+    print("both run against Xvfb, and so does the README's quick start program")
 
 
 def test():
