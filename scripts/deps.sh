@@ -13,7 +13,7 @@ xcb_ext_devs=(
 )
 packages=(
   meson ninja-build gcc g++ clang pkg-config libexpat1-dev xcb-proto check libxau-dev
-  xvfb x11-utils xtrace libx11-dev libx11-xcb-dev libxcb1-dev
+  xvfb x11-utils x11-apps xtrace libx11-dev libx11-xcb-dev libxcb1-dev python3
   "${xcb_ext_devs[@]}"
   libxext-dev libxxf86vm-dev valgrind libclang-rt-14-dev
 )

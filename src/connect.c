@@ -142,6 +142,8 @@ XW_EXPORT xw_connection_t *xw_connect_to_display_with_auth_info(const char *disp
     char *host = NULL, *protocol = NULL;
     int dpy, screen = 0;
     const char *name = display && *display ? display : getenv("DISPLAY");
+    if (!name || !*name)
+        return fail_new(XW_CONN_CLOSED_PARSE_ERR, "%s", "no display name given and $DISPLAY is not set");
     if (!xw__parse_display_full(name, &protocol, &host, &dpy, &screen))
         return fail_new(XW_CONN_CLOSED_PARSE_ERR, "cannot parse display \"%s\"", name ? name : "(unset)");
     char why[256] = "";

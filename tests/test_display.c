@@ -100,6 +100,16 @@ START_TEST(connect_reports_parse_and_socket_errors)
     ck_assert_int_eq(xw_connection_has_error(c), XW_CONN_CLOSED_PARSE_ERR);
     ck_assert_ptr_nonnull(strstr(xw_connection_error_string(c), "cannot parse display"));
     xw_disconnect(c);
+    /* No name and no $DISPLAY: say so rather than "cannot parse". */
+    char *saved = getenv("DISPLAY") ? strdup(getenv("DISPLAY")) : NULL;
+    unsetenv("DISPLAY");
+    c = xw_connect(NULL, NULL);
+    ck_assert_int_eq(xw_connection_has_error(c), XW_CONN_CLOSED_PARSE_ERR);
+    ck_assert_str_eq(xw_connection_error_string(c), "no display name given and $DISPLAY is not set");
+    xw_disconnect(c);
+    if (saved)
+        setenv("DISPLAY", saved, 1);
+    free(saved);
     /* A display nobody serves: the filesystem socket's reason comes back. */
     c = xw_connect("unix:4711", NULL);
     ck_assert_int_eq(xw_connection_has_error(c), XW_CONN_ERROR);

@@ -120,16 +120,32 @@ typedef struct xw_special_event xw_special_event_t;
 
 /** Parse a display string as libxcb 1.15 does, but reject ":+1", ": 1", ":-1" and
  * numbers that overflow. On success returns 1 and *host is malloc'd (caller frees);
- * returns 0 on a malformed string. name NULL means $DISPLAY. */
+ * returns 0 on a malformed string (nothing allocated). name NULL means $DISPLAY.
+ * screen may be NULL. Touches no connection; thread-safe. */
 XW_EXPORT int xw_parse_display(const char *name, char **host, int *display, int *screen);
-/** Connect to a display (NULL: $DISPLAY). Never returns NULL: check
- * xw_connection_has_error(); free with xw_disconnect(). */
+/** Connect to a display (NULL or "": $DISPLAY), authenticating with the entry
+ * $XAUTHORITY (or ~/.Xauthority) holds for it; *screenp, when given, gets the
+ * display string's screen number. Never returns NULL: on failure the connection
+ * is in error (xw_connection_has_error() gives the XW_CONN_* code,
+ * xw_connection_error_string() says why: no display, socket missing, refused
+ * by the server with its reason, ...). The caller owns the connection and frees
+ * it with xw_disconnect(), also after a failure. */
 XW_EXPORT xw_connection_t *xw_connect(const char *displayname, int *screenp);
+/** As xw_connect() with the given authorization (auth NULL: look it up as
+ * xw_connect does). auth is only read during the call; the caller keeps it. */
 XW_EXPORT xw_connection_t *xw_connect_to_display_with_auth_info(const char *display, xw_auth_info_t *auth,
                                                                 int *screen);
-/** Use an already connected socket; the connection owns fd from now on, also on failure. */
+/** Use an already connected socket; the connection owns fd from now on, also on
+ * failure (it is closed by xw_disconnect). auth_info as above (NULL: none). */
 XW_EXPORT xw_connection_t *xw_connect_to_fd(int fd, xw_auth_info_t *auth_info);
+/** Closes the socket and any fds not yet sent or claimed, and frees the
+ * connection with every queued reply and event. Replies, events and errors already
+ * handed to the caller stay the caller's. NULL is ignored. No other thread may
+ * use c during or after the call. */
 XW_EXPORT void xw_disconnect(xw_connection_t *c);
+/** 0 while the connection is usable, else the XW_CONN_* code of its first fatal
+ * error (it never recovers: disconnect and connect again). X errors for single
+ * requests are not connection errors. Thread-safe, no lock. */
 XW_EXPORT int xw_connection_has_error(xw_connection_t *c);
 /** Human-readable reason for the connection's first fatal error, or NULL if none.
  * The string is owned by the connection and lives until xw_disconnect(). */
@@ -146,7 +162,8 @@ XW_EXPORT int xw_get_file_descriptor(xw_connection_t *c);
 /** A fresh resource id from the setup's base and mask; when they run out, asks
  * XC-MISC for a new range. Returns (uint32_t)-1 on failure. Thread-safe. */
 XW_EXPORT uint32_t xw_generate_id(xw_connection_t *c);
-/** Bytes read from and written to the server so far. */
+/** Bytes read from and written to the server so far (written: handed to the
+ * kernel, not what is still queued). Thread-safe. */
 XW_EXPORT uint64_t xw_total_read(xw_connection_t *c);
 XW_EXPORT uint64_t xw_total_written(xw_connection_t *c);
 
@@ -178,17 +195,28 @@ XW_EXPORT xw_generic_event_t *xw_poll_for_queued_event(xw_connection_t *c);
  * (malloc'd, the caller frees it) or NULL when it succeeded. Sends a sync when no
  * later reply would tell. */
 XW_EXPORT xw_generic_error_t *xw_request_check(xw_connection_t *c, xw_void_cookie_t cookie);
-/** The reply (and error) of this request will be dropped when it arrives. */
+/** The reply (and error) of this request will be dropped when it arrives, or
+ * now if it already has; nobody may wait for it afterwards. For a cookie the
+ * caller will not claim, so the reply does not stay queued until disconnect.
+ * Thread-safe. The 64-bit form takes the full sequence number. */
 XW_EXPORT void xw_discard_reply(xw_connection_t *c, unsigned int sequence);
 XW_EXPORT void xw_discard_reply64(xw_connection_t *c, uint64_t sequence);
 
 /** Generic events of ext whose event id (bytes 12..15) is eid go to a queue of their
- * own (as Present needs); *stamp, when given, is incremented for each. Free with
- * xw_unregister_for_special_event(). */
+ * own (as Present needs); *stamp, when given, is incremented for each. Returns
+ * NULL when ext is not on the server (asks QueryExtension once) or memory runs
+ * out. The caller owns the queue: free it with xw_unregister_for_special_event()
+ * before xw_disconnect(). Thread-safe. */
 XW_EXPORT xw_special_event_t *xw_register_for_special_xge(xw_connection_t *c, xw_extension_t *ext, uint32_t eid,
                                                           uint32_t *stamp);
+/** Stops routing to se and frees it with the events still in it; se NULL is
+ * ignored. No thread may be waiting on se. */
 XW_EXPORT void xw_unregister_for_special_event(xw_connection_t *c, xw_special_event_t *se);
+/** The next event of se's queue, without waiting (reads what the socket has);
+ * malloc'd, the caller frees it. NULL when none or after a connection error. */
 XW_EXPORT xw_generic_event_t *xw_poll_for_special_event(xw_connection_t *c, xw_special_event_t *se);
+/** As xw_poll_for_special_event() but waits for one; NULL only when the
+ * connection fails. Thread-safe: each event goes to exactly one caller. */
 XW_EXPORT xw_generic_event_t *xw_wait_for_special_event(xw_connection_t *c, xw_special_event_t *se);
 
 /* ---- extensions (src/ext.c) ---- */
@@ -231,7 +259,10 @@ XW_EXPORT int xw_poll_for_queued_event_into(xw_connection_t *c, void *buf, size_
 
 /** Writes e as text, e.g. "BadWindow (3) in CreateWindow (major 1, minor 0),
  * resource 0x1200005", using the core tables and those of every extension this
- * connection has queried. Returns what snprintf would (the full length). */
+ * connection has queried (others print as "UnknownRequest"/"UnknownError").
+ * Writes at most cap bytes into the caller's buf, always NUL-terminated when cap
+ * > 0; returns what snprintf would (the full length). e stays the caller's.
+ * Works on a connection in error too. Thread-safe. */
 XW_EXPORT int xw_error_text(xw_connection_t *c, const xw_generic_error_t *e, char *buf, size_t cap);
 
 #ifdef __cplusplus

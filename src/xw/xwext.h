@@ -109,7 +109,10 @@ static inline int64_t xw__div(int64_t a, int64_t b)
 XW_EXPORT uint64_t xw_send(xw_connection_t *c, int flags, struct iovec *vector, const xw_protocol_request_t *req,
                            size_t total_bytes, unsigned int num_fds, int *fds);
 
-/* libxcb-compatible forms: the total is summed from the iovecs. */
+/** libxcb-compatible forms of xw_send(): the total is summed from the iovecs
+ * (count of them, as request->count says); the plain forms return the low 32 bits
+ * of the sequence number (0 on failure, as xw_send), the 64 forms all of it.
+ * fds as in xw_send. Thread-safe. */
 XW_EXPORT unsigned int xw_send_request(xw_connection_t *c, int flags, struct iovec *vector,
                                        const xw_protocol_request_t *request);
 XW_EXPORT unsigned int xw_send_request_with_fds(xw_connection_t *c, int flags, struct iovec *vector,
@@ -120,22 +123,40 @@ XW_EXPORT uint64_t xw_send_request64(xw_connection_t *c, int flags, struct iovec
 XW_EXPORT uint64_t xw_send_request_with_fds64(xw_connection_t *c, int flags, struct iovec *vector,
                                               const xw_protocol_request_t *request, unsigned int num_fds,
                                               int *fds);
+/** Queues fd to go with the next request sent (libxcb's form; generated code
+ * passes fds to xw_send instead). The connection owns fd from this call: it is
+ * closed once sent, or at once when the connection is in error or its fd queue
+ * cannot be flushed. Thread-safe, but another thread's request may carry it: use
+ * it only where one thread sends. */
 XW_EXPORT void xw_send_fd(xw_connection_t *c, int fd);
 
-/** Why the last request sent from this thread on c returned sequence 0, or NULL. */
+/** Why the last request sent from this thread on c returned sequence 0 ("extension
+ * RANDR is not present on this server", "request of N bytes is longer than the
+ * server's limit of M bytes", the connection's error), or NULL. The text is per thread and stays until this thread's
+ * next failing request; the caller does not free it. */
 XW_EXPORT const char *xw_request_error_string(xw_connection_t *c);
 
 /** Wait for the reply to request; malloc'd, caller frees. On an X error returns NULL
- * and, if e is not NULL, *e is a malloc'd error the caller frees. */
+ * and, if e is not NULL, *e is a malloc'd error the caller frees (with e NULL the
+ * error is dropped; a request sent with an _unchecked function has its error in
+ * the event queue instead). NULL with *e NULL: void request, discarded, already
+ * claimed, or connection error. Thread-safe: a reply goes to exactly one caller. */
 XW_EXPORT void *xw_wait_for_reply(xw_connection_t *c, unsigned int request, xw_generic_error_t **e);
 XW_EXPORT void *xw_wait_for_reply64(xw_connection_t *c, uint64_t request, xw_generic_error_t **e);
+/** Non-blocking xw_wait_for_reply: reads what the socket has. Returns 1 when the
+ * request is finished (*reply or *error malloc'd for the caller, or both NULL), 0
+ * when its answer has not come yet; 1 with both NULL after a connection error,
+ * so a polling loop ends. Thread-safe. */
 XW_EXPORT int xw_poll_for_reply(xw_connection_t *c, unsigned int request, void **reply, xw_generic_error_t **error);
 XW_EXPORT int xw_poll_for_reply64(xw_connection_t *c, uint64_t request, void **reply,
                                   xw_generic_error_t **error);
 /** The fds received with a reply from xw_wait_for_reply: they follow the reply's
- * replylen bytes in the same block. The caller owns them. */
+ * replylen bytes in the same block (freed with it). The fds are the caller's to
+ * close. Pure arithmetic: no lock, never fails. */
 XW_EXPORT int *xw_get_reply_fds(xw_connection_t *c, void *reply, size_t replylen);
 
+/** Bits set in mask, and the sum of len bytes: helpers generated code calls for
+ * list lengths (libxcb exports the same). Pure functions. */
 XW_EXPORT int xw_popcount(uint32_t mask);
 XW_EXPORT int xw_sumof(uint8_t *list, int len);
 

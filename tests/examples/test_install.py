@@ -1,0 +1,119 @@
+"""meson install into a staging directory, then two examples built out of tree
+the way a user builds against an installed xwire: `pkg-config --cflags --libs
+xwire` (PKG_CONFIG_PATH and PKG_CONFIG_SYSROOT_DIR pointing into the staging
+copy) with the shared library, and `pkg-config --static` with libxwire.a. Both
+programs run against Xvfb, the first loading the staged libxwire.so.0, and so does
+the quick start program copied out of README.md."""
+import argparse
+import glob
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from xwrun import Xvfb, check, main, run  # noqa: E402
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--meson", required=True)
+ap.add_argument("--builddir", required=True)
+ap.add_argument("--examples", required=True, help="the examples' source directory")
+ap.add_argument("--cc", required=True, help="the compiler command, as meson runs it")
+ap.add_argument("--readme", required=True)
+ap.add_argument("--sanitize", default="none", help="meson's b_sanitize")
+args = ap.parse_args()
+
+work = os.path.join(args.builddir, "tests", "examples", "install-test")
+stage = os.path.join(work, "stage")
+
+
+def sh(argv, env=None):
+    p = subprocess.run(argv, env=env, capture_output=True, text=True)
+    check(p.returncode == 0, "%s failed (%d):\n%s%s" % (" ".join(argv), p.returncode, p.stdout, p.stderr))
+    return p.stdout
+
+
+def install():
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    sh([args.meson, "install", "-C", args.builddir, "--destdir", stage, "--no-rebuild", "--quiet"])
+    pcs = glob.glob(os.path.join(stage, "**", "pkgconfig", "xwire.pc"), recursive=True)
+    check(len(pcs) == 1, "xwire.pc installed %d times" % len(pcs))
+    libdir = os.path.dirname(os.path.dirname(pcs[0]))
+    incdir = glob.glob(os.path.join(stage, "**", "include", "xw"), recursive=True)
+    check(len(incdir) == 1, "include/xw found %d times" % len(incdir))
+    headers = sorted(os.listdir(incdir[0]))
+    for h in ("xw.h", "xwext.h", "xproto.h", "xinput.h", "xtest.h", "randr.h"):
+        check(h in headers, "include/xw/%s is not installed" % h)
+    check(len(headers) == 34, "%d headers in include/xw (want 32 generated + 2)" % len(headers))
+    check(os.readlink(os.path.join(libdir, "libxwire.so")) == "libxwire.so.0", "libxwire.so symlink")
+    check(os.path.exists(os.path.join(libdir, "libxwire.a")), "no libxwire.a")
+    print("installed: %d headers in include/xw, libxwire.so -> libxwire.so.0, libxwire.a, xwire.pc" % len(headers))
+    return os.path.dirname(pcs[0]), libdir
+
+
+def pkg_config(pcdir, *what):
+    env = dict(os.environ, PKG_CONFIG_PATH=pcdir, PKG_CONFIG_SYSROOT_DIR=stage)
+    env.pop("PKG_CONFIG_LIBDIR", None)
+    return shlex.split(sh(["pkg-config"] + list(what) + ["xwire"], env=env))
+
+
+def compile_and_run(pcdir, libdir):
+    cc = shlex.split(args.cc)
+    flags = ["-std=c11", "-D_GNU_SOURCE", "-Wall", "-Wextra", "-Werror", "-O1", "-g"]
+    if args.sanitize not in ("", "none"):
+        flags.append("-fsanitize=" + args.sanitize)
+    ex = args.examples
+    cflags_libs = pkg_config(pcdir, "--cflags", "--libs")
+    check(any(f.startswith("-I" + stage) for f in cflags_libs), "pkg-config gave no -I into the stage: %s" %
+          cflags_libs)
+    shared = os.path.join(work, "xwev-installed")
+    sh(cc + flags + ["-o", shared, os.path.join(ex, "xwev.c"), os.path.join(ex, "exutil.c")] + cflags_libs)
+    needed = sh(["readelf", "-d", shared])
+    check("[libxwire.so.0]" in needed, "xwev-installed does not need libxwire.so.0")
+
+    # Static: the archive in place of -lxwire, the rest (-pthread, -lXau) from --static.
+    static_libs = [os.path.join(libdir, "libxwire.a") if f == "-lxwire" else f
+                   for f in pkg_config(pcdir, "--cflags", "--static", "--libs")]
+    static = os.path.join(work, "xwinfo-static")
+    sh(cc + flags + ["-o", static, os.path.join(ex, "xwinfo.c"), os.path.join(ex, "exutil.c")] + static_libs)
+    check("libxwire" not in sh(["readelf", "-d", static]), "xwinfo-static still needs libxwire")
+    # The quick start program, as the README shows it.
+    with open(args.readme) as f:
+        readme = f.read()
+    code = re.search(r"## Quick start\n+```c\n(.*?)```", readme, re.S)
+    check(code, "no C block under \"## Quick start\" in the README")
+    hello = os.path.join(work, "hello.c")
+    with open(hello, "w") as f:
+        f.write(code.group(1))
+    quick = os.path.join(work, "hello")
+    sh(cc + flags + ["-o", quick, hello] + cflags_libs)
+    print("built out of tree: xwev (shared), xwinfo (static), the README's hello.c")
+
+    env_shared = dict(os.environ, LD_LIBRARY_PATH=libdir)
+    trace = sh([shared], env=dict(env_shared, LD_TRACE_LOADED_OBJECTS="1"))
+    loaded = [line for line in trace.splitlines() if "libxwire.so.0" in line]
+    check(loaded and os.path.join(libdir, "libxwire.so.0") in loaded[0], "loads: %s" % loaded)
+    print("xwev-installed loads", loaded[0].split("=>")[1].split("(")[0].strip())
+    with Xvfb() as x:
+        status, out, err = run([static], env=x.env())
+        check(status == 0 and out.startswith("name of display:    %s\n" % x.name), "xwinfo-static: %d %r" %
+              (status, err))
+        status, out, err = run([shared, "-id", "0x7654321"], env=x.env(LD_LIBRARY_PATH=libdir))
+        check(status == 1 and "BadWindow (3) in ChangeWindowAttributes" in err, "xwev-installed: %d %r" %
+              (status, err))
+        status, out, err = run([quick], env=x.env(LD_LIBRARY_PATH=libdir))
+        want = ("WM_CLASS is atom 67\nexposed\n"
+                "BadWindow (3) in MapWindow (major 8, minor 0), resource 0x123\n")
+        check(status == 0 and out == want, "README's hello.c: %d %r %r" % (status, out, err))
+    print("both run against Xvfb, and so does the README's quick start program")
+
+
+def test():
+    pcdir, libdir = install()
+    compile_and_run(pcdir, libdir)
+
+
+main(test)
