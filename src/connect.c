@@ -136,9 +136,6 @@ XW_EXPORT xw_connection_t *xw_borrow_connection(const struct xw_borrow_ops *ops,
     xw_connection_t *c = conn_new(-1);
     if (!c)
         return &oom_conn;
-    c->borrow = ops;
-    c->borrow_closure = closure;
-    c->borrow_fd = fd;
     char why[200];
     if (!setup || xw__setup_check(setup, setup_len, why, sizeof(why)) < 0) {
         xw__conn_fail(c, XW_CONN_CLOSED_PARSE_ERR, "the owner's setup: %s", setup ? why : "none");
@@ -152,6 +149,10 @@ XW_EXPORT xw_connection_t *xw_borrow_connection(const struct xw_borrow_ops *ops,
     c->setup_len = setup_len;
     xid_init(c);
     c->out.max_words = xw__rd16(c->setup + 26);
+    /* only now: a failed one is an ordinary failed connection, with no owner to call */
+    c->borrow = ops;
+    c->borrow_closure = closure;
+    c->borrow_fd = fd;
     xw__out_refresh(c); /* closed until the first take */
     return c;
 }

@@ -448,6 +448,21 @@ START_TEST(disconnect_leaves_xcb_working)
 }
 END_TEST
 
+/* A failed libxcb connection gives a failed xwire connection, freed like any. */
+START_TEST(borrow_of_failed_connection)
+{
+    xcb_connection_t *dead = xcb_connect("/nonexistent/socket:99", NULL);
+    ck_assert_int_ne(xcb_connection_has_error(dead), 0);
+    xw_connection_t *w = xw_xcb_borrow(dead);
+    ck_assert_int_ne(xw_connection_has_error(w), 0);
+    ck_assert_ptr_nonnull(xw_connection_error_string(w));
+    ck_assert_uint_eq(xw_no_operation(w).sequence, 0);
+    xw_disconnect(w);
+    xcb_disconnect(dead);
+    xw_disconnect(xw_xcb_borrow(NULL));
+}
+END_TEST
+
 int main(void)
 {
     /* meson passes XVFB= (empty) when it found no Xvfb: 77 is meson's "skipped". */
@@ -469,6 +484,7 @@ int main(void)
     tcase_add_test(tc, no_allocation_per_request);
     tcase_add_test(tc, threads_xw_and_xcb);
     tcase_add_test(tc, disconnect_leaves_xcb_working);
+    tcase_add_test(tc, borrow_of_failed_connection);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
