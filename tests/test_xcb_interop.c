@@ -9,6 +9,7 @@
 
 #include <xcb/xcb.h>
 #include <xcb/xcbext.h>
+#include <xw/xc_misc.h>
 #include <xw/xproto.h>
 #include <xw/xw-xcb.h>
 #include <xw/xwext.h>
@@ -448,6 +449,34 @@ START_TEST(disconnect_leaves_xcb_working)
 }
 END_TEST
 
+/* Extension requests: xwire finds the major opcode (its QueryExtension goes
+ * through libxcb), then sends through its own buffer; BIG-REQUESTS agrees. */
+START_TEST(extension_requests_and_limits)
+{
+    xw_xc_misc_get_version_cookie_t ck[3];
+    for (int i = 0; i < 3; i++) {
+        ck[i] = i ? xw_xc_misc_get_version_unchecked(c, 1, 1) : xw_xc_misc_get_version(c, 1, 1);
+        ck_assert_uint_ne(ck[i].sequence, 0);
+        xcb_no_operation(xc);
+    }
+    for (int i = 0; i < 3; i++) {
+        xw_generic_error_t *e = NULL;
+        xw_xc_misc_get_version_reply_t *r = xw_xc_misc_get_version_reply(c, ck[i], &e);
+        ck_assert_ptr_null(e);
+        ck_assert_ptr_nonnull(r);
+        ck_assert_uint_eq(r->server_major_version, 1);
+        free(r);
+    }
+    const xw_query_extension_reply_t *q = xw_get_extension_data(c, &xw_xc_misc_id);
+    ck_assert_ptr_nonnull(q);
+    xcb_query_extension_reply_t *x = xcb_query_extension_reply(xc, xcb_query_extension(xc, 7, "XC-MISC"), NULL);
+    ck_assert_ptr_nonnull(x);
+    ck_assert_uint_eq(q->major_opcode, x->major_opcode);
+    free(x);
+    ck_assert_uint_eq(xw_get_maximum_request_length(c), xcb_get_maximum_request_length(xc));
+}
+END_TEST
+
 /* A failed libxcb connection gives a failed xwire connection, freed like any. */
 START_TEST(borrow_of_failed_connection)
 {
@@ -484,6 +513,7 @@ int main(void)
     tcase_add_test(tc, no_allocation_per_request);
     tcase_add_test(tc, threads_xw_and_xcb);
     tcase_add_test(tc, disconnect_leaves_xcb_working);
+    tcase_add_test(tc, extension_requests_and_limits);
     tcase_add_test(tc, borrow_of_failed_connection);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
