@@ -425,6 +425,41 @@ START_TEST(threads_xw_and_xcb)
 }
 END_TEST
 
+/* A thread blocked in xcb_wait_for_event receives what xwire's requests cause on
+ * another thread: xwire writes while libxcb's reader sleeps in poll(). */
+static void *event_thread(void *arg)
+{
+    xcb_generic_event_t *ev;
+    while ((ev = xcb_wait_for_event(xc)) && (ev->response_type & 0x7f) != XCB_CONFIGURE_NOTIFY)
+        free(ev);
+    *(unsigned *)arg = ev ? ev->full_sequence : 0;
+    free(ev);
+    return NULL;
+}
+
+START_TEST(events_on_another_thread)
+{
+    xw_window_t w = xw_generate_id(c);
+    uint32_t mask = XCB_EVENT_MASK_STRUCTURE_NOTIFY, width = 33;
+    xw_create_window(c, XW_COPY_FROM_PARENT, w, scr->root, 0, 0, 10, 10, 0, XW_WINDOW_CLASS_INPUT_OUTPUT,
+                     scr->root_visual, XW_CW_EVENT_MASK, &mask);
+    xw_flush(c);
+    unsigned got = 0;
+    pthread_t t;
+    ck_assert_int_eq(pthread_create(&t, NULL, event_thread, &got), 0);
+    for (int i = 0; i < 20000; i++) /* while the reader waits */
+        xw_no_operation(c);
+    xw_void_cookie_t ck = xw_configure_window(c, w, XW_CONFIG_WINDOW_WIDTH, &width);
+    ck_assert_int_eq(xw_flush(c), 1);
+    pthread_join(t, NULL);
+    ck_assert_uint_eq(got, ck.sequence);
+    xw_destroy_window(c, w);
+    xw_get_input_focus_reply_t *r = xw_get_input_focus_reply(c, xw_get_input_focus(c), NULL);
+    ck_assert_ptr_nonnull(r);
+    free(r);
+}
+END_TEST
+
 /* xw_disconnect hands everything back: what xwire buffered reaches the server, and
  * libxcb (and a new borrow) carries on. */
 START_TEST(disconnect_leaves_xcb_working)
@@ -512,6 +547,7 @@ int main(void)
     tcase_add_test(tc, interleaved_200k_across_wrap);
     tcase_add_test(tc, no_allocation_per_request);
     tcase_add_test(tc, threads_xw_and_xcb);
+    tcase_add_test(tc, events_on_another_thread);
     tcase_add_test(tc, disconnect_leaves_xcb_working);
     tcase_add_test(tc, extension_requests_and_limits);
     tcase_add_test(tc, borrow_of_failed_connection);
