@@ -118,17 +118,11 @@ static void advance(struct iovec **iov, size_t *n, size_t w)
     }
 }
 
-/* Lock held. Writes every byte of iov (advanced in place on short writes). The
- * lock may be released while waiting; writing keeps other senders out meanwhile. */
-static int write_vec(xw_connection_t *c, struct iovec *iov, size_t n)
+/* Lock held, writing set. Every byte of iov to our own socket (advanced in place on
+ * short writes); the lock may be released while waiting for room. */
+static void write_socket(xw_connection_t *c, struct iovec *iov, size_t n)
 {
-    struct xw_out *o = &c->out;
-    o->writing = 1;
-    o->fast_limit = 0;
-    o->inline_limit = 0;
-    if (XW_UNLIKELY(c->borrow))
-        xw__borrow_write(c, iov, n); /* through the owner, lock held */
-    else while (!c->error) {
+    while (!c->error) {
         while (n > 0 && iov->iov_len == 0) {
             iov++;
             n--;
@@ -143,6 +137,19 @@ static int write_vec(xw_connection_t *c, struct iovec *iov, size_t n)
         else if (w != -EINTR)
             xw__conn_fail(c, XW_CONN_ERROR, "write to server: %s", strerror((int)-w));
     }
+}
+
+/* Lock held. Writes every byte of iov; writing keeps other senders out meanwhile. */
+static int write_vec(xw_connection_t *c, struct iovec *iov, size_t n)
+{
+    struct xw_out *o = &c->out;
+    o->writing = 1;
+    o->fast_limit = 0;
+    o->inline_limit = 0;
+    if (XW_UNLIKELY(c->borrow))
+        xw__borrow_write(c, iov, n); /* through the owner's hand-off, lock held */
+    else
+        write_socket(c, iov, n);
     o->writing = 0;
     if (!c->error)
         o->flushed = o->seq;
