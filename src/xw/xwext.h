@@ -208,6 +208,8 @@ struct xw_borrow_ops {
     xw_generic_event_t *(*event)(void *closure, int mode);
     uint32_t (*generate_id)(void *closure);
     int (*flush)(void *closure);
+    /* The owner's connection error code, 0 when healthy. Lock held or not: it must
+     * only read a flag. */
     int (*has_error)(void *closure);
     /* xw_disconnect: take the socket back for good (it calls
      * xw_borrow_return_socket first if needed); c is freed afterwards. */
