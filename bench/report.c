@@ -53,23 +53,27 @@ static struct stat3 stats(const struct series *v, enum metric k)
     return (struct stat3){med, x[0], x[n - 1], 1};
 }
 
-/* libxcb's series for the same case and server, the yardstick for the ratios. */
-static const struct series *baseline(const struct series *v, int n, const struct series *of)
+/* lib's series for the same case and server: libxcb's is the yardstick for the ratios. */
+static const struct series *series_of(const struct series *v, int n, const struct series *of, const char *lib)
 {
     for (int i = 0; i < n; i++)
-        if (!strcmp(v[i].case_name, of->case_name) && !strcmp(v[i].server, of->server) &&
-            !strcmp(v[i].lib, lib_xcb.name))
+        if (!strcmp(v[i].case_name, of->case_name) && !strcmp(v[i].server, of->server) && !strcmp(v[i].lib, lib))
             return &v[i];
     return NULL;
 }
 
-static double ratio(const struct series *v, int n, const struct series *of, enum metric k)
+static double ratio_to(const struct series *v, int n, const struct series *of, enum metric k, const char *lib)
 {
-    const struct series *b = baseline(v, n, of);
+    const struct series *b = series_of(v, n, of, lib);
     if (!b)
         return NAN;
     struct stat3 x = stats(of, k), y = stats(b, k);
     return x.valid && y.valid && y.med > 0 ? x.med / y.med : NAN;
+}
+
+static double ratio(const struct series *v, int n, const struct series *of, enum metric k)
+{
+    return ratio_to(v, n, of, k, lib_xcb.name);
 }
 
 /* ---- number formatting ---- */
@@ -159,6 +163,10 @@ static void table_row(FILE *f, const struct series *v, int n, const struct serie
     cell(f, buf, 9);
     fmt_ratio(buf, sizeof buf, ratio(v, n, s, M_CPU));
     cell(f, buf, 8);
+    /* the drop-in's other yardstick: xwire on a connection of its own */
+    double own = strcmp(s->lib, lib_xw_xcb.name) ? NAN : ratio_to(v, n, s, M_CPU, lib_xw.name);
+    if (!isnan(own))
+        fprintf(f, " (CPU÷xwire %.2f×)", own);
     fprintf(f, "%s\n", s->failed ? "  FAILED" : "");
 }
 

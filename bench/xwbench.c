@@ -50,7 +50,7 @@ static const struct case_def cases[] = {
 
 /* Alternation order within a round, rotated every round so that no library always
  * goes first (after a pause, or on a freshly warmed server). */
-static const struct library *const libraries[] = {&lib_xw, &lib_xw_fast, &lib_xw_zc, &lib_xcb, &lib_xlib, &lib_raw};
+static const struct library *const libraries[] = {&lib_xw, &lib_xw_fast, &lib_xw_zc, &lib_xw_xcb, &lib_xcb, &lib_xlib, &lib_raw};
 #define N_LIBS (int)(sizeof libraries / sizeof libraries[0])
 
 struct options {

@@ -117,6 +117,8 @@ extern const struct library lib_xcb, lib_xlib, lib_raw;
 /* xwire in its default mode, in its single-threaded (lock-free) mode, and with its
  * zero-allocation receive paths. */
 extern const struct library lib_xw, lib_xw_fast, lib_xw_zc;
+/* xwire's senders on a libxcb connection (libxwire-xcb). */
+extern const struct library lib_xw_xcb;
 
 /* ---- instruction counts (callgrind.c) ---- */
 

@@ -128,6 +128,35 @@ XW_EXPORT xw_connection_t *xw_connect_to_fd(int fd, xw_auth_info_t *auth_info)
     return c;
 }
 
+/* A connection without a socket of its own (borrow.c says who owns what). The
+ * owner's setup is checked like a server's, so the generated iterators stay safe. */
+XW_EXPORT xw_connection_t *xw_borrow_connection(const struct xw_borrow_ops *ops, void *closure, const void *setup,
+                                                size_t setup_len, int fd)
+{
+    xw_connection_t *c = conn_new(-1);
+    if (!c)
+        return &oom_conn;
+    char why[200];
+    if (!setup || xw__setup_check(setup, setup_len, why, sizeof(why)) < 0) {
+        xw__conn_fail(c, XW_CONN_CLOSED_PARSE_ERR, "the owner's setup: %s", setup ? why : "none");
+        return c;
+    }
+    if (!(c->setup = malloc(setup_len))) {
+        xw__conn_fail(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for the setup");
+        return c;
+    }
+    memcpy(c->setup, setup, setup_len);
+    c->setup_len = setup_len;
+    xid_init(c);
+    c->out.max_words = xw__rd16(c->setup + 26);
+    /* only now: a failed one is an ordinary failed connection, with no owner to call */
+    c->borrow = ops;
+    c->borrow_closure = closure;
+    c->borrow_fd = fd;
+    xw__out_refresh(c); /* closed until the first take */
+    return c;
+}
+
 static xw_connection_t *fail_new(int code, const char *fmt, const char *arg)
 {
     xw_connection_t *c = conn_new(-1);
@@ -175,6 +204,8 @@ XW_EXPORT void xw_disconnect(xw_connection_t *c)
 {
     if (!c || c == &oom_conn)
         return;
+    if (c->borrow) /* the owner takes its socket back for good; its connection stays open */
+        c->borrow->detach(c, c->borrow_closure);
     if (c->fd >= 0)
         close(c->fd);
     xw__close_fds(c->out.fds, c->out.nfds);
@@ -189,7 +220,10 @@ XW_EXPORT void xw_disconnect(xw_connection_t *c)
 
 XW_EXPORT int xw_connection_has_error(xw_connection_t *c)
 {
-    return __atomic_load_n(&c->error, __ATOMIC_RELAXED);
+    int e = __atomic_load_n(&c->error, __ATOMIC_RELAXED);
+    if (!e && c->borrow) /* a failure the owner has seen and we have not yet */
+        e = c->borrow->has_error(c->borrow_closure);
+    return e;
 }
 
 XW_EXPORT const char *xw_connection_error_string(xw_connection_t *c)
@@ -206,7 +240,7 @@ XW_EXPORT const struct xw_setup_t *xw_get_setup(xw_connection_t *c)
 
 XW_EXPORT int xw_get_file_descriptor(xw_connection_t *c)
 {
-    return c->error ? -1 : c->fd;
+    return c->error ? -1 : c->borrow ? c->borrow_fd : c->fd;
 }
 
 XW_EXPORT int xw_connection_set_single_threaded(xw_connection_t *c, int on)

@@ -72,6 +72,10 @@ static uint8_t multi_kind(const xw_protocol_request_t *req)
 int xw__pend_add(xw_connection_t *c, uint64_t seq, int flags, const xw_protocol_request_t *req)
 {
     struct xw_in *in = &c->in;
+    if (XW_UNLIKELY(c->borrow)) { /* the owner reads: nothing to keep */
+        xw__borrow_track(c, seq, flags, req);
+        return 0;
+    }
     if (XW_UNLIKELY(in->pn == in->pcap) && pend_room(in) < 0)
         return -ENOMEM;
     *pend_at(in, in->pn) = (struct xw_pend){
@@ -536,6 +540,10 @@ int xw__in_wait(xw_connection_t *c, int64_t deadline)
 uint64_t xw__widen32(xw_connection_t *c, unsigned int seq)
 {
     uint64_t cur = c->out.seq;
+    /* Borrowed: the owner may have sent past our last sequence number, so take the
+     * nearest value rather than the latest one not above it. */
+    if (XW_UNLIKELY(c->borrow) && (uint32_t)(seq - (uint32_t)cur) < 0x80000000u)
+        return cur + (uint32_t)(seq - (uint32_t)cur);
     return cur - (uint32_t)((uint32_t)cur - seq);
 }
 
@@ -578,6 +586,8 @@ static struct xw_pkt *reply_pop(xw_connection_t *c, struct xw_pend *e)
 int xw__reply_take(xw_connection_t *c, uint64_t seq, int64_t deadline, struct xw_pkt **pkt)
 {
     struct xw_pend *e;
+    if (XW_UNLIKELY(c->borrow))
+        return xw__borrow_reply(c, seq, deadline, SIZE_MAX, NULL, pkt);
     *pkt = NULL;
     int r = reply_wait(c, seq, deadline, &e);
     if (r == 1 && e)
@@ -590,6 +600,8 @@ int xw__reply_take_fit(xw_connection_t *c, uint64_t seq, int64_t deadline, size_
                        struct xw_pkt **pkt)
 {
     struct xw_pend *e;
+    if (XW_UNLIKELY(c->borrow))
+        return xw__borrow_reply(c, seq, deadline, cap, need, pkt);
     *pkt = NULL;
     int r = reply_wait(c, seq, deadline, &e);
     if (r != 1 || !e)
@@ -607,6 +619,8 @@ int xw__reply_take_fit(xw_connection_t *c, uint64_t seq, int64_t deadline, size_
  * reply-bearing request would tell us. */
 int xw__check_wait(xw_connection_t *c, uint64_t seq, struct xw_pkt **pkt)
 {
+    if (XW_UNLIKELY(c->borrow))
+        return xw__borrow_check(c, seq, pkt);
     *pkt = NULL;
     struct xw_pend *e = pend_find(&c->in, seq);
     /* the sync must reach the server even when the checked request already has
@@ -620,6 +634,10 @@ int xw__check_wait(xw_connection_t *c, uint64_t seq, struct xw_pkt **pkt)
  * keep_errors an error still reaches the event queue. */
 void xw__discard(xw_connection_t *c, uint64_t seq, int keep_errors)
 {
+    if (XW_UNLIKELY(c->borrow)) { /* the owner drops errors too: it has no keep mode */
+        xw__borrow_discard(c, seq);
+        return;
+    }
     struct xw_pend *e = pend_find(&c->in, seq);
     if (!e || (e->dead && !e->q.head))
         return;
@@ -646,6 +664,16 @@ int xw__queue_wait(xw_connection_t *c, struct xw_queue *q, int64_t deadline, int
     int polled = 0;
     if (reading && deadline != 0)
         xw__out_flush(c);
+    if (XW_UNLIKELY(c->borrow) && !q->head) {
+        /* the owner reads; special-event queues are its own (xcb_register_for_special_xge) */
+        if (q != &c->in.events)
+            return c->error ? -EPIPE : 0;
+        struct xw_pkt *p;
+        int r = xw__borrow_event(c, deadline, reading, &p);
+        if (r == 1)
+            queue_push(q, p);
+        return r;
+    }
     for (;;) {
         if (q->head)
             return 1;
@@ -683,5 +711,6 @@ void xw__in_fini(xw_connection_t *c)
     }
     if (in->partial)
         xw__pkt_free(c, in->partial);
+    queue_free(c, &c->borrow_stash);
     xw__close_fds(in->fds, in->nfds);
 }

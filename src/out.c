@@ -14,13 +14,15 @@ static const uint8_t zeros[XW_COPY_MAX];
 /* Lock held. The fast path runs while seq < fast_limit: that single compare covers
  * a fatal error, a thread writing with the lock released, the automatic sync after
  * XW_MAX_VOID_RUN void requests and a sequence number whose low 32 bits are zero
- * (a 32-bit cookie of 0 means "failed"). */
+ * (a 32-bit cookie of 0 means "failed"), and a borrowed connection that does not
+ * hold its owner's socket. */
 void xw__out_refresh(xw_connection_t *c)
 {
     struct xw_out *o = &c->out;
     uint64_t run = o->last_reply + XW_MAX_VOID_RUN;
     uint64_t wrap = o->seq | 0xffffffffu;
-    o->fast_limit = (c->error || o->writing) ? 0 : (run < wrap ? run : wrap);
+    int closed = c->error || o->writing || (c->borrow && !c->borrow_owned); /* borrowed: no socket yet */
+    o->fast_limit = closed ? 0 : (run < wrap ? run : wrap);
     o->inline_limit = c->single ? o->fast_limit : 0;
 }
 
@@ -116,14 +118,10 @@ static void advance(struct iovec **iov, size_t *n, size_t w)
     }
 }
 
-/* Lock held. Writes every byte of iov (advanced in place on short writes). The
- * lock may be released while waiting; writing keeps other senders out meanwhile. */
-static int write_vec(xw_connection_t *c, struct iovec *iov, size_t n)
+/* Lock held, writing set. Every byte of iov to our own socket (advanced in place on
+ * short writes); the lock may be released while waiting for room. */
+static void write_socket(xw_connection_t *c, struct iovec *iov, size_t n)
 {
-    struct xw_out *o = &c->out;
-    o->writing = 1;
-    o->fast_limit = 0;
-    o->inline_limit = 0;
     while (!c->error) {
         while (n > 0 && iov->iov_len == 0) {
             iov++;
@@ -139,6 +137,19 @@ static int write_vec(xw_connection_t *c, struct iovec *iov, size_t n)
         else if (w != -EINTR)
             xw__conn_fail(c, XW_CONN_ERROR, "write to server: %s", strerror((int)-w));
     }
+}
+
+/* Lock held. Writes every byte of iov; writing keeps other senders out meanwhile. */
+static int write_vec(xw_connection_t *c, struct iovec *iov, size_t n)
+{
+    struct xw_out *o = &c->out;
+    o->writing = 1;
+    o->fast_limit = 0;
+    o->inline_limit = 0;
+    if (XW_UNLIKELY(c->borrow))
+        xw__borrow_write(c, iov, n); /* through the owner's hand-off, lock held */
+    else
+        write_socket(c, iov, n);
     o->writing = 0;
     if (!c->error)
         o->flushed = o->seq;
@@ -276,7 +287,9 @@ static int make_room(xw_connection_t *c, int isvoid, unsigned nfds)
         if (c->error)
             return -EPIPE;
         int r;
-        if (o->nfds + nfds > XW_MAX_FDS)
+        if (c->borrow && !c->borrow_owned)
+            r = xw__borrow_take(c); /* the sequence number comes from the owner */
+        else if (o->nfds + nfds > XW_MAX_FDS)
             r = xw__out_flush(c);
         else if (((o->seq + 1) & 0xffffffffu) == 0 || (isvoid && o->seq + 1 - o->last_reply > XW_MAX_VOID_RUN))
             r = xw__out_sync(c);
@@ -320,6 +333,10 @@ uint64_t xw__send_locked(xw_connection_t *c, int flags, struct iovec *vector, co
         return reject(c, fds, nfds, c->errstr);
     if (vet(c, flags, vector, req, total, nfds, &major, &big, why, sizeof(why)) < 0)
         return reject(c, fds, nfds, c->error ? c->errstr : why);
+    /* Borrowed: the owner routes errors of checked requests and carries fds (see
+     * xwext.h); xwire's own write path only ever sends what the owner need not track. */
+    if (c->borrow && ((flags & (XW_REQUEST_CHECKED | XW_REQUEST_REPLY_FDS)) || nfds))
+        return xw__borrow_send(c, flags, vector, req, nfds, fds);
     if (make_room(c, req->isvoid, nfds) < 0)
         return reject(c, fds, nfds, c->errstr);
     uint64_t seq = o->seq + 1;
@@ -486,6 +503,10 @@ XW_EXPORT unsigned int xw_send_request(xw_connection_t *c, int flags, struct iov
 /* The fd goes out with the next write; the connection owns it from now on. */
 XW_EXPORT void xw_send_fd(xw_connection_t *c, int fd)
 {
+    if (c->borrow) { /* the owner's write path carries fds; it asks for our bytes first */
+        c->borrow->send_fd(c->borrow_closure, fd);
+        return;
+    }
     xw__lock(c);
     wait_not_writing(c);
     if (!c->error && c->out.nfds == XW_MAX_FDS)
@@ -502,5 +523,7 @@ XW_EXPORT int xw_flush(xw_connection_t *c)
     xw__lock(c);
     int r = xw__out_flush(c);
     xw__unlock(c);
+    if (r == 0 && c->borrow) /* and whatever the owner has queued itself */
+        return c->borrow->flush(c->borrow_closure) > 0;
     return r == 0 ? 1 : 0;
 }

@@ -35,6 +35,8 @@ static int refill(xw_connection_t *c)
 XW_EXPORT uint32_t xw_generate_id(xw_connection_t *c)
 {
     uint32_t id = (uint32_t)-1;
+    if (c->borrow) /* one id space per connection: the owner hands them out */
+        return c->error ? id : c->borrow->generate_id(c->borrow_closure);
     xw__lock(c);
     if (c->error || !c->xid_inc)
         goto out;

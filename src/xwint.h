@@ -186,6 +186,7 @@ struct xw_out {
     int bigreq;          /* 0 not tried, 1 enabled, -1 unavailable */
     uint64_t bigreq_seq; /* BigReqEnable in flight */
     uint32_t big_words;  /* the server's BIG-REQUESTS limit, once enabled */
+    uint64_t accounted;  /* borrowed: requests up to here were counted to the owner */
 };
 
 struct xw_in {
@@ -220,6 +221,13 @@ struct xw_connection_t {
     struct xw_ext_entry *exts;
     uint32_t xid_base, xid_mask, xid_inc, xid_last, xid_max;
     uint64_t total_read, total_written;
+    /* Borrowed connections (borrow.c): the owner's hooks, NULL on a connection with
+     * its own socket; whether xwire holds the owner's socket now; the owner's fd. */
+    const struct xw_borrow_ops *borrow;
+    void *borrow_closure;
+    int borrow_owned;
+    int borrow_fd;
+    struct xw_queue borrow_stash; /* replies left by a too-small _into buffer (owned) */
 };
 
 /* ---- the pending ring's fast path (used by out.c's send fast path) ---- */
@@ -227,10 +235,11 @@ struct xw_connection_t {
 /* Lock held. True when a tracked request may take a pending entry without a call:
  * the ring has room and the request ends with its first reply (ListFontsWithInfo
  * and RECORD's EnableContext, minor 5, send several: an extension's request with
- * minor opcode 5 takes the general path, whichever extension it is). */
+ * minor opcode 5 takes the general path, whichever extension it is) and the
+ * connection is xwire's own. */
 static inline int xw__pend_fast_ok(const xw_connection_t *c, const xw_protocol_request_t *req)
 {
-    if (c->in.pn == c->in.pcap)
+    if (c->in.pn == c->in.pcap || c->borrow) /* borrowed: the owner tracks replies (borrow.c) */
         return 0;
     if (req->isvoid)
         return 1;
@@ -347,6 +356,19 @@ struct xw_ext_entry *xw__ext_by_major(xw_connection_t *c, uint8_t major);
 struct xw_ext_entry *xw__ext_by_error(xw_connection_t *c, uint8_t code);
 int xw__bigreq_max(xw_connection_t *c, uint32_t *max_words);
 void xw__ext_fini(xw_connection_t *c);
+
+/* borrow.c (lock held unless said): the write side and the delegated reads of a
+ * borrowed connection. take and send release the lock while the owner runs. */
+int xw__borrow_take(xw_connection_t *c);
+void xw__borrow_write(xw_connection_t *c, struct iovec *iov, size_t n);
+uint64_t xw__borrow_send(xw_connection_t *c, int flags, struct iovec *vector, const xw_protocol_request_t *req,
+                         unsigned nfds, int *fds);
+void xw__borrow_track(xw_connection_t *c, uint64_t seq, int flags, const xw_protocol_request_t *req);
+int xw__borrow_reply(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need,
+                     struct xw_pkt **pkt);
+int xw__borrow_check(xw_connection_t *c, uint64_t seq, struct xw_pkt **pkt);
+void xw__borrow_discard(xw_connection_t *c, uint64_t seq);
+int xw__borrow_event(xw_connection_t *c, int64_t deadline, int reading, struct xw_pkt **pkt);
 
 /* setup.c */
 int xw__setup_check(const uint8_t *s, size_t len, char *why, size_t whycap);

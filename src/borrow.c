@@ -1,0 +1,275 @@
+/* borrow.c — a connection that writes through its owner's socket hand-off and lets the owner read. */
+#include "xwint.h"
+
+#include <limits.h>
+#include <poll.h>
+#include <stdlib.h>
+
+/* Who owns what on a borrowed connection (libxwire-xcb sets one up over libxcb):
+ * the socket, the reading and every received packet belong to the owner; xwire owns
+ * its write buffer and, between a take and xw_borrow_return_socket(), the write side
+ * of the socket. Lock order: xwire's lock is held only around owner hooks that never
+ * ask for the socket back (writev, discard); take, send and every wait run with it
+ * released, and the owner runs our return callback without its own lock (libxcb
+ * releases its iolock first), so the order is always xwire's lock, then the owner's. */
+
+/* Lock held, not writing. The take runs with the lock released: it may call the
+ * previous owner's return callback, which takes that owner's locks (Xlib's display
+ * lock). writing stays set meanwhile, so no other thread of ours sends, and our own
+ * return callback, should the owner call it at once, waits until the take is done. */
+int xw__borrow_take(xw_connection_t *c)
+{
+    struct xw_out *o = &c->out;
+    uint64_t sent = 0;
+    o->writing = 1;
+    xw__out_refresh(c);
+    xw__unlock(c);
+    int ok = c->borrow->take(c, c->borrow_closure, &sent);
+    xw__lock(c);
+    o->writing = 0;
+    if (ok) {
+        c->borrow_owned = 1;
+        o->seq = o->accounted = o->flushed = sent;
+        /* The hand-off's first-request rule: the owner does not say how many void
+         * requests it sent since its last reply-bearing one, so ours must start with
+         * a reply-bearing request. With the void budget spent, make_room inserts a
+         * sync before a void one; a reply-bearing one resets it (xw__borrow_track). */
+        o->last_reply = sent - XW_MAX_VOID_RUN;
+    }
+    xw__out_refresh(c);
+    xw__cond_broadcast(&c->out_cond);
+    if (!ok)
+        return xw__conn_fail(c, XW_CONN_ERROR, "the owner's connection has failed: its socket cannot be taken");
+    return c->error ? -EPIPE : 0;
+}
+
+/* Lock held, writing set, socket owned. Every request up to out.seq is complete in
+ * these bytes, so the owner is told of all of them; the hand-off wants at least one
+ * byte per call and the kernel at most IOV_MAX slices. */
+void xw__borrow_write(xw_connection_t *c, struct iovec *iov, size_t n)
+{
+    struct xw_out *o = &c->out;
+    while (n > 0 && !c->error) {
+        size_t k = n < IOV_MAX ? n : IOV_MAX, bytes = 0;
+        for (size_t i = 0; i < k; i++)
+            bytes += iov[i].iov_len;
+        uint64_t requests = k == n ? o->seq - o->accounted : 0;
+        if (bytes && !c->borrow->writev(c->borrow_closure, iov, (int)k, requests)) {
+            xw__conn_fail(c, XW_CONN_ERROR, "the owner's connection failed while writing");
+            return;
+        }
+        if (k == n)
+            o->accounted = o->seq;
+        c->total_written += bytes;
+        iov += k;
+        n -= k;
+    }
+}
+
+/* Lock held; released while the owner sends. Checked requests and requests with
+ * fds go through the owner, which keeps their errors for a check and carries fds;
+ * it first asks for our buffered bytes (xw_borrow_return_socket), so order holds. */
+uint64_t xw__borrow_send(xw_connection_t *c, int flags, struct iovec *vector, const xw_protocol_request_t *req,
+                         unsigned nfds, int *fds)
+{
+    int owner_flags = flags & (XW_REQUEST_CHECKED | XW_REQUEST_RAW | XW_REQUEST_DISCARD_REPLY | XW_REQUEST_REPLY_FDS);
+    xw__unlock(c);
+    uint64_t seq = c->borrow->send(c->borrow_closure, owner_flags, vector, req, nfds, fds);
+    xw__lock(c);
+    return seq ? seq : xw__request_fail(c, "the owner's connection could not send the request");
+}
+
+/* Lock held. What the pending table does on a connection of our own: nothing is
+ * kept, since the owner reads; a reply-bearing request resets the void run, and a
+ * reply nobody wants (our syncs) is dropped by the owner when it arrives. */
+void xw__borrow_track(xw_connection_t *c, uint64_t seq, int flags, const xw_protocol_request_t *req)
+{
+    if (!req->isvoid) {
+        c->out.last_reply = seq;
+        xw__out_refresh(c);
+    }
+    if (flags & XW_REQUEST_DISCARD_REPLY)
+        c->borrow->discard(c->borrow_closure, seq);
+}
+
+/* Records the owner's failure as ours (with its code) and returns -EPIPE, or 0
+ * when the owner is healthy. */
+static int owner_failed(xw_connection_t *c)
+{
+    int code = c->borrow->has_error(c->borrow_closure);
+    if (!code)
+        return c->error ? -EPIPE : 0;
+    return xw__conn_fail(c, code, "the owner's connection has failed (error %d)", code);
+}
+
+/* Lock held. A packet the owner malloc'd, copied into one of our records (so every
+ * reply and event call of ours works unchanged) and freed. */
+static struct xw_pkt *adopt(xw_connection_t *c, void *m, size_t len, int kind, uint64_t seq)
+{
+    struct xw_pkt *p = xw__pkt_alloc(c, len);
+    if (p) {
+        memcpy(XW_PKT_DATA(p), m, len);
+        p->len = (uint32_t)len;
+        p->seq = seq;
+        p->kind = (uint8_t)kind;
+        p->nfds = 0;
+    } else {
+        xw__conn_fail(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for a %zu-byte packet", len);
+    }
+    free(m);
+    return p;
+}
+
+/* Sleeps on the owner's socket until something may have arrived, at most 50 ms:
+ * another thread inside the owner may read our packet while we sleep. Lock released.
+ * Returns 0 when the deadline has passed. */
+static int nap(xw_connection_t *c, int64_t deadline)
+{
+    int tmo = xw__poll_timeout(deadline);
+    if (tmo == 0)
+        return 0;
+    struct pollfd p = {.fd = c->borrow_fd, .events = POLLIN};
+    poll(&p, 1, tmo > 50 ? 50 : tmo);
+    return 1;
+}
+
+/* Lock held on entry and exit, released while the owner waits. 1 when the owner
+ * says the request is finished (*r, *e or neither), 0 when the deadline passed. */
+static int fetch_reply(xw_connection_t *c, uint64_t seq, int64_t deadline, void **r, xw_generic_error_t **e)
+{
+    const struct xw_borrow_ops *ops = c->borrow;
+    int done = 0;
+    xw__unlock(c);
+    if (deadline < 0) {
+        *r = ops->wait_reply(c->borrow_closure, seq, e);
+        done = 1;
+    } else {
+        while (!(done = ops->poll_reply(c->borrow_closure, seq, r, e)) && deadline != 0 && nap(c, deadline))
+            ;
+    }
+    xw__lock(c);
+    return done;
+}
+
+/* Replies a caller's buffer could not take (-ENOSPC) wait here for the retry. */
+static struct xw_pkt *stash_take(xw_connection_t *c, uint64_t seq)
+{
+    struct xw_queue *q = &c->borrow_stash;
+    struct xw_pkt *prev = NULL;
+    for (struct xw_pkt *p = q->head; p; prev = p, p = p->next) {
+        if (p->seq != seq)
+            continue;
+        if (prev)
+            prev->next = p->next;
+        else
+            q->head = p->next;
+        if (q->tail == p)
+            q->tail = prev;
+        p->next = NULL;
+        return p;
+    }
+    return NULL;
+}
+
+static void stash_put(xw_connection_t *c, struct xw_pkt *p)
+{
+    struct xw_queue *q = &c->borrow_stash;
+    p->next = NULL;
+    if (q->tail)
+        q->tail->next = p;
+    else
+        q->head = p;
+    q->tail = p;
+}
+
+/* Lock held. xw__reply_take / xw__reply_take_fit on a borrowed connection (cap
+ * SIZE_MAX: no limit). Our buffer is written first: the owner would wait forever
+ * for a request it cannot see. Same returns as xw__reply_take_fit. */
+int xw__borrow_reply(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need,
+                     struct xw_pkt **pkt)
+{
+    *pkt = stash_take(c, seq);
+    if (!*pkt) {
+        void *r = NULL;
+        xw_generic_error_t *e = NULL;
+        if (xw__out_flush(c) < 0)
+            return -EPIPE;
+        if (!fetch_reply(c, seq, deadline, &r, &e))
+            return c->error ? -EPIPE : 0;
+        if (!r && !e)
+            return owner_failed(c) < 0 ? -EPIPE : 1;
+        if (r)
+            *pkt = adopt(c, r, 32 + (size_t)xw__rd32((uint8_t *)r + 4) * 4, XW_PKT_REPLY, seq);
+        else
+            *pkt = adopt(c, e, 36, XW_PKT_ERROR, seq);
+        if (!*pkt)
+            return -EPIPE;
+    }
+    if ((*pkt)->kind == XW_PKT_REPLY && (*pkt)->len > cap) {
+        *need = (*pkt)->len;
+        stash_put(c, *pkt);
+        *pkt = NULL;
+        return -ENOSPC;
+    }
+    return 1;
+}
+
+/* Lock held. The owner checks (and syncs if it must); it takes our bytes first. */
+int xw__borrow_check(xw_connection_t *c, uint64_t seq, struct xw_pkt **pkt)
+{
+    *pkt = NULL;
+    if (xw__out_flush(c) < 0)
+        return -EPIPE;
+    xw__unlock(c);
+    xw_generic_error_t *e = c->borrow->check(c->borrow_closure, (unsigned int)seq);
+    xw__lock(c);
+    if (e && !(*pkt = adopt(c, e, 36, XW_PKT_ERROR, seq)))
+        return -EPIPE;
+    return owner_failed(c) < 0 ? -EPIPE : 1;
+}
+
+/* Lock held. The reply to seq, stashed or still to come, will be dropped. */
+void xw__borrow_discard(xw_connection_t *c, uint64_t seq)
+{
+    struct xw_pkt *p;
+    while ((p = stash_take(c, seq)))
+        xw__pkt_free(c, p);
+    c->borrow->discard(c->borrow_closure, seq);
+}
+
+/* Lock held, released while the owner waits. The next event from the owner's
+ * queue (deadline and reading as xw__queue_wait): 1 with *pkt, 0 when none came. */
+int xw__borrow_event(xw_connection_t *c, int64_t deadline, int reading, struct xw_pkt **pkt)
+{
+    const struct xw_borrow_ops *ops = c->borrow;
+    xw_generic_event_t *ev;
+    *pkt = NULL;
+    xw__unlock(c);
+    if (!reading)
+        ev = ops->event(c->borrow_closure, 2);
+    else if (deadline < 0)
+        ev = ops->event(c->borrow_closure, 0);
+    else
+        while (!(ev = ops->event(c->borrow_closure, 1)) && deadline != 0 && nap(c, deadline))
+            ;
+    xw__lock(c);
+    if (!ev)
+        return owner_failed(c);
+    const uint8_t *w = (const uint8_t *)ev;
+    size_t len = 36 + ((w[0] & 0x7f) == XW_GE_GENERIC ? (size_t)xw__rd32(w + 4) * 4 : 0);
+    uint64_t seq = c->out.seq - (uint32_t)((uint32_t)c->out.seq - ev->full_sequence);
+    *pkt = adopt(c, ev, len, w[0] == 0 ? XW_PKT_ERROR : XW_PKT_EVENT, seq);
+    return *pkt ? 1 : -EPIPE;
+}
+
+/* The owner wants its socket back (libxcb's return_socket callback): everything
+ * buffered goes out through it first. A take or a write in progress finishes
+ * before (xw__out_flush waits for writing to clear). */
+XW_EXPORT void xw_borrow_return_socket(xw_connection_t *c)
+{
+    xw__lock(c);
+    xw__out_flush(c);
+    c->borrow_owned = 0;
+    xw__out_refresh(c);
+    xw__unlock(c);
+}
