@@ -171,17 +171,6 @@ static struct xw_pkt *stash_take(xw_connection_t *c, uint64_t seq)
     return NULL;
 }
 
-static void stash_put(xw_connection_t *c, struct xw_pkt *p)
-{
-    struct xw_queue *q = &c->borrow_stash;
-    p->next = NULL;
-    if (q->tail)
-        q->tail->next = p;
-    else
-        q->head = p;
-    q->tail = p;
-}
-
 /* Lock held. xw__reply_take / xw__reply_take_fit on a borrowed connection (cap
  * SIZE_MAX: no limit). Our buffer is written first: the owner would wait forever
  * for a request it cannot see. Same returns as xw__reply_take_fit. */
@@ -207,7 +196,7 @@ int xw__borrow_reply(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t 
     }
     if ((*pkt)->kind == XW_PKT_REPLY && (*pkt)->len > cap) {
         *need = (*pkt)->len;
-        stash_put(c, *pkt);
+        xw__queue_push(&c->borrow_stash, *pkt);
         *pkt = NULL;
         return -ENOSPC;
     }

@@ -132,7 +132,7 @@ static void complete_before(struct xw_in *in, uint64_t seq)
     pend_trim(in);
 }
 
-static void queue_push(struct xw_queue *q, struct xw_pkt *p)
+void xw__queue_push(struct xw_queue *q, struct xw_pkt *p)
 {
     p->next = NULL;
     if (q->tail)
@@ -272,7 +272,7 @@ static int route_reply(xw_connection_t *c, const uint8_t *w, size_t n, struct xw
     }
     if (!p)
         return xw__conn_fail(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for a %zu-byte reply", n);
-    queue_push(&e->q, p);
+    xw__queue_push(&e->q, p);
     return 0;
 }
 
@@ -295,9 +295,9 @@ static int route_error(xw_connection_t *c, const uint8_t *w, struct xw_pkt *rec,
         return xw__conn_fail(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for an error");
     p->kind = XW_PKT_ERROR;
     if (e && !e->dead && (e->flags & XW_REQUEST_CHECKED))
-        queue_push(&e->q, p);
+        xw__queue_push(&e->q, p);
     else
-        queue_push(&in->events, p);
+        xw__queue_push(&in->events, p);
     pend_trim(in);
     return 0;
 }
@@ -330,7 +330,7 @@ static int route_event(xw_connection_t *c, const uint8_t *w, size_t n, struct xw
         p = malformed_record(c, p, seq, XW_GE_GENERIC, type);
         if (!p)
             return xw__conn_fail(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for an event");
-        queue_push(q, p);
+        xw__queue_push(q, p);
         return 0;
     }
     p->kind = XW_PKT_EVENT;
@@ -339,7 +339,7 @@ static int route_event(xw_connection_t *c, const uint8_t *w, size_t n, struct xw
         if (se->stamp)
             (*se->stamp)++;
     }
-    queue_push(q, p);
+    xw__queue_push(q, p);
     return 0;
 }
 
@@ -644,7 +644,7 @@ void xw__discard(xw_connection_t *c, uint64_t seq, int keep_errors)
     struct xw_pkt *p;
     while ((p = queue_pop(&e->q))) {
         if (p->kind == XW_PKT_ERROR && keep_errors) {
-            queue_push(&c->in.events, p);
+            xw__queue_push(&c->in.events, p);
             continue;
         }
         xw__close_fds((int *)(XW_PKT_DATA(p) + p->len), p->nfds);
@@ -671,7 +671,7 @@ int xw__queue_wait(xw_connection_t *c, struct xw_queue *q, int64_t deadline, int
         struct xw_pkt *p;
         int r = xw__borrow_event(c, deadline, reading, &p);
         if (r == 1)
-            queue_push(q, p);
+            xw__queue_push(q, p);
         return r;
     }
     for (;;) {

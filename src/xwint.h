@@ -345,6 +345,7 @@ int xw__reply_take_fit(xw_connection_t *c, uint64_t seq, int64_t deadline, size_
 int xw__check_wait(xw_connection_t *c, uint64_t seq, struct xw_pkt **pkt);
 void xw__discard(xw_connection_t *c, uint64_t seq, int keep_errors);
 int xw__queue_wait(xw_connection_t *c, struct xw_queue *q, int64_t deadline, int reading);
+void xw__queue_push(struct xw_queue *q, struct xw_pkt *p);
 struct xw_pkt *xw__queue_pop(struct xw_queue *q);
 void xw__queue_free(xw_connection_t *c, struct xw_queue *q);
 void xw__in_fini(xw_connection_t *c);
