@@ -219,6 +219,11 @@ static uint64_t reject(xw_connection_t *c, int *fds, unsigned nfds, const char *
     return xw__request_fail(c, "%s", why);
 }
 
+uint64_t xw__request_reject(xw_connection_t *c, unsigned int nfds, int *fds, const char *why)
+{
+    return reject(c, fds, nfds, why);
+}
+
 /* The slices must add up to total, a multiple of 4 with room for a header;
  * padding slices are short (they are pointed at zeros when written). */
 static int check_slices(const struct iovec *v, size_t count, size_t total)

@@ -122,6 +122,13 @@ XW_EXPORT uint64_t xw_send_request_with_fds64(xw_connection_t *c, int flags, str
                                               int *fds);
 XW_EXPORT void xw_send_fd(xw_connection_t *c, int fd);
 
+#ifdef XW_BUILDING
+/* Generated senders: refuse a request the caller got wrong (a NULL list with a
+ * non-zero length, a new resource id of 0) before anything of it is written. Closes
+ * fds, records why for xw_request_error_string(), returns 0. */
+uint64_t xw__request_reject(xw_connection_t *c, unsigned int nfds, int *fds, const char *why);
+#endif
+
 /** Why the last request sent from this thread on c returned sequence 0, or NULL. */
 XW_EXPORT const char *xw_request_error_string(xw_connection_t *c);
 
