@@ -396,11 +396,17 @@ static int inline_ok(struct emitter *e, struct type *t, int checked_flag, int au
     return size == wire_fixed_size(t) && size % 4 == 0 && size <= 256;
 }
 
+/* Other threads may be inside the connection (thread-safe mode, several threads):
+ * then inline_limit is 0, read atomically, and seq, which they change under the
+ * lock, is not read at all. */
 static void inline_path(struct sender *s)
 {
     char *op = tfunc(s->e, s->t, NULL), *opu = cname_upper(op);
+    /* the limit is loaded first thing in the function (s->pre): after the request's
+     * fields are stored, gcc would no longer fold them into one constant store */
+    out_printf(&s->pre, "    uint64_t xw_lim = __atomic_load_n(&((struct xw__out_head *)(void *)c)->inline_limit, __ATOMIC_RELAXED);\n");
     out_printf(&s->body, "    {\n        struct xw__out_head *xw_h = (struct xw__out_head *)(void *)c;\n"
-                         "        if (XW_LIKELY((xw_h->seq < xw_h->inline_limit || (XW__PROCESS_SINGLE_THREADED && xw_h->seq < xw_h->fast_limit)) &&\n"
+                         "        if (XW_LIKELY(((xw_lim && xw_h->seq < xw_lim) || (XW__PROCESS_SINGLE_THREADED && xw_h->seq < xw_h->fast_limit)) &&\n"
                          "                      (size_t)(xw_h->end - xw_h->ptr) >= sizeof(xw_out))) {\n"
                          "            xw_out.major_opcode = %s;\n            xw_out.length = (uint16_t)(sizeof(xw_out) / 4);\n"
                          "            memcpy(xw_h->ptr, &xw_out, sizeof(xw_out));\n            xw_h->ptr += sizeof(xw_out);\n"

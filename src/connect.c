@@ -47,7 +47,7 @@ int xw__conn_fail(xw_connection_t *c, int code, const char *fmt, ...)
     xw__close_fds(c->in.fds, c->in.nfds);
     c->in.nfds = 0;
     c->out.fast_limit = 0;
-    c->out.inline_limit = 0;
+    __atomic_store_n(&c->out.inline_limit, 0, __ATOMIC_RELAXED);
     xw__cond_broadcast(&c->in_cond);
     xw__cond_broadcast(&c->out_cond);
     return -EPIPE;

@@ -21,7 +21,8 @@ void xw__out_refresh(xw_connection_t *c)
     uint64_t run = o->last_reply + XW_MAX_VOID_RUN;
     uint64_t wrap = o->seq | 0xffffffffu;
     o->fast_limit = (c->error || o->writing) ? 0 : (run < wrap ? run : wrap);
-    o->inline_limit = c->single ? o->fast_limit : 0;
+    /* atomic: generated senders read it without the lock (xwext.h) */
+    __atomic_store_n(&o->inline_limit, c->single ? o->fast_limit : 0, __ATOMIC_RELAXED);
 }
 
 /* Generated senders read the head of struct xw_out through struct xw__out_head. */
@@ -123,7 +124,7 @@ static int write_vec(xw_connection_t *c, struct iovec *iov, size_t n)
     struct xw_out *o = &c->out;
     o->writing = 1;
     o->fast_limit = 0;
-    o->inline_limit = 0;
+    __atomic_store_n(&o->inline_limit, 0, __ATOMIC_RELAXED);
     while (!c->error) {
         while (n > 0 && iov->iov_len == 0) {
             iov++;

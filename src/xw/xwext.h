@@ -68,7 +68,9 @@ struct xw__out_head {
     uint8_t *end;          /* end of the write buffer */
     uint64_t seq;          /* last sequence number handed out */
     uint64_t fast_limit;   /* (runtime's own fast path) */
-    uint64_t inline_limit; /* seq below this: a small void request may be copied inline */
+    uint64_t inline_limit; /* seq below this: a small void request may be copied inline;
+                              0 unless single-threaded mode; read and written atomically
+                              (relaxed), since senders read it without the lock */
 };
 
 #if defined(__GNUC__)
