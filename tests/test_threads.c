@@ -15,7 +15,7 @@
 enum { THREADS = 8, BATCH = 200, NATOMS = 16 };
 #define STOP_MARK 0xffffffffu
 
-/* Requests per thread: 100,000, or $XW_THREADS_PER_THREAD (valgrind runs fewer). */
+/* Requests per thread: 100,000, or $XW_THREADS_PER_THREAD for a quick run by hand. */
 static long per_thread = 100000;
 
 static struct xvfb X;
