@@ -3,6 +3,7 @@
 #include <check.h>
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -142,6 +143,12 @@ START_TEST(kill_during_noop_flood_other_thread)
     while (__atomic_load_n(&f.sent, __ATOMIC_RELAXED) < 300000)
         sleep_ms(1);
     xvfb_kill(&X);
+    /* the lock-free getters, read while the flooding thread records the error */
+    const char *why;
+    while (!(why = xw_connection_error_string(c)))
+        sched_yield();
+    ck_assert_int_ne(xw_connection_has_error(c), 0);
+    ck_assert_msg(strstr(why, "write to server") || strstr(why, "server closed the connection"), "reason: %s", why);
     ck_assert_int_eq(pthread_join(t, NULL), 0);
     ck_assert_int_ge(f.accepted, 300000);
     all_calls_fail();
