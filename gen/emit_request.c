@@ -71,6 +71,9 @@ struct sender {
     int nparts;
     int nfds_fixed;
     int nfds_list;
+    int nnull;           /* caller's pointers that must not be NULL with a non-zero length: */
+    int null_part[64];   /* their parts */
+    const char *null_name[64];
 };
 
 /* In a sender, fields are parameters; in the aux form, a switch member is read from
@@ -84,6 +87,15 @@ static char *sval(struct ectx *x, struct field *f)
         return xasprintf("%s->%s", sf->cname, f->cname);
     }
     return xstrdup(f->cname);
+}
+
+/* The next part is a caller's pointer: NULL is only allowed with length 0. */
+static void note_nullable(struct sender *s, struct field *f)
+{
+    if (s->nnull == (int)(sizeof(s->null_part) / sizeof(s->null_part[0])))
+        fail(f->loc, "too many lists in one request");
+    s->null_part[s->nnull] = 2 + s->nparts;
+    s->null_name[s->nnull++] = f->name;
 }
 
 static void part(struct sender *s, const char *base, const char *len)
@@ -109,8 +121,10 @@ static char *list_len_bytes(struct sender *s, struct field *f)
         r = xasprintf("(size_t)(%s) * sizeof(%s)", n, wt);
     } else {
         char *sz = tfunc(s->e, f->type, "sizeof");
+        /* a NULL list is not walked: it counts as one byte, so the NULL check rejects it */
         r = xasprintf("({ size_t xw_l = 0; const char *xw_p = (const char *)%s; "
-                      "for (int64_t xw_i = 0; xw_i < (int64_t)(%s); xw_i++) { int xw_s = %s(xw_p + xw_l); xw_l += (size_t)xw_s; } xw_l; })",
+                      "for (int64_t xw_i = 0; xw_i < (int64_t)(%s); xw_i++) { if (!xw_p) { xw_l = 1; break; } "
+                      "int xw_s = %s(xw_p + xw_l); xw_l += (size_t)xw_s; } xw_l; })",
                       f->cname, n, sz);
         free(sz);
     }
@@ -286,11 +300,25 @@ static void var_parts(struct sender *s, int aux)
             for (int k = 0; k < np; k++)
                 out_printf(&call, ", %s", wp[k].name);
             out_printf(&call, ")");
+            /* fixed cases are sized without reading the value list, so a NULL one
+             * with a non-zero mask is refused; other switches are read to be sized:
+             * NULL counts as empty there (libxcb's walk would crash), since whether
+             * an empty one is legal depends on values the generator cannot judge */
+            if (all_fixed_cases(f->sw)) {
+                note_nullable(s, f);
+            } else {
+                char *guarded = xasprintf("(%s ? %s : 0)", f->cname, call.buf);
+                free(call.buf);
+                call = (struct out){ 0 };
+                out_printf(&call, "%s", guarded);
+                free(guarded);
+            }
             part(s, f->cname, call.buf);
             pad_part(s);
             free(sz), free(call.buf);
         } else if (f->kind == FK_LIST) {
             char *len = list_len_bytes(s, f);
+            note_nullable(s, f);
             part(s, f->cname, len);
             pad_part(s);
             free(len);
@@ -308,6 +336,54 @@ static void var_parts(struct sender *s, int aux)
     }
 }
 
+/* Requests that create a resource under an id the client picks: 0 (None) is never a
+ * valid new id (the server answers BadIDChoice), so it is refused before anything is
+ * written. Only ids the protocol certainly forbids to be 0; an entry that names a
+ * field the description lacks stops the generator. */
+static const struct { const char *header, *request, *field; } new_ids[] = {
+    { "xproto", "CreateWindow", "wid" },        { "xproto", "OpenFont", "fid" },
+    { "xproto", "CreatePixmap", "pid" },        { "xproto", "CreateGC", "cid" },
+    { "xproto", "CreateColormap", "mid" },      { "xproto", "CopyColormapAndFree", "mid" },
+    { "xproto", "CreateCursor", "cid" },        { "xproto", "CreateGlyphCursor", "cid" },
+    { "shm", "Attach", "shmseg" },              { "shm", "AttachFd", "shmseg" },
+    { "shm", "CreatePixmap", "pid" },           { "shm", "CreateSegment", "shmseg" },
+    { "render", "CreatePicture", "pid" },       { "render", "CreateGlyphSet", "gsid" },
+    { "xfixes", "CreateRegion", "region" },     { "damage", "Create", "damage" },
+    { "sync", "CreateCounter", "id" },          { "sync", "CreateAlarm", "id" },
+    { "sync", "CreateFence", "fence" },         { "composite", "NameWindowPixmap", "pixmap" },
+};
+
+static struct field *new_id_field(struct emitter *e, struct type *t)
+{
+    for (size_t i = 0; i < sizeof(new_ids) / sizeof(new_ids[0]); i++) {
+        if (strcmp(new_ids[i].header, e->m->header) || strcmp(new_ids[i].request, t->name))
+            continue;
+        for (int k = 0; k < t->nfields; k++)
+            if (t->fields[k]->visible && !strcmp(t->fields[k]->name, new_ids[i].field))
+                return t->fields[k];
+        fail(t->loc, "new-id table: %s has no field %s", t->name, new_ids[i].field);
+    }
+    return NULL;
+}
+
+/* A refused request: its fds (already collected) are closed, nothing is written. */
+static void reject_if(struct sender *s, const char *cond, const char *why)
+{
+    out_printf(&s->body, "    if (__builtin_expect(!!(%s), 0)) {\n"
+                         "        xw_ret.sequence = (unsigned int)xw__request_reject(c, %s, %s, \"%s: %s\");\n"
+                         "        return xw_ret;\n    }\n",
+               cond, s->nfds_fixed || s->nfds_list ? "xw_nfds" : "0", s->nfds_fixed || s->nfds_list ? "xw_fds" : "0",
+               s->t->name, why);
+}
+
+static void reject_new_id(struct sender *s, struct field *nid)
+{
+    char *cond = xasprintf("%s == 0", nid->cname);
+    char *why = xasprintf("%s is 0; a new resource id comes from xw_generate_id()", nid->cname);
+    reject_if(s, cond, why);
+    free(cond), free(why);
+}
+
 /* A small void core request with only fixed fields, sent unchecked, can skip the
  * runtime: while only one thread can use the connection (its single-threaded mode,
  * or a process with one thread) and nothing stands in the way (the limits), its
@@ -320,11 +396,17 @@ static int inline_ok(struct emitter *e, struct type *t, int checked_flag, int au
     return size == wire_fixed_size(t) && size % 4 == 0 && size <= 256;
 }
 
+/* Other threads may be inside the connection (thread-safe mode, several threads):
+ * then inline_limit is 0, read atomically, and seq, which they change under the
+ * lock, is not read at all. */
 static void inline_path(struct sender *s)
 {
     char *op = tfunc(s->e, s->t, NULL), *opu = cname_upper(op);
+    /* the limit is loaded first thing in the function (s->pre): after the request's
+     * fields are stored, gcc would no longer fold them into one constant store */
+    out_printf(&s->pre, "    uint64_t xw_lim = __atomic_load_n(&((struct xw__out_head *)(void *)c)->inline_limit, __ATOMIC_RELAXED);\n");
     out_printf(&s->body, "    {\n        struct xw__out_head *xw_h = (struct xw__out_head *)(void *)c;\n"
-                         "        if (XW_LIKELY((xw_h->seq < xw_h->inline_limit || (XW__PROCESS_SINGLE_THREADED && xw_h->seq < xw_h->fast_limit)) &&\n"
+                         "        if (XW_LIKELY(((xw_lim && xw_h->seq < xw_lim) || (XW__PROCESS_SINGLE_THREADED && xw_h->seq < xw_h->fast_limit)) &&\n"
                          "                      (size_t)(xw_h->end - xw_h->ptr) >= sizeof(xw_out))) {\n"
                          "            xw_out.major_opcode = %s;\n            xw_out.length = (uint16_t)(sizeof(xw_out) / 4);\n"
                          "            memcpy(xw_h->ptr, &xw_out, sizeof(xw_out));\n            xw_h->ptr += sizeof(xw_out);\n"
@@ -341,13 +423,27 @@ static void emit_sender(struct emitter *e, struct type *t, const char *fn, int c
     if (c_size(t) != wire_fixed_size(t)) /* C padding the wire lacks: send zeros, never stack bytes */
         out_printf(&s.body, "    memset(&xw_out, 0, sizeof(xw_out));\n");
     fixed_assignments(&s);
-    if (inline_ok(e, t, checked_flag, aux))
+    /* the id check comes before the inline path, or, where fds are collected, after
+     * them so that a refusal closes them */
+    struct field *nid = new_id_field(e, t);
+    int inl = inline_ok(e, t, checked_flag, aux);
+    if (nid && inl)
+        reject_new_id(&s, nid);
+    if (inl)
         inline_path(&s);
     out_printf(&s.body, "    xw_parts[2].iov_base = (char *)&xw_out;\n    xw_parts[2].iov_len = sizeof(xw_out);\n");
     s.nparts = 1;
     if (c_size(t) % 4) /* the fixed part's own padding, only when it is not whole words */
         pad_part(&s);
     var_parts(&s, aux);
+    if (nid && !inl)
+        reject_new_id(&s, nid);
+    for (int i = 0; i < s.nnull; i++) {
+        char *cond = xasprintf("!xw_parts[%d].iov_base && xw_parts[%d].iov_len", s.null_part[i], s.null_part[i]);
+        char *why = xasprintf("%s is NULL but its length is not 0", s.null_name[i]);
+        reject_if(&s, cond, why);
+        free(cond), free(why);
+    }
 
     /* header */
     struct out *h = &e->hfuncs, *c = &e->c;

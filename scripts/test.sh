@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # test.sh — install what is missing, build xwire and run the whole test suite twice:
-# a plain gcc build, then a clang ASan+UBSan build (memory errors the plain run cannot see).
+# a plain gcc build, then a clang ASan+UBSan build (memory errors the plain run cannot see);
+# then the Xvfb suites under valgrind memcheck (plain build) and the thread and Xvfb
+# suites in a clang ThreadSanitizer build.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -9,6 +11,7 @@ cd "$root"
 
 plain=${XW_TEST_BUILD:-build-test}
 asan=${XW_ASAN_BUILD:-build-asan}
+tsan=${XW_TSAN_BUILD:-build-tsan}
 
 # Reconfigure an existing build dir in place (keeps ninja's incremental state);
 # a fresh clone gets a new one.
@@ -21,9 +24,9 @@ setup() {
   fi
 }
 
-# Print "N passed, N failed, N skipped" for one build from meson's JSON test log.
+# Print "N passed, N failed, N skipped" from one meson JSON test log.
 summary() {
-  python3 - "$1/meson-logs/testlog.json" <<'PY'
+  python3 - "$1" <<'PY'
 import json, sys
 counts = {"OK": 0, "FAIL": 0, "SKIP": 0}
 with open(sys.argv[1]) as log:
@@ -37,13 +40,18 @@ PY
 
 status=0
 passed=0 failed=0 skipped=0
+# run_suite DIR LOGNAME [meson test args]: LOGNAME is testlog, or testlog-SETUP
+# with --setup SETUP.
 run_suite() {
-  local dir=$1; shift
-  echo "== test.sh: meson test in $dir" >&2
+  local dir=$1 log=$2; shift 2
+  echo "== test.sh: meson test in $dir $*" >&2
+  rm -f "$dir/meson-logs/$log.json"
   meson test -C "$dir" --print-errorlogs "$@" || status=1
-  if [[ -f $dir/meson-logs/testlog.json ]]; then
-    read -r p f s < <(summary "$dir")
+  if [[ -f $dir/meson-logs/$log.json ]]; then
+    read -r p f s < <(summary "$dir/meson-logs/$log.json")
     passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+  else
+    failed=$((failed + 1))
   fi
 }
 
@@ -54,7 +62,11 @@ build_failed() {
 
 setup "$plain" -Dbuildtype=debugoptimized
 ninja -C "$plain" || build_failed "$plain"
-run_suite "$plain"
+run_suite "$plain" testlog
+
+# valgrind memcheck over the suites that talk to a real Xvfb: 0 errors and 0 bytes
+# definitely lost, or the test fails (the 'valgrind' setup in tests/meson.build).
+run_suite "$plain" testlog-valgrind --no-rebuild --setup valgrind --suite xvfb
 
 # clang links its sanitizer runtimes statically into executables, so shared
 # objects legitimately have undefined sanitizer symbols: b_lundef=false.
@@ -66,7 +78,16 @@ ASAN_OPTIONS=detect_leaks=0 ninja -C "$asan" || build_failed "$asan"
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1} \
 LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$root/scripts/lsan.supp:print_suppressions=0} \
 UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
-  run_suite "$asan" --timeout-multiplier 3
+  run_suite "$asan" testlog --timeout-multiplier 3
+
+# ThreadSanitizer: only what the 'threads' suite needs is built (the runtime, the
+# fixtures, the fake-server and Xvfb tests), not the conformance harnesses.
+tsan_targets=(tests/test_conn tests/test_xvfb tests/test_xvfb_api tests/test_death tests/test_wrap
+              tests/test_threads tests/test_mistakes tests/test_xcb_interop)
+CC=clang setup "$tsan" -Dbuildtype=debugoptimized -Db_sanitize=thread -Db_lundef=false
+ninja -C "$tsan" "${tsan_targets[@]}" || build_failed "$tsan"
+TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1:history_size=4} \
+  run_suite "$tsan" testlog --no-rebuild --suite threads --timeout-multiplier 3
 
 echo "test.sh: $passed passed, $failed failed, $skipped skipped"
 exit "$status"

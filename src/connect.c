@@ -35,11 +35,13 @@ int xw__conn_fail(xw_connection_t *c, int code, const char *fmt, ...)
 {
     if (c->error)
         return -EPIPE;
-    c->error = code;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(c->errstr, sizeof(c->errstr), fmt, ap);
     va_end(ap);
+    /* published after the reason: xw_connection_error_string reads it without
+     * the lock once it sees the code (acquire) */
+    __atomic_store_n(&c->error, code, __ATOMIC_RELEASE);
     if (c->fd >= 0)
         shutdown(c->fd, SHUT_RDWR);
     xw__close_fds(c->out.fds, c->out.nfds);
@@ -47,7 +49,7 @@ int xw__conn_fail(xw_connection_t *c, int code, const char *fmt, ...)
     xw__close_fds(c->in.fds, c->in.nfds);
     c->in.nfds = 0;
     c->out.fast_limit = 0;
-    c->out.inline_limit = 0;
+    __atomic_store_n(&c->out.inline_limit, 0, __ATOMIC_RELAXED);
     xw__cond_broadcast(&c->in_cond);
     xw__cond_broadcast(&c->out_cond);
     return -EPIPE;

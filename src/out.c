@@ -23,7 +23,8 @@ void xw__out_refresh(xw_connection_t *c)
     uint64_t wrap = o->seq | 0xffffffffu;
     int closed = c->error || o->writing || (c->borrow && !c->borrow_owned); /* borrowed: no socket yet */
     o->fast_limit = closed ? 0 : (run < wrap ? run : wrap);
-    o->inline_limit = c->single ? o->fast_limit : 0;
+    /* atomic: generated senders read it without the lock (xwext.h) */
+    __atomic_store_n(&o->inline_limit, c->single ? o->fast_limit : 0, __ATOMIC_RELAXED);
 }
 
 /* Generated senders read the head of struct xw_out through struct xw__out_head. */
@@ -145,7 +146,7 @@ static int write_vec(xw_connection_t *c, struct iovec *iov, size_t n)
     struct xw_out *o = &c->out;
     o->writing = 1;
     o->fast_limit = 0;
-    o->inline_limit = 0;
+    __atomic_store_n(&o->inline_limit, 0, __ATOMIC_RELAXED);
     if (XW_UNLIKELY(c->borrow))
         xw__borrow_write(c, iov, n); /* through the owner's hand-off, lock held */
     else
@@ -228,6 +229,11 @@ static uint64_t reject(xw_connection_t *c, int *fds, unsigned nfds, const char *
 {
     xw__close_fds(fds, nfds);
     return xw__request_fail(c, "%s", why);
+}
+
+uint64_t xw__request_reject(xw_connection_t *c, unsigned int nfds, int *fds, const char *why)
+{
+    return reject(c, fds, nfds, why);
 }
 
 /* The slices must add up to total, a multiple of 4 with room for a header;

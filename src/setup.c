@@ -92,6 +92,8 @@ static int refused(xw_connection_t *c, const char *what, const uint8_t *s, size_
         n--;
     if (n > 200)
         n = 200;
+    if (n == 0) /* a reason is optional for Authenticate, and a server may send none */
+        return xw__conn_fail(c, XW_CONN_ERROR, "server refused%s, no reason given", what);
     return xw__conn_fail(c, XW_CONN_ERROR, "server refused%s: %.*s", what, (int)n, (const char *)s);
 }
 

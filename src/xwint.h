@@ -265,7 +265,7 @@ static inline void xw__pend_fast_add(xw_connection_t *c, uint64_t seq, int flags
         uint64_t run = seq + XW_MAX_VOID_RUN, wrap = seq | 0xffffffffu;
         o->last_reply = seq;
         o->fast_limit = run < wrap ? run : wrap;
-        o->inline_limit = c->single ? o->fast_limit : 0;
+        __atomic_store_n(&o->inline_limit, c->single ? o->fast_limit : 0, __ATOMIC_RELAXED);
     }
 }
 

@@ -7,6 +7,7 @@
 
 #include <xw/xwext.h>
 
+#include "fdcheck.h"
 #include "fake_server.h"
 #include "harness.h"
 
@@ -202,6 +203,8 @@ END_TEST
 
 int main(void)
 {
+    struct fdcheck whole;
+    fdcheck_begin(&whole);
     if (!XW_COUNT_ALLOCS) {
         puts("alloc: skipped, a sanitizer owns the allocator in this build");
         return 77;
@@ -218,5 +221,6 @@ int main(void)
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);
+    failed += fdcheck_main_end(&whole, "alloc");
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -10,6 +10,7 @@
 #include <xw/xwext.h>
 
 #include "fake_server.h"
+#include "fdcheck.h"
 
 static struct fake_server F;
 static xw_connection_t *c;
@@ -809,21 +810,354 @@ START_TEST(single_threaded_mode)
 }
 END_TEST
 
+
+/* ---- more hostile servers: each ends in a documented state ---- */
+
+START_TEST(setup_refused_without_reason)
+{
+    uint8_t b[128];
+    size_t n = fake_setup_refused(b, sizeof(b), 0, "");
+    c = fake_connect(&F, b, n);
+    ck_assert_int_eq(xw_connection_has_error(c), XW_CONN_ERROR);
+    ck_assert_str_eq(xw_connection_error_string(c), "server refused, no reason given");
+    check_dead_connection_returns_at_once();
+}
+END_TEST
+
+START_TEST(setup_authenticate_without_reason)
+{
+    uint8_t b[128];
+    size_t n = fake_setup_refused(b, sizeof(b), 2, "");
+    c = fake_connect(&F, b, n);
+    ck_assert_int_eq(xw_connection_has_error(c), XW_CONN_ERROR);
+    ck_assert_str_eq(xw_connection_error_string(c), "server refused (authenticate), no reason given");
+    check_dead_connection_returns_at_once();
+}
+END_TEST
+
+START_TEST(setup_closed_before_a_byte)
+{
+    int sv[2];
+    ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
+    close(sv[1]);
+    c = xw_connect_to_fd(sv[0], NULL);
+    ck_assert_int_eq(xw_connection_has_error(c), XW_CONN_ERROR);
+    ck_assert_ptr_nonnull(strstr(xw_connection_error_string(c), "setup"));
+    check_dead_connection_returns_at_once();
+}
+END_TEST
+
+/* The setup's length field claims 65535 words; the server sends fewer and closes. */
+START_TEST(setup_length_lies)
+{
+    uint8_t b[256];
+    size_t n = fake_setup_success(b, sizeof(b), 65535);
+    b[6] = 0xff, b[7] = 0xff;
+    int sv[2];
+    ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
+    ck_assert_int_eq(write(sv[1], b, n), (ssize_t)n);
+    shutdown(sv[1], SHUT_WR);
+    c = xw_connect_to_fd(sv[0], NULL);
+    close(sv[1]);
+    ck_assert_int_eq(xw_connection_has_error(c), XW_CONN_ERROR);
+    ck_assert_str_eq(xw_connection_error_string(c), "server closed the connection during setup");
+    check_dead_connection_returns_at_once();
+}
+END_TEST
+
+/* A generic event whose length field is 2^32-1 words: refused before allocating. */
+START_TEST(xge_huge_length_is_fatal)
+{
+    uint8_t b[32] = {35, 140};
+    c = fake_connect(&F, NULL, 0);
+    uint64_t s1 = send_reply_req(XW_REQUEST_CHECKED, 43);
+    xw_flush(c);
+    expect_requests(1);
+    memcpy(b + 2, &(uint16_t){(uint16_t)s1}, 2);
+    memset(b + 4, 0xff, 4);
+    fake_send(&F, b, 32);
+    ck_assert_ptr_null(xw_wait_for_reply64(c, s1, NULL));
+    ck_assert_int_eq(xw_connection_has_error(c), XW_CONN_CLOSED_MALFORMED);
+    ck_assert_str_eq(xw_connection_error_string(c), "malformed event: length 4294967295 words");
+}
+END_TEST
+
+/* One word past the packet cap (256 MiB) is refused; the cap is checked, not the
+ * memory the machine happens to have. */
+START_TEST(length_one_word_over_the_cap_is_fatal)
+{
+    uint8_t b[32];
+    c = fake_connect(&F, NULL, 0);
+    uint64_t s1 = send_reply_req(XW_REQUEST_CHECKED, 16);
+    xw_flush(c);
+    expect_requests(1);
+    fake_reply(b, (uint16_t)s1, 0, NULL, 0);
+    uint32_t words = ((256u << 20) - 32) / 4 + 1;
+    memcpy(b + 4, &words, 4);
+    fake_send(&F, b, 32);
+    ck_assert_ptr_null(xw_wait_for_reply64(c, s1, NULL));
+    ck_assert_int_eq(xw_connection_has_error(c), XW_CONN_CLOSED_MALFORMED);
+    ck_assert_ptr_nonnull(strstr(xw_connection_error_string(c), "malformed reply: length 67108857 words"));
+}
+END_TEST
+
+/* The same reply twice: the first is delivered, the repeat is fatal. */
+START_TEST(repeated_sequence_is_fatal)
+{
+    uint8_t b[64];
+    c = fake_connect(&F, NULL, 0);
+    uint64_t s1 = send_reply_req(XW_REQUEST_CHECKED, 16);
+    uint64_t s2 = send_reply_req(XW_REQUEST_CHECKED, 16);
+    xw_flush(c);
+    expect_requests(2);
+    fake_send(&F, b, fake_reply(b, (uint16_t)s1, 0, NULL, 0));
+    fake_send(&F, b, fake_reply(b, (uint16_t)s1, 0, NULL, 0));
+    uint8_t *r = xw_wait_for_reply64(c, s1, NULL);
+    ck_assert_ptr_nonnull(r);
+    free(r);
+    ck_assert_ptr_null(xw_wait_for_reply64(c, s2, NULL));
+    ck_assert_int_eq(xw_connection_has_error(c), XW_CONN_CLOSED_MALFORMED);
+    ck_assert_ptr_nonnull(strstr(xw_connection_error_string(c), "belongs to no request awaiting a reply"));
+    check_dead_connection_returns_at_once();
+}
+END_TEST
+
+/* An error and an event naming sequence numbers never sent. */
+START_TEST(unknown_sequence_error_and_event_are_fatal)
+{
+    for (int kind = 0; kind < 2; kind++) {
+        uint8_t b[32];
+        c = fake_connect(&F, NULL, 0);
+        uint64_t s1 = send_reply_req(XW_REQUEST_CHECKED, 16);
+        xw_flush(c);
+        expect_requests(1);
+        if (kind == 0)
+            fake_error(b, (uint16_t)(s1 + 5), 3, 0, 16, 0);
+        else
+            fake_event(b, 33, (uint16_t)(s1 + 5), 0);
+        fake_send(&F, b, 32);
+        ck_assert_ptr_null(xw_wait_for_reply64(c, s1, NULL));
+        ck_assert_int_eq(xw_connection_has_error(c), XW_CONN_CLOSED_MALFORMED);
+        ck_assert_ptr_nonnull(strstr(xw_connection_error_string(c), "was never sent"));
+        xw_disconnect(c);
+        c = NULL;
+        fake_stop(&F);
+    }
+}
+END_TEST
+
+/* Event codes nobody registered (an unknown extension's, the top of the range, one
+ * with the SendEvent bit) are data: delivered as they came, the connection fine. */
+START_TEST(event_with_unknown_code)
+{
+    static const uint8_t codes[] = {64, 127, 0x80 | 100, 2 /* KeyPress: known, for contrast */};
+    uint8_t b[32];
+    c = fake_connect(&F, NULL, 0);
+    uint64_t s1 = send_reply_req(XW_REQUEST_CHECKED, 43);
+    xw_flush(c);
+    expect_requests(1);
+    for (size_t i = 0; i < sizeof(codes); i++) {
+        fake_event(b, codes[i], (uint16_t)s1, 0xc0de0000u + (uint32_t)i);
+        fake_send(&F, b, 32);
+    }
+    fake_send(&F, b, fake_reply(b, (uint16_t)s1, 0, NULL, 0));
+    free(xw_wait_for_reply64(c, s1, NULL));
+    for (size_t i = 0; i < sizeof(codes); i++) {
+        xw_generic_event_t *ev = xw_poll_for_queued_event(c);
+        ck_assert_ptr_nonnull(ev);
+        ck_assert_uint_eq(ev->response_type, codes[i]);
+        ck_assert_uint_eq(rd32((uint8_t *)ev + 4), 0xc0de0000u + i);
+        ck_assert_uint_eq(ev->full_sequence, (uint32_t)s1);
+        free(ev);
+    }
+    ck_assert_int_eq(xw_connection_has_error(c), 0);
+}
+END_TEST
+
+static void pipe_fds(int *fds, int n)
+{
+    for (int i = 0; i < n; i += 2) {
+        int p[2];
+        ck_assert_int_eq(pipe2(p, O_CLOEXEC), 0);
+        fds[i] = p[0];
+        if (i + 1 < n)
+            fds[i + 1] = p[1];
+        else
+            close(p[1]);
+    }
+}
+
+static void close_all(int *fds, int n)
+{
+    for (int i = 0; i < n; i++)
+        close(fds[i]);
+}
+
+/* Fds that come with no reply to claim them (with an error, with the first byte of
+ * an event): closed by the library once their bytes are parsed. */
+START_TEST(fds_with_no_reply_are_closed)
+{
+    int fds[6];
+    uint8_t b[64];
+    c = fake_connect(&F, NULL, 0);
+    uint64_t s1 = send_req(XW_REQUEST_CHECKED, 127, 0, 1, NULL, 0, NULL, NULL);
+    uint64_t s2 = send_reply_req(XW_REQUEST_CHECKED | XW_REQUEST_REPLY_FDS, 200);
+    xw_flush(c);
+    expect_requests(2);
+    int conn_fds = count_open_fds();
+    pipe_fds(fds, 3);
+    fake_error(b, (uint16_t)s1, 3, 7, 127, 0);
+    fake_send_fds(&F, b, 32, fds, 3);
+    close_all(fds, 3);
+    pipe_fds(fds, 2);
+    fake_event(b, 33, (uint16_t)s1, 0);
+    fake_send_fds(&F, b, 1, fds, 2);
+    close_all(fds, 2);
+    fake_send(&F, b + 1, 31);
+    fake_send(&F, b, fake_reply(b, (uint16_t)s2, 0, NULL, 0)); /* claims 0 fds */
+    xw_generic_error_t *e = xw_request_check(c, (xw_void_cookie_t){(unsigned)s1});
+    ck_assert_ptr_nonnull(e);
+    free(e);
+    uint8_t *r = xw_wait_for_reply64(c, s2, NULL);
+    ck_assert_ptr_nonnull(r);
+    free(r);
+    free(xw_wait_for_event(c));
+    ck_assert_int_eq(count_open_fds(), conn_fds);
+    ck_assert_int_eq(xw_connection_has_error(c), 0);
+}
+END_TEST
+
+/* A reply that claims one fd and brings three: it gets the first, the others are closed. */
+START_TEST(more_fds_than_the_reply_claims)
+{
+    int fds[3];
+    uint8_t b[64];
+    c = fake_connect(&F, NULL, 0);
+    uint64_t s1 = send_reply_req(XW_REQUEST_CHECKED | XW_REQUEST_REPLY_FDS, 200);
+    xw_flush(c);
+    expect_requests(1);
+    int conn_fds = count_open_fds();
+    pipe_fds(fds, 3);
+    size_t n = fake_reply(b, (uint16_t)s1, 1, NULL, 0);
+    fake_send_fds(&F, b, n, fds, 3);
+    close_all(fds, 3);
+    uint8_t *r = xw_wait_for_reply64(c, s1, NULL);
+    ck_assert_ptr_nonnull(r);
+    int got = xw_get_reply_fds(c, r, 32)[0];
+    ck_assert_int_ge(got, 0);
+    ck_assert_int_eq(count_open_fds(), conn_fds + 1);
+    close(got);
+    free(r);
+    ck_assert_int_eq(xw_connection_has_error(c), 0);
+}
+END_TEST
+
+/* A reply that claims two fds and brings one: fatal, and the one is closed. */
+START_TEST(fewer_fds_than_the_reply_claims_is_fatal)
+{
+    int fds[1];
+    uint8_t b[64];
+    c = fake_connect(&F, NULL, 0);
+    uint64_t s1 = send_reply_req(XW_REQUEST_CHECKED | XW_REQUEST_REPLY_FDS, 200);
+    xw_flush(c);
+    expect_requests(1);
+    pipe_fds(fds, 1);
+    size_t n = fake_reply(b, (uint16_t)s1, 2, NULL, 0);
+    fake_send_fds(&F, b, n, fds, 1);
+    close_all(fds, 1);
+    ck_assert_ptr_null(xw_wait_for_reply64(c, s1, NULL));
+    ck_assert_int_eq(xw_connection_has_error(c), XW_CONN_CLOSED_MALFORMED);
+    ck_assert_str_eq(xw_connection_error_string(c), "malformed reply: claims 2 fds, 1 received");
+}
+END_TEST
+
+/* More fds in one message than a connection takes (16): the kernel truncates the
+ * control message; fatal, and nothing stays open. */
+START_TEST(too_many_fds_in_one_message_is_fatal)
+{
+    enum { N = 20 };
+    int fds[N];
+    uint8_t b[64];
+    c = fake_connect(&F, NULL, 0);
+    uint64_t s1 = send_reply_req(XW_REQUEST_CHECKED | XW_REQUEST_REPLY_FDS, 200);
+    xw_flush(c);
+    expect_requests(1);
+    pipe_fds(fds, N);
+    size_t n = fake_reply(b, (uint16_t)s1, N, NULL, 0);
+    union {
+        struct cmsghdr h;
+        char b[CMSG_SPACE(sizeof(int) * N)];
+    } ctl;
+    memset(&ctl, 0, sizeof(ctl));
+    struct iovec iov = {b, n};
+    struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.b, .msg_controllen = sizeof(ctl.b)};
+    struct cmsghdr *h = CMSG_FIRSTHDR(&m);
+    h->cmsg_level = SOL_SOCKET;
+    h->cmsg_type = SCM_RIGHTS;
+    h->cmsg_len = CMSG_LEN(sizeof(int) * N);
+    memcpy(CMSG_DATA(h), fds, sizeof(fds));
+    ck_assert_int_eq(sendmsg(F.fd, &m, MSG_NOSIGNAL), (ssize_t)n);
+    close_all(fds, N);
+    ck_assert_ptr_null(xw_wait_for_reply64(c, s1, NULL));
+    ck_assert_int_eq(xw_connection_has_error(c), XW_CONN_CLOSED_FDPASSING_FAILED);
+    ck_assert_str_eq(xw_connection_error_string(c), "file descriptors from the server were lost");
+}
+END_TEST
+
+/* Truncated packets: an event cut at 20 bytes, a 200 KB reply cut in the middle
+ * (being filled in its own record), then the server closes. */
+START_TEST(server_closes_mid_event_and_mid_big_reply)
+{
+    for (int kind = 0; kind < 2; kind++) {
+        c = fake_connect(&F, NULL, 0);
+        uint64_t s1 = send_reply_req(XW_REQUEST_CHECKED, 16);
+        xw_flush(c);
+        expect_requests(1);
+        static uint8_t stream[200032];
+        size_t n;
+        if (kind == 0) {
+            fake_event(stream, 33, (uint16_t)s1, 0);
+            n = 20;
+        } else {
+            static uint8_t extra[200000];
+            n = fake_reply(stream, (uint16_t)s1, 0, extra, sizeof(extra)) - 100000;
+        }
+        fake_send(&F, stream, n);
+        shutdown(F.fd, SHUT_WR);
+        ck_assert_ptr_null(xw_wait_for_reply64(c, s1, NULL));
+        ck_assert_int_eq(xw_connection_has_error(c), XW_CONN_ERROR);
+        ck_assert_str_eq(xw_connection_error_string(c), "server closed the connection in the middle of a packet");
+        check_dead_connection_returns_at_once();
+        xw_disconnect(c);
+        c = NULL;
+        fake_stop(&F);
+    }
+}
+END_TEST
+
 int main(void)
 {
+    struct fdcheck whole;
+    fdcheck_begin(&whole);
     Suite *s = suite_create("conn");
     struct {
         const char *name;
         const TTest *tests[16];
     } groups[] = {
         {"setup", {setup_success, setup_refused, setup_authenticate, setup_truncated, setup_malformed,
-                   connect_to_bad_fd}},
+                   connect_to_bad_fd, setup_refused_without_reason, setup_authenticate_without_reason,
+                   setup_closed_before_a_byte, setup_length_lies}},
         {"read", {split_at_every_byte, big_reply_in_pieces, out_of_order_sequence_is_fatal,
                   huge_length_is_fatal_before_allocating, validator_turns_reply_into_error, server_closes_mid_reply,
                   reply_to_void_request_is_fatal, keymap_notify_has_no_sequence, list_fonts_with_info_multi_reply,
                   timeouts, discard_and_error_routing, into_too_small_keeps_packet, xge_special_queue_and_validation,
                   error_text}},
-        {"fds", {fds_out_with_request, fds_in_with_reply_and_unclaimed}},
+        {"hostile", {xge_huge_length_is_fatal, length_one_word_over_the_cap_is_fatal, repeated_sequence_is_fatal,
+                     unknown_sequence_error_and_event_are_fatal, event_with_unknown_code,
+                     server_closes_mid_event_and_mid_big_reply}},
+        {"fds", {fds_out_with_request, fds_in_with_reply_and_unclaimed, fds_with_no_reply_are_closed,
+                 more_fds_than_the_reply_claims, fewer_fds_than_the_reply_claims_is_fatal,
+                 too_many_fds_in_one_message_is_fatal}},
         {"write", {auto_sync_before_65535_voids, sequence_wrap, check_after_flush, too_long_fails_alone, big_requests,
                    blocked_write_keeps_reading, single_threaded_mode}},
     };
@@ -839,5 +1173,6 @@ int main(void)
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);
+    failed += fdcheck_main_end(&whole, "conn");
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -6,6 +6,7 @@
 
 #include <xw/xw.h>
 
+#include "fdcheck.h"
 #include "fake_server.h"
 
 /* Strings both libraries must treat alike. */
@@ -122,6 +123,8 @@ END_TEST
 
 int main(void)
 {
+    struct fdcheck whole;
+    fdcheck_begin(&whole);
     Suite *s = suite_create("display");
     TCase *tc = tcase_create("parse");
     tcase_set_timeout(tc, 10);
@@ -136,5 +139,6 @@ int main(void)
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);
+    failed += fdcheck_main_end(&whole, "display");
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -7,6 +7,7 @@
 
 #include <xw/xwext.h>
 
+#include "fdcheck.h"
 #include "fake_server.h"
 #include "xvfb.h"
 
@@ -255,6 +256,8 @@ END_TEST
 
 int main(void)
 {
+    struct fdcheck whole;
+    fdcheck_begin(&whole);
     Suite *s = suite_create("xvfb");
     TCase *tc = tcase_create("xvfb");
     tcase_set_timeout(tc, 120);
@@ -271,5 +274,6 @@ int main(void)
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);
+    failed += fdcheck_main_end(&whole, "xvfb");
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

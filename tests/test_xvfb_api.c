@@ -14,6 +14,7 @@
 #include <xw/xw.h>
 #include <xw/xwext.h> /* xw_request_error_string */
 
+#include "fdcheck.h"
 #include "fake_server.h" /* count_open_fds */
 #include "xvfb.h"
 
@@ -910,6 +911,8 @@ END_TEST
 
 int main(void)
 {
+    struct fdcheck whole;
+    fdcheck_begin(&whole);
     /* meson passes XVFB= (empty) when it found no Xvfb: 77 is meson's "skipped". */
     const char *xvfb = getenv("XVFB");
     if (xvfb && !*xvfb) {
@@ -941,5 +944,6 @@ int main(void)
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);
+    failed += fdcheck_main_end(&whole, "xvfb_api");
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

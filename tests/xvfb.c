@@ -88,3 +88,12 @@ void xvfb_stop(struct xvfb *x)
     }
     x->pid = 0;
 }
+
+void xvfb_kill(struct xvfb *x)
+{
+    if (x->pid > 0) {
+        kill(x->pid, SIGKILL);
+        waitpid(x->pid, NULL, 0);
+    }
+    x->pid = 0;
+}

@@ -12,5 +12,7 @@ struct xvfb {
  * 20 s for it to report its display. Returns 0 or -1. */
 int xvfb_start(struct xvfb *x);
 void xvfb_stop(struct xvfb *x);
+/* Server death: SIGKILL, then reaps it. */
+void xvfb_kill(struct xvfb *x);
 
 #endif

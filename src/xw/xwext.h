@@ -68,7 +68,9 @@ struct xw__out_head {
     uint8_t *end;          /* end of the write buffer */
     uint64_t seq;          /* last sequence number handed out */
     uint64_t fast_limit;   /* (runtime's own fast path) */
-    uint64_t inline_limit; /* seq below this: a small void request may be copied inline */
+    uint64_t inline_limit; /* seq below this: a small void request may be copied inline;
+                              0 unless single-threaded mode; read and written atomically
+                              (relaxed), since senders read it without the lock */
 };
 
 #if defined(__GNUC__)
@@ -129,6 +131,13 @@ XW_EXPORT uint64_t xw_send_request_with_fds64(xw_connection_t *c, int flags, str
  * cannot be flushed. Thread-safe, but another thread's request may carry it: use
  * it only where one thread sends. */
 XW_EXPORT void xw_send_fd(xw_connection_t *c, int fd);
+
+#ifdef XW_BUILDING
+/* Generated senders: refuse a request the caller got wrong (a NULL list with a
+ * non-zero length, a new resource id of 0) before anything of it is written. Closes
+ * fds, records why for xw_request_error_string(), returns 0. */
+uint64_t xw__request_reject(xw_connection_t *c, unsigned int nfds, int *fds, const char *why);
+#endif
 
 /** Why the last request sent from this thread on c returned sequence 0 ("extension
  * RANDR is not present on this server", "request of N bytes is longer than the

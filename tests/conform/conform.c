@@ -15,6 +15,7 @@
 #include "conform.h"
 #include "conform_list.h"
 #include "fake_server.h"
+#include "fdcheck.h"
 #include "harness.h"
 
 /* ---- heap allocations made by xwire's request calls (glibc's allocator replaced) ---- */
@@ -483,6 +484,10 @@ int main(void)
         fprintf(stderr, "conform: setup failed\n");
         return 2;
     }
+    /* from here on every fd a request was given (dup'd /dev/null) must be closed
+     * once sent or refused */
+    struct fdcheck fc;
+    fdcheck_begin(&fc);
     int requests = 0, uninit_forms = 0;
     for (const struct cf_case *const *list = cf_all; *list; list++) {
         for (const struct cf_case *c = *list; c->run; c++) {
@@ -512,6 +517,7 @@ int main(void)
         printf("heap allocations not counted: a sanitizer owns the allocator in this build\n");
     if (allocs)
         differ++;
+    differ += fdcheck_main_end(&fc, "conform");
     printf("%d passed, %d failed\n", identical + known_differ + length_only, differ);
     xcb_disconnect(cf.xc);
     xw_disconnect(cf.wc);

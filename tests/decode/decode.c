@@ -17,6 +17,7 @@
 #include "decode.h"
 #include "decode_list.h"
 #include "fake_server.h"
+#include "fdcheck.h"
 #include "harness.h"
 
 
@@ -303,6 +304,8 @@ int main(void)
         fprintf(stderr, "decode: setup failed\n");
         return 2;
     }
+    struct fdcheck fc; /* the connections are open: nothing else may stay open */
+    fdcheck_begin(&fc);
     int types = 0, replies = 0, events = 0, runs = 0;
     for (const struct db_set *const *set = db_all; *set; set++) {
         r.xext = (*set)->xext;
@@ -339,6 +342,7 @@ int main(void)
            "%d runs skipped (builder ran out of room)\n",
            types, replies, events, runs, r.checks, r.failed, known_count, r.missing, r.skipped);
     printf("%d passed, %d failed\n", r.checks - r.failed - known_count, r.failed + r.missing);
+    r.failed += fdcheck_main_end(&fc, "decode");
     xcb_disconnect(r.xc);
     xw_disconnect(r.wc);
     return r.failed || r.missing;

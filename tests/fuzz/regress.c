@@ -9,6 +9,7 @@
 
 #include <xw/xw.h>
 
+#include "fdcheck.h"
 #include "fake_server.h"
 #include "fuzz_decode.h"
 
@@ -88,19 +89,29 @@ static int decode_case(const struct decode_case *k)
     return 0;
 }
 
+static int run_case(const char *id)
+{
+    if (!strcmp(id, "setup-tiny-max-request")) {
+        setup_tiny_max_request();
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof(decode_cases) / sizeof(decode_cases[0]); i++)
+        if (!strcmp(id, decode_cases[i].id))
+            return decode_case(&decode_cases[i]);
+    fprintf(stderr, "fuzz_regress: no case %s\n", id);
+    return 2;
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
         fprintf(stderr, "usage: fuzz_regress ID\n");
         return 2;
     }
-    if (!strcmp(argv[1], "setup-tiny-max-request")) {
-        setup_tiny_max_request();
-        return 0;
-    }
-    for (size_t i = 0; i < sizeof(decode_cases) / sizeof(decode_cases[0]); i++)
-        if (!strcmp(argv[1], decode_cases[i].id))
-            return decode_case(&decode_cases[i]);
-    fprintf(stderr, "fuzz_regress: no case %s\n", argv[1]);
-    return 2;
+    struct fdcheck fc;
+    fdcheck_begin(&fc);
+    int rc = run_case(argv[1]);
+    if (fdcheck_main_end(&fc, "fuzz_regress") && rc == 0)
+        rc = 1;
+    return rc;
 }

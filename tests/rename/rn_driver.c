@@ -12,6 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fdcheck.h"
+
 #include "xvfb.h"
 
 /* Usage: rn_driver output|xtrace PROG_XCB PROG_XW
@@ -593,6 +595,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s output|xtrace PROG_XCB PROG_XW\n", argv[0]);
         return 2;
     }
+    struct fdcheck fc;
+    fdcheck_begin(&fc);
     int traced = !strcmp(argv[1], "xtrace");
     const char *xvfb = find_tool("XVFB", "Xvfb");
     xtrace_path = traced ? find_tool("XTRACE", "xtrace") : NULL;
@@ -617,6 +621,7 @@ int main(int argc, char **argv)
         if (traced)
             compare_traces(&a, &b);
     }
+    check(fdcheck_main_end(&fc, "rn_driver") == 0, "harness: no file descriptor left open");
     if (failed)
         printf("kept the outputs in %s\n", workdir);
     else

@@ -410,6 +410,10 @@ xw_void_cookie_t xw_demo_create_checked(xw_connection_t *c, xw_demo_thing_t thin
     xw_parts[3].iov_len = (size_t)xw_demo_create_value_list_sizeof(value_list, value_mask);
     xw_parts[4].iov_base = 0;
     xw_parts[4].iov_len = -xw_parts[3].iov_len & 3;
+    if (__builtin_expect(!!(!xw_parts[3].iov_base && xw_parts[3].iov_len), 0)) {
+        xw_ret.sequence = (unsigned int)xw__request_reject(c, 0, 0, "Create: value_list is NULL but its length is not 0");
+        return xw_ret;
+    }
     {
         size_t xw_total = 0;
         for (int xw_k = 2; xw_k < 5; xw_k++)
@@ -440,6 +444,10 @@ xw_void_cookie_t xw_demo_create(xw_connection_t *c, xw_demo_thing_t thing, uint3
     xw_parts[3].iov_len = (size_t)xw_demo_create_value_list_sizeof(value_list, value_mask);
     xw_parts[4].iov_base = 0;
     xw_parts[4].iov_len = -xw_parts[3].iov_len & 3;
+    if (__builtin_expect(!!(!xw_parts[3].iov_base && xw_parts[3].iov_len), 0)) {
+        xw_ret.sequence = (unsigned int)xw__request_reject(c, 0, 0, "Create: value_list is NULL but its length is not 0");
+        return xw_ret;
+    }
     {
         size_t xw_total = 0;
         for (int xw_k = 2; xw_k < 5; xw_k++)
@@ -700,6 +708,14 @@ xw_demo_list_cookie_t xw_demo_list(xw_connection_t *c, uint16_t n, const xw_demo
     xw_parts[5].iov_len = (size_t)(tail_len) * sizeof(uint8_t);
     xw_parts[6].iov_base = 0;
     xw_parts[6].iov_len = -xw_parts[5].iov_len & 3;
+    if (__builtin_expect(!!(!xw_parts[3].iov_base && xw_parts[3].iov_len), 0)) {
+        xw_ret.sequence = (unsigned int)xw__request_reject(c, 0, 0, "List: pairs is NULL but its length is not 0");
+        return xw_ret;
+    }
+    if (__builtin_expect(!!(!xw_parts[5].iov_base && xw_parts[5].iov_len), 0)) {
+        xw_ret.sequence = (unsigned int)xw__request_reject(c, 0, 0, "List: tail is NULL but its length is not 0");
+        return xw_ret;
+    }
     {
         size_t xw_total = 0;
         for (int xw_k = 2; xw_k < 7; xw_k++)
@@ -734,6 +750,14 @@ xw_demo_list_cookie_t xw_demo_list_unchecked(xw_connection_t *c, uint16_t n, con
     xw_parts[5].iov_len = (size_t)(tail_len) * sizeof(uint8_t);
     xw_parts[6].iov_base = 0;
     xw_parts[6].iov_len = -xw_parts[5].iov_len & 3;
+    if (__builtin_expect(!!(!xw_parts[3].iov_base && xw_parts[3].iov_len), 0)) {
+        xw_ret.sequence = (unsigned int)xw__request_reject(c, 0, 0, "List: pairs is NULL but its length is not 0");
+        return xw_ret;
+    }
+    if (__builtin_expect(!!(!xw_parts[5].iov_base && xw_parts[5].iov_len), 0)) {
+        xw_ret.sequence = (unsigned int)xw__request_reject(c, 0, 0, "List: tail is NULL but its length is not 0");
+        return xw_ret;
+    }
     {
         size_t xw_total = 0;
         for (int xw_k = 2; xw_k < 7; xw_k++)
