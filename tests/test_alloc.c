@@ -1,90 +1,14 @@
 /* test_alloc.c — heap allocations per request and per reply/event on the zero-allocation path. */
 #include <check.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <xw/xwext.h>
 
-#include "fdcheck.h"
+#include "alloc_count.h" /* the test thread's heap calls; the fake server's are not counted */
 #include "fake_server.h"
-#include "harness.h"
-
-/* glibc's replaceable allocator: definitions in the executable win over libc's.
- * Only allocations made on a thread that has counting switched on are counted, so
- * the fake server's thread does not disturb the numbers. */
-
-static _Thread_local int counting;
-static atomic_ulong allocs;
-
-static inline __attribute__((unused)) void note(void)
-{
-    if (counting)
-        atomic_fetch_add_explicit(&allocs, 1, memory_order_relaxed);
-}
-
-#if XW_COUNT_ALLOCS
-void *__libc_malloc(size_t size);
-void *__libc_calloc(size_t n, size_t size);
-void *__libc_realloc(void *p, size_t size);
-void *__libc_memalign(size_t align, size_t size);
-void __libc_free(void *p);
-
-void *malloc(size_t size)
-{
-    note();
-    return __libc_malloc(size);
-}
-
-void *calloc(size_t n, size_t size)
-{
-    note();
-    return __libc_calloc(n, size);
-}
-
-void *realloc(void *p, size_t size)
-{
-    note();
-    return __libc_realloc(p, size);
-}
-
-void *memalign(size_t align, size_t size)
-{
-    note();
-    return __libc_memalign(align, size);
-}
-
-void *aligned_alloc(size_t align, size_t size)
-{
-    note();
-    return __libc_memalign(align, size);
-}
-
-int posix_memalign(void **out, size_t align, size_t size)
-{
-    note();
-    *out = __libc_memalign(align, size);
-    return *out ? 0 : 12;
-}
-
-void free(void *p)
-{
-    __libc_free(p);
-}
-#endif
-
-static unsigned long count_begin(void)
-{
-    counting = 1;
-    return atomic_load(&allocs);
-}
-
-static unsigned long count_end(unsigned long start)
-{
-    counting = 0;
-    return atomic_load(&allocs) - start;
-}
+#include "fdcheck.h"
 
 static struct fake_server F;
 static xw_connection_t *c;
@@ -168,11 +92,11 @@ START_TEST(requests_allocate_nothing)
     size_t len;
     for (int i = 0; i < 1000; i++)
         xw_wait_for_reply_into(c, send_op(XW_REQUEST_CHECKED, 16, 0), buf, sizeof(buf), &len, NULL, -1);
-    unsigned long a = count_begin();
+    unsigned long a = alloc_count_begin();
     for (int i = 0; i < 200000; i++)
         send_op(0, 127, 1);
     xw_flush(c);
-    ck_assert_uint_eq(count_end(a), 0);
+    ck_assert_uint_eq(alloc_count_end(a), 0);
 }
 END_TEST
 
@@ -181,10 +105,10 @@ START_TEST(into_path_allocates_nothing_after_warmup)
     int bad = 0;
     for (int r = 0; r < 50; r++)
         bad += round_into(200);
-    unsigned long a = count_begin();
+    unsigned long a = alloc_count_begin();
     for (int r = 0; r < 500; r++)
         bad += round_into(200);
-    unsigned long n = count_end(a);
+    unsigned long n = alloc_count_end(a);
     ck_assert_int_eq(bad, 0);
     ck_assert_msg(n == 0, "%lu allocations in 500 rounds (100,500 requests, 100,500 replies, 500 events)", n);
 }
@@ -194,10 +118,10 @@ START_TEST(libxcb_path_allocates_only_the_result)
 {
     for (int i = 0; i < 100; i++)
         free(xw_wait_for_reply64(c, send_op(XW_REQUEST_CHECKED, 16, 0), NULL));
-    unsigned long a = count_begin();
+    unsigned long a = alloc_count_begin();
     for (int i = 0; i < 1000; i++)
         free(xw_wait_for_reply64(c, send_op(XW_REQUEST_CHECKED, 16, 0), NULL));
-    ck_assert_uint_eq(count_end(a), 1000);
+    ck_assert_uint_eq(alloc_count_end(a), 1000);
 }
 END_TEST
 

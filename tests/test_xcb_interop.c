@@ -2,7 +2,6 @@
 #include <check.h>
 #include <errno.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,50 +13,9 @@
 #include <xw/xw-xcb.h>
 #include <xw/xwext.h>
 
+#include "alloc_count.h" /* heap calls on the test's thread, libxcb's included */
 #include "fake_server.h" /* count_open_fds */
-#include "harness.h"     /* XW_COUNT_ALLOCS */
 #include "xvfb.h"
-
-/* Heap calls on the thread that switched counting on (as in test_alloc.c): the
- * definitions in the executable win over libc's, for libxcb's calls too. */
-static _Thread_local int counting;
-static atomic_ulong allocs;
-
-#if XW_COUNT_ALLOCS
-void *__libc_malloc(size_t size);
-void *__libc_calloc(size_t n, size_t size);
-void *__libc_realloc(void *p, size_t size);
-void __libc_free(void *p);
-
-static void note(void)
-{
-    if (counting)
-        atomic_fetch_add_explicit(&allocs, 1, memory_order_relaxed);
-}
-
-void *malloc(size_t size)
-{
-    note();
-    return __libc_malloc(size);
-}
-
-void *calloc(size_t n, size_t size)
-{
-    note();
-    return __libc_calloc(n, size);
-}
-
-void *realloc(void *p, size_t size)
-{
-    note();
-    return __libc_realloc(p, size);
-}
-
-void free(void *p)
-{
-    __libc_free(p);
-}
-#endif
 
 /* One Xvfb for the suite; each test gets a fresh libxcb connection and borrows it. */
 static struct xvfb X;
@@ -367,16 +325,14 @@ START_TEST(no_allocation_per_request)
     for (int i = 0; i < 1000; i++) /* warm up: the socket taken, the first sync sent */
         xw_no_operation(c);
     xw_flush(c);
-    counting = 1;
-    unsigned long before = atomic_load(&allocs);
+    unsigned long before = alloc_count_begin();
     for (int i = 0; i < 100000; i++) {
         xw_no_operation(c);
         if (i % 100 == 0)
             xw_configure_window(c, w, XW_CONFIG_WINDOW_WIDTH, &width);
     }
     xw_flush(c);
-    unsigned long n = atomic_load(&allocs) - before;
-    counting = 0;
+    unsigned long n = alloc_count_end(before);
     if (XW_COUNT_ALLOCS)
         ck_assert_uint_eq(n, 0);
     xcb_destroy_window(xc, w);
