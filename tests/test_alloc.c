@@ -8,11 +8,10 @@
 
 #include "alloc_count.h" /* the test thread's heap calls; the fake server's are not counted */
 #include "fake_server.h"
-#include "fdcheck.h"
+#include "xwtest.h"
 
 static struct fake_server F;
 static xw_connection_t *c;
-static int fds_at_start;
 
 /* InternAtom (16) gets a reply whose atom is the sequence; opcode 60 triggers an
  * event; opcode 61 a 300 KiB reply (bigger than the read buffer). */
@@ -38,7 +37,7 @@ static int answer(struct fake_server *f, const uint8_t *req, size_t len)
 
 static void setup(void)
 {
-    fds_at_start = count_open_fds();
+    xwtest_fds_begin();
     c = fake_connect(&F, NULL, 0);
     F.on_request = answer;
     fake_serve_start(&F);
@@ -48,7 +47,7 @@ static void teardown(void)
 {
     xw_disconnect(c);
     fake_stop(&F);
-    ck_assert_int_eq(count_open_fds(), fds_at_start);
+    xwtest_fds_end();
 }
 
 static uint64_t send_op(int flags, uint8_t opcode, int isvoid)
@@ -127,13 +126,11 @@ END_TEST
 
 int main(void)
 {
-    struct fdcheck whole;
-    fdcheck_begin(&whole);
     if (!XW_COUNT_ALLOCS) {
         puts("alloc: skipped, a sanitizer owns the allocator in this build");
         return 77;
     }
-    Suite *s = suite_create("alloc");
+    Suite *s = xwtest_suite("alloc");
     TCase *tc = tcase_create("alloc");
     tcase_set_timeout(tc, 120);
     tcase_add_checked_fixture(tc, setup, teardown);
@@ -141,10 +138,5 @@ int main(void)
     tcase_add_test(tc, into_path_allocates_nothing_after_warmup);
     tcase_add_test(tc, libxcb_path_allocates_only_the_result);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    failed += fdcheck_main_end(&whole, "alloc");
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return xwtest_run(s);
 }

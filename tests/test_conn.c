@@ -10,15 +10,14 @@
 #include <xw/xwext.h>
 
 #include "fake_server.h"
-#include "fdcheck.h"
+#include "xwtest.h"
 
 static struct fake_server F;
 static xw_connection_t *c;
-static int fds_at_start;
 
 static void setup(void)
 {
-    fds_at_start = count_open_fds();
+    xwtest_fds_begin();
     c = NULL;
     F.fd = -1;
 }
@@ -29,7 +28,7 @@ static void teardown(void)
         xw_disconnect(c);
     c = NULL;
     fake_stop(&F);
-    ck_assert_int_eq(count_open_fds(), fds_at_start);
+    xwtest_fds_end();
 }
 
 static uint32_t rd32(const void *p)
@@ -1137,9 +1136,7 @@ END_TEST
 
 int main(void)
 {
-    struct fdcheck whole;
-    fdcheck_begin(&whole);
-    Suite *s = suite_create("conn");
+    Suite *s = xwtest_suite("conn");
     struct {
         const char *name;
         const TTest *tests[16];
@@ -1169,10 +1166,5 @@ int main(void)
             _tcase_add_test(tc, groups[g].tests[i], 0, 0, 0, 1);
         suite_add_tcase(s, tc);
     }
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    failed += fdcheck_main_end(&whole, "conn");
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return xwtest_run(s);
 }

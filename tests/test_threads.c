@@ -5,12 +5,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <xw/xproto.h>
 #include <xw/xw.h>
 
-#include "fdcheck.h"
-#include "xvfb.h"
+#include "xvfb_suite.h"
+#include "xwtest.h"
 
 enum { THREADS = 8, BATCH = 200, NATOMS = 16 };
 #define STOP_MARK 0xffffffffu
@@ -18,17 +19,9 @@ enum { THREADS = 8, BATCH = 200, NATOMS = 16 };
 /* Requests per thread: 100,000, or $XW_THREADS_PER_THREAD for a quick run by hand. */
 static long per_thread = 100000;
 
-static struct xvfb X;
 static xw_connection_t *c;
-static struct fdcheck fds;
 static xw_atom_t mark_type;
 static xw_window_t win;
-
-#define T_CHECK(cond)                                                                                                \
-    do {                                                                                                             \
-        if (!(cond))                                                                                                 \
-            return __LINE__;                                                                                         \
-    } while (0)
 
 enum kind { K_NOOP, K_ATTR, K_ATOM, K_NAME, K_FOCUS, K_CHECKED_BAD, K_CHECKED_OK, K_MARK, K_NKINDS };
 
@@ -223,31 +216,6 @@ static void *listener_main(void *arg)
     return NULL;
 }
 
-static void start_server(void)
-{
-    ck_assert_msg(xvfb_start(&X) == 0, "cannot start Xvfb (set $XVFB)");
-}
-
-static void stop_server(void)
-{
-    xvfb_stop(&X);
-}
-
-static void setup(void)
-{
-    fdcheck_begin(&fds);
-    c = xw_connect(X.name, NULL);
-    ck_assert_msg(!xw_connection_has_error(c), "connect %s: %s", X.name, xw_connection_error_string(c));
-}
-
-static void teardown(void)
-{
-    xw_disconnect(c);
-    c = NULL;
-    char buf[512];
-    ck_assert_msg(fdcheck_end(&fds, buf, sizeof(buf)) == 0, "fds left open: %s", buf);
-}
-
 START_TEST(eight_threads_and_an_event_waiter)
 {
     static struct worker wk[THREADS];
@@ -301,28 +269,15 @@ END_TEST
 
 int main(void)
 {
-    const char *xvfb = getenv("XVFB");
-    if (xvfb && !*xvfb) {
-        fprintf(stderr, "SKIP threads: no Xvfb found at configure time\n");
+    if (xvfb_missing("threads"))
         return 77;
-    }
     const char *n = getenv("XW_THREADS_PER_THREAD");
     if (n && atol(n) > 0)
         per_thread = atol(n);
     setvbuf(stdout, NULL, _IOLBF, 0);
-    struct fdcheck whole;
-    fdcheck_begin(&whole);
-    Suite *s = suite_create("threads");
-    TCase *tc = tcase_create("threads");
-    tcase_set_timeout(tc, 600); /* catches hangs; TSan and valgrind are slow */
-    tcase_add_unchecked_fixture(tc, start_server, stop_server);
-    tcase_add_checked_fixture(tc, setup, teardown);
+    Suite *s = xwtest_suite("threads");
+    /* catches hangs; TSan and valgrind are slow */
+    TCase *tc = xvfb_tcase(s, &(struct xvfb_suite){.name = "threads", .timeout = 600, .conn = &c});
     tcase_add_test(tc, eight_threads_and_an_event_waiter);
-    suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    failed += fdcheck_main_end(&whole, "threads");
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return xwtest_run(s);
 }

@@ -14,34 +14,18 @@
 #include <xw/xw.h>
 #include <xw/xwext.h> /* xw_request_error_string */
 
-#include "fdcheck.h"
 #include "fake_server.h" /* count_open_fds */
-#include "xvfb.h"
+#include "xvfb_suite.h"
+#include "xwtest.h"
 
 /* Xvfb is started once for the whole suite (unchecked fixture) and shared: atoms
  * interned by one test stay, so every test uses its own names. */
-static struct xvfb X;
 static xw_connection_t *c;
 static const xw_screen_t *scr;
-static int fds_at_start;
-
-static void start_server(void)
-{
-    ck_assert_msg(xvfb_start(&X) == 0, "cannot start Xvfb (set $XVFB)");
-}
-
-static void stop_server(void)
-{
-    xvfb_stop(&X);
-}
 
 static void setup(void)
 {
-    fds_at_start = count_open_fds();
-    int screen = -1;
-    c = xw_connect(X.name, &screen);
-    ck_assert_msg(!xw_connection_has_error(c), "connect %s: %s", X.name, xw_connection_error_string(c));
-    ck_assert_int_eq(screen, 0);
+    xvfb_setup();
     scr = xw_setup_roots_iterator(xw_get_setup(c)).data;
     ck_assert_ptr_nonnull(scr);
 }
@@ -49,9 +33,7 @@ static void setup(void)
 static void teardown(void)
 {
     ck_assert_int_eq(xw_connection_has_error(c), 0);
-    xw_disconnect(c);
-    c = NULL;
-    ck_assert_int_eq(count_open_fds(), fds_at_start);
+    xvfb_teardown();
 }
 
 /* Fails the test with the error's text. Only on that path e stays unfreed: the
@@ -623,13 +605,8 @@ END_TEST
 
 /* ---- 7. 200,000 void requests across 16-bit wraps ---- */
 
-/* Returns 0, or the line of the first failed check (runs on other threads too,
- * where Check's asserts must not be used). */
-#define T_CHECK(cond)                                                                                                \
-    do {                                                                                                             \
-        if (!(cond))                                                                                                 \
-            return __LINE__;                                                                                         \
-    } while (0)
+/* The int functions below return 0, or the line of their first failed T_CHECK:
+ * they run on other threads too, where Check's asserts must not be used. */
 
 /* n void requests, two NoOperations to one ChangeWindowAttributes. *last is the
  * previous cookie; each must follow it by one, or by two where the runtime slipped
@@ -911,21 +888,13 @@ END_TEST
 
 int main(void)
 {
-    struct fdcheck whole;
-    fdcheck_begin(&whole);
-    /* meson passes XVFB= (empty) when it found no Xvfb: 77 is meson's "skipped". */
-    const char *xvfb = getenv("XVFB");
-    if (xvfb && !*xvfb) {
-        fprintf(stderr, "SKIP xvfb_api: no Xvfb found at configure time\n");
+    if (xvfb_missing("xvfb_api"))
         return 77;
-    }
-    Suite *s = suite_create("xvfb_api");
-    TCase *tc = tcase_create("xvfb_api");
+    Suite *s = xwtest_suite("xvfb_api");
     /* Generous: the wrap and thread cases run under ASan+UBSan too. The limit only
      * catches hangs; no test measures time. */
-    tcase_set_timeout(tc, 120);
-    tcase_add_unchecked_fixture(tc, start_server, stop_server);
-    tcase_add_checked_fixture(tc, setup, teardown);
+    TCase *tc = xvfb_tcase(s, &(struct xvfb_suite){.name = "xvfb_api", .timeout = 120, .conn = &c,
+                                                   .setup = setup, .teardown = teardown});
     tcase_add_test(tc, window_map_expose_configure);
     tcase_add_test(tc, xc_misc_xid_range);
     tcase_add_test(tc, atoms_pipelined);
@@ -939,11 +908,5 @@ int main(void)
     tcase_add_test(tc, wrap_200k_default_other_thread);
     tcase_add_test(tc, wrap_200k_single_threaded);
     tcase_add_test(tc, threads_atoms_and_events);
-    suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    failed += fdcheck_main_end(&whole, "xvfb_api");
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return xwtest_run(s);
 }
