@@ -126,10 +126,30 @@ class Client:
         self.err = self.proc.stderr.read()
         return status
 
+    def exits_cleanly(self, after, quiet=True):
+        """Waits for exit status 0 (after says what made it quit); quiet: nothing on stderr either."""
+        name = os.path.basename(self.args[0])
+        status = self.wait()
+        check(status == 0, "%s exited with %d after %s: %s" % (name, status, after, self.err))
+        if quiet:
+            check(self.err == "", "%s wrote to stderr: %s" % (name, self.err))
+
     def kill(self):
         if self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.kill()
+
+
+def poke(xwpoke, x, *cmd):
+    """Runs xwpoke on Xvfb x with cmd (its words, str() applied); it must succeed."""
+    status, out, err = run([xwpoke] + [str(c) for c in cmd], env=x.env())
+    check(status == 0, "xwpoke %s: %s" % (" ".join(map(str, cmd)), err))
 
 
 def main(test):
