@@ -20,7 +20,17 @@ def check(cond, msg):
         raise Fail(msg)
 
 
-class Xvfb:
+class _Child:
+    """A child process that a with block ends on the way out (stop())."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+
+
+class Xvfb(_Child):
     """Xvfb on the first free display (it writes the number to our pipe);
     extra arguments go after the defaults (-screen ..., -auth FILE)."""
 
@@ -63,12 +73,6 @@ class Xvfb:
                 self.proc.kill()
                 self.proc.wait()
 
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.stop()
-
 
 def run(args, env=None, timeout=60):
     """Runs to completion; returns (status, stdout, stderr)."""
@@ -76,7 +80,7 @@ def run(args, env=None, timeout=60):
     return p.returncode, p.stdout, p.stderr
 
 
-class Client:
+class Client(_Child):
     """A running client; its stdout lines are read by a thread into a queue so that
     expect() can wait for one with a deadline."""
 
@@ -134,16 +138,11 @@ class Client:
         if quiet:
             check(self.err == "", "%s wrote to stderr: %s" % (name, self.err))
 
-    def kill(self):
+    def stop(self):
+        """Kills it if it still runs."""
         if self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.kill()
 
 
 def poke(xwpoke, x, *cmd):
