@@ -26,6 +26,16 @@ static void setup(void)
     scr = xw_setup_roots_iterator(xw_get_setup(c)).data;
 }
 
+/* A 10x10 InputOutput window on the root, created checked. */
+static xw_window_t make_window(void)
+{
+    xw_window_t w = xw_generate_id(c);
+    ck_assert_ptr_null(xw_request_check(c, xw_create_window_checked(c, 0, w, scr->root, 0, 0, 10, 10, 0,
+                                                                     XW_WINDOW_CLASS_INPUT_OUTPUT,
+                                                                     scr->root_visual, 0, NULL)));
+    return w;
+}
+
 /* State before a mistake: everything flushed, the last sequence number used. */
 struct mark {
     uint64_t written;
@@ -73,10 +83,7 @@ START_TEST(request_longer_than_the_maximum)
     uint8_t *data = malloc(bytes);
     ck_assert_ptr_nonnull(data);
     memset(data, 0x5a, bytes);
-    xw_window_t w = xw_generate_id(c);
-    ck_assert_ptr_null(xw_request_check(c, xw_create_window_checked(c, 0, w, scr->root, 0, 0, 10, 10, 0,
-                                                                     XW_WINDOW_CLASS_INPUT_OUTPUT,
-                                                                     scr->root_visual, 0, NULL)));
+    xw_window_t w = make_window();
     struct mark m = mark_now();
     refused(xw_change_property(c, XW_PROP_MODE_REPLACE, w, XW_ATOM_WM_NAME, XW_ATOM_STRING, 8, (uint32_t)bytes,
                                data)
@@ -98,10 +105,7 @@ END_TEST
 
 START_TEST(null_list_with_a_length)
 {
-    xw_window_t w = xw_generate_id(c);
-    ck_assert_ptr_null(xw_request_check(c, xw_create_window_checked(c, 0, w, scr->root, 0, 0, 10, 10, 0,
-                                                                     XW_WINDOW_CLASS_INPUT_OUTPUT,
-                                                                     scr->root_visual, 0, NULL)));
+    xw_window_t w = make_window();
     struct mark m = mark_now();
     refused(xw_intern_atom(c, 0, 5, NULL).sequence, "InternAtom: name is NULL but its length is not 0");
     refused(xw_intern_atom_unchecked(c, 0, 1, NULL).sequence, "name is NULL");
@@ -198,10 +202,7 @@ START_TEST(calls_after_the_server_dropped_us)
 {
     xw_connection_t *k = xw_connect(xvfb_server.name, NULL);
     ck_assert_int_eq(xw_connection_has_error(k), 0);
-    xw_window_t w = xw_generate_id(c);
-    ck_assert_ptr_null(xw_request_check(c, xw_create_window_checked(c, 0, w, scr->root, 0, 0, 10, 10, 0,
-                                                                     XW_WINDOW_CLASS_INPUT_OUTPUT,
-                                                                     scr->root_visual, 0, NULL)));
+    xw_window_t w = make_window();
     ck_assert_ptr_null(xw_request_check(k, xw_kill_client_checked(k, w)));
     xw_disconnect(k);
     /* we learn it at the next read */
