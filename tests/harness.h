@@ -2,6 +2,7 @@
 #ifndef XW_TEST_HARNESS_H
 #define XW_TEST_HARNESS_H
 
+#include <stddef.h> /* NULL */
 #include <stdint.h>
 
 /* Every extension xcb-proto describes, by the name QueryExtension takes: the fake

@@ -1,94 +1,17 @@
 /* test_alloc.c — heap allocations per request and per reply/event on the zero-allocation path. */
 #include <check.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <xw/xwext.h>
 
-#include "fdcheck.h"
+#include "alloc_count.h" /* the test thread's heap calls; the fake server's are not counted */
 #include "fake_server.h"
-#include "harness.h"
-
-/* glibc's replaceable allocator: definitions in the executable win over libc's.
- * Only allocations made on a thread that has counting switched on are counted, so
- * the fake server's thread does not disturb the numbers. */
-
-static _Thread_local int counting;
-static atomic_ulong allocs;
-
-static inline __attribute__((unused)) void note(void)
-{
-    if (counting)
-        atomic_fetch_add_explicit(&allocs, 1, memory_order_relaxed);
-}
-
-#if XW_COUNT_ALLOCS
-void *__libc_malloc(size_t size);
-void *__libc_calloc(size_t n, size_t size);
-void *__libc_realloc(void *p, size_t size);
-void *__libc_memalign(size_t align, size_t size);
-void __libc_free(void *p);
-
-void *malloc(size_t size)
-{
-    note();
-    return __libc_malloc(size);
-}
-
-void *calloc(size_t n, size_t size)
-{
-    note();
-    return __libc_calloc(n, size);
-}
-
-void *realloc(void *p, size_t size)
-{
-    note();
-    return __libc_realloc(p, size);
-}
-
-void *memalign(size_t align, size_t size)
-{
-    note();
-    return __libc_memalign(align, size);
-}
-
-void *aligned_alloc(size_t align, size_t size)
-{
-    note();
-    return __libc_memalign(align, size);
-}
-
-int posix_memalign(void **out, size_t align, size_t size)
-{
-    note();
-    *out = __libc_memalign(align, size);
-    return *out ? 0 : 12;
-}
-
-void free(void *p)
-{
-    __libc_free(p);
-}
-#endif
-
-static unsigned long count_begin(void)
-{
-    counting = 1;
-    return atomic_load(&allocs);
-}
-
-static unsigned long count_end(unsigned long start)
-{
-    counting = 0;
-    return atomic_load(&allocs) - start;
-}
+#include "xwtest.h"
 
 static struct fake_server F;
 static xw_connection_t *c;
-static int fds_at_start;
 
 /* InternAtom (16) gets a reply whose atom is the sequence; opcode 60 triggers an
  * event; opcode 61 a 300 KiB reply (bigger than the read buffer). */
@@ -114,7 +37,7 @@ static int answer(struct fake_server *f, const uint8_t *req, size_t len)
 
 static void setup(void)
 {
-    fds_at_start = count_open_fds();
+    xwtest_fds_begin();
     c = fake_connect(&F, NULL, 0);
     F.on_request = answer;
     fake_serve_start(&F);
@@ -124,7 +47,7 @@ static void teardown(void)
 {
     xw_disconnect(c);
     fake_stop(&F);
-    ck_assert_int_eq(count_open_fds(), fds_at_start);
+    xwtest_fds_end();
 }
 
 static uint64_t send_op(int flags, uint8_t opcode, int isvoid)
@@ -168,11 +91,11 @@ START_TEST(requests_allocate_nothing)
     size_t len;
     for (int i = 0; i < 1000; i++)
         xw_wait_for_reply_into(c, send_op(XW_REQUEST_CHECKED, 16, 0), buf, sizeof(buf), &len, NULL, -1);
-    unsigned long a = count_begin();
+    unsigned long a = alloc_count_begin();
     for (int i = 0; i < 200000; i++)
         send_op(0, 127, 1);
     xw_flush(c);
-    ck_assert_uint_eq(count_end(a), 0);
+    ck_assert_uint_eq(alloc_count_end(a), 0);
 }
 END_TEST
 
@@ -181,10 +104,10 @@ START_TEST(into_path_allocates_nothing_after_warmup)
     int bad = 0;
     for (int r = 0; r < 50; r++)
         bad += round_into(200);
-    unsigned long a = count_begin();
+    unsigned long a = alloc_count_begin();
     for (int r = 0; r < 500; r++)
         bad += round_into(200);
-    unsigned long n = count_end(a);
+    unsigned long n = alloc_count_end(a);
     ck_assert_int_eq(bad, 0);
     ck_assert_msg(n == 0, "%lu allocations in 500 rounds (100,500 requests, 100,500 replies, 500 events)", n);
 }
@@ -194,22 +117,20 @@ START_TEST(libxcb_path_allocates_only_the_result)
 {
     for (int i = 0; i < 100; i++)
         free(xw_wait_for_reply64(c, send_op(XW_REQUEST_CHECKED, 16, 0), NULL));
-    unsigned long a = count_begin();
+    unsigned long a = alloc_count_begin();
     for (int i = 0; i < 1000; i++)
         free(xw_wait_for_reply64(c, send_op(XW_REQUEST_CHECKED, 16, 0), NULL));
-    ck_assert_uint_eq(count_end(a), 1000);
+    ck_assert_uint_eq(alloc_count_end(a), 1000);
 }
 END_TEST
 
 int main(void)
 {
-    struct fdcheck whole;
-    fdcheck_begin(&whole);
     if (!XW_COUNT_ALLOCS) {
         puts("alloc: skipped, a sanitizer owns the allocator in this build");
         return 77;
     }
-    Suite *s = suite_create("alloc");
+    Suite *s = xwtest_suite("alloc");
     TCase *tc = tcase_create("alloc");
     tcase_set_timeout(tc, 120);
     tcase_add_checked_fixture(tc, setup, teardown);
@@ -217,10 +138,5 @@ int main(void)
     tcase_add_test(tc, into_path_allocates_nothing_after_warmup);
     tcase_add_test(tc, libxcb_path_allocates_only_the_result);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    failed += fdcheck_main_end(&whole, "alloc");
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return xwtest_run(s);
 }

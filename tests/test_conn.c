@@ -10,26 +10,32 @@
 #include <xw/xwext.h>
 
 #include "fake_server.h"
-#include "fdcheck.h"
+#include "xwtest.h"
 
 static struct fake_server F;
 static xw_connection_t *c;
-static int fds_at_start;
 
 static void setup(void)
 {
-    fds_at_start = count_open_fds();
+    xwtest_fds_begin();
     c = NULL;
     F.fd = -1;
 }
 
-static void teardown(void)
+/* Disconnects the client and stops the fake server: the end of each case, and
+ * of each round in cases that connect more than once. */
+static void hang_up(void)
 {
     if (c)
         xw_disconnect(c);
     c = NULL;
     fake_stop(&F);
-    ck_assert_int_eq(count_open_fds(), fds_at_start);
+}
+
+static void teardown(void)
+{
+    hang_up();
+    xwtest_fds_end();
 }
 
 static uint32_t rd32(const void *p)
@@ -67,6 +73,53 @@ static void expect_requests(int n)
         ck_assert_int_gt(fake_read_request(&F, buf, sizeof(buf), NULL, NULL), 0);
 }
 
+/* The requests sent so far go out; the server reads n of them. */
+static void flush_to_server(int n)
+{
+    xw_flush(c);
+    expect_requests(n);
+}
+
+/* Connects to the default fake server and sends it one reply-bearing request,
+ * which it reads: the request's sequence number. */
+static uint64_t connect_and_ask(int flags, uint8_t opcode)
+{
+    c = fake_connect(&F, NULL, 0);
+    uint64_t s = send_reply_req(flags, opcode);
+    flush_to_server(1);
+    return s;
+}
+
+/* Server packets of 32 bytes: a reply with no extra data, an error, an event. */
+static void send_reply(uint64_t seq, uint8_t byte1)
+{
+    uint8_t b[32];
+    fake_send(&F, b, fake_reply(b, (uint16_t)seq, byte1, NULL, 0));
+}
+
+static void send_error(uint64_t seq, uint8_t code, uint32_t resource, uint8_t major)
+{
+    uint8_t b[32];
+    fake_error(b, (uint16_t)seq, code, resource, major, 0);
+    fake_send(&F, b, 32);
+}
+
+static void send_event(uint8_t code, uint64_t seq, uint32_t word)
+{
+    uint8_t b[32];
+    fake_event(b, code, (uint16_t)seq, word);
+    fake_send(&F, b, 32);
+}
+
+/* A reply header for seq whose length field claims words more words. */
+static void send_reply_claiming(uint64_t seq, uint32_t words)
+{
+    uint8_t b[32];
+    fake_reply(b, (uint16_t)seq, 0, NULL, 0);
+    memcpy(b + 4, &words, 4);
+    fake_send(&F, b, 32);
+}
+
 /* ---- setup ---- */
 
 START_TEST(setup_success)
@@ -95,25 +148,52 @@ static void check_dead_connection_returns_at_once(void)
     ck_assert_ptr_null(xw_get_setup(c));
 }
 
-START_TEST(setup_refused)
+/* The connection is dead with code: the reason it gives. */
+static const char *dead_with(int code)
+{
+    ck_assert_int_eq(xw_connection_has_error(c), code);
+    return xw_connection_error_string(c);
+}
+
+/* Waiting for seq's reply ends the connection with code: the reason it gives. */
+static const char *wait_ends_connection(uint64_t seq, int code)
+{
+    ck_assert_ptr_null(xw_wait_for_reply64(c, seq, NULL));
+    return dead_with(code);
+}
+
+/* The server answers the setup with status (0 failed, 2 authenticate) and reason. */
+static void refused_setup(int status, const char *reason, const char *want)
 {
     uint8_t b[128];
-    size_t n = fake_setup_refused(b, sizeof(b), 0, "No protocol specified\n");
+    size_t n = fake_setup_refused(b, sizeof(b), status, reason);
     c = fake_connect(&F, b, n);
-    ck_assert_int_eq(xw_connection_has_error(c), XW_CONN_ERROR);
-    ck_assert_str_eq(xw_connection_error_string(c), "server refused: No protocol specified");
+    ck_assert_str_eq(dead_with(XW_CONN_ERROR), want);
     check_dead_connection_returns_at_once();
+}
+
+/* The server writes n bytes of setup and closes its side before the client reads. */
+static void closed_during_setup(const uint8_t *b, size_t n)
+{
+    int sv[2];
+    ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
+    ck_assert_int_eq(write(sv[1], b, n), (ssize_t)n);
+    shutdown(sv[1], SHUT_WR);
+    c = xw_connect_to_fd(sv[0], NULL);
+    close(sv[1]);
+    ck_assert_str_eq(dead_with(XW_CONN_ERROR), "server closed the connection during setup");
+    check_dead_connection_returns_at_once();
+}
+
+START_TEST(setup_refused)
+{
+    refused_setup(0, "No protocol specified\n", "server refused: No protocol specified");
 }
 END_TEST
 
 START_TEST(setup_authenticate)
 {
-    uint8_t b[128];
-    size_t n = fake_setup_refused(b, sizeof(b), 2, "Authorization required");
-    c = fake_connect(&F, b, n);
-    ck_assert_int_eq(xw_connection_has_error(c), XW_CONN_ERROR);
-    ck_assert_str_eq(xw_connection_error_string(c), "server refused (authenticate): Authorization required");
-    check_dead_connection_returns_at_once();
+    refused_setup(2, "Authorization required", "server refused (authenticate): Authorization required");
 }
 END_TEST
 
@@ -121,15 +201,7 @@ START_TEST(setup_truncated)
 {
     uint8_t b[256];
     size_t n = fake_setup_success(b, sizeof(b), 65535);
-    int sv[2];
-    ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
-    ck_assert_int_eq(write(sv[1], b, n / 2), (ssize_t)(n / 2));
-    shutdown(sv[1], SHUT_WR);
-    c = xw_connect_to_fd(sv[0], NULL);
-    close(sv[1]);
-    ck_assert_int_eq(xw_connection_has_error(c), XW_CONN_ERROR);
-    ck_assert_str_eq(xw_connection_error_string(c), "server closed the connection during setup");
-    check_dead_connection_returns_at_once();
+    closed_during_setup(b, n / 2);
 }
 END_TEST
 
@@ -139,15 +211,14 @@ START_TEST(setup_malformed)
     size_t n = fake_setup_success(b, sizeof(b), 65535);
     b[28] = 2; /* two screens, bytes for one */
     c = fake_connect(&F, b, n);
-    ck_assert_int_eq(xw_connection_has_error(c), XW_CONN_CLOSED_PARSE_ERR);
-    ck_assert_ptr_nonnull(strstr(xw_connection_error_string(c), "malformed setup: screen 1 past the end"));
+    ck_assert_ptr_nonnull(strstr(dead_with(XW_CONN_CLOSED_PARSE_ERR), "malformed setup: screen 1 past the end"));
 }
 END_TEST
 
 START_TEST(connect_to_bad_fd)
 {
     c = xw_connect_to_fd(-1, NULL);
-    ck_assert_int_eq(xw_connection_has_error(c), XW_CONN_ERROR);
+    dead_with(XW_CONN_ERROR);
     check_dead_connection_returns_at_once();
 }
 END_TEST
@@ -204,9 +275,7 @@ START_TEST(split_at_every_byte)
         ck_assert_uint_eq(e->full_sequence, 2);
         free(e);
         ck_assert_int_eq(xw_connection_has_error(c), 0);
-        xw_disconnect(c);
-        c = NULL;
-        fake_stop(&F);
+        hang_up();
     }
 }
 END_TEST
@@ -221,10 +290,7 @@ START_TEST(big_reply_in_pieces)
         extra[i] = (uint8_t)(i * 7);
     size_t n = fake_reply(stream, 1, 0, extra, extra_len);
     for (size_t p = 0; p < sizeof(pieces) / sizeof(pieces[0]); p++) {
-        c = fake_connect(&F, NULL, 0);
-        uint64_t s1 = send_reply_req(XW_REQUEST_CHECKED, 20);
-        xw_flush(c);
-        expect_requests(1);
+        uint64_t s1 = connect_and_ask(XW_REQUEST_CHECKED, 20);
         for (size_t off = 0; off < n; off += pieces[p]) {
             size_t k = n - off < pieces[p] ? n - off : pieces[p];
             fake_send(&F, stream + off, k);
@@ -238,9 +304,7 @@ START_TEST(big_reply_in_pieces)
         ck_assert_ptr_nonnull(r);
         ck_assert_int_eq(memcmp(r + 8, extra, extra_len), 0);
         free(r);
-        xw_disconnect(c);
-        c = NULL;
-        fake_stop(&F);
+        hang_up();
     }
     free(extra);
     free(stream);
@@ -249,36 +313,25 @@ END_TEST
 
 START_TEST(out_of_order_sequence_is_fatal)
 {
-    uint8_t b[64];
     c = fake_connect(&F, NULL, 0);
     uint64_t s1 = send_reply_req(XW_REQUEST_CHECKED, 16);
     uint64_t s2 = send_reply_req(XW_REQUEST_CHECKED, 16);
-    xw_flush(c);
-    expect_requests(2);
-    fake_send(&F, b, fake_reply(b, (uint16_t)s2, 0, NULL, 0));
-    fake_send(&F, b, fake_reply(b, (uint16_t)s1, 0, NULL, 0));
+    flush_to_server(2);
+    send_reply(s2, 0);
+    send_reply(s1, 0);
     void *r = xw_wait_for_reply64(c, s1, NULL);
     ck_assert_ptr_null(r);
     free(xw_wait_for_reply64(c, s2, NULL));
-    ck_assert_int_eq(xw_connection_has_error(c), XW_CONN_CLOSED_MALFORMED);
-    ck_assert_ptr_nonnull(strstr(xw_connection_error_string(c), "was never sent"));
+    ck_assert_ptr_nonnull(strstr(dead_with(XW_CONN_CLOSED_MALFORMED), "was never sent"));
     check_dead_connection_returns_at_once();
 }
 END_TEST
 
 START_TEST(huge_length_is_fatal_before_allocating)
 {
-    uint8_t b[32];
-    c = fake_connect(&F, NULL, 0);
-    uint64_t s1 = send_reply_req(XW_REQUEST_CHECKED, 16);
-    xw_flush(c);
-    expect_requests(1);
-    fake_reply(b, (uint16_t)s1, 0, NULL, 0);
-    memset(b + 4, 0xff, 4);
-    fake_send(&F, b, 32);
-    ck_assert_ptr_null(xw_wait_for_reply64(c, s1, NULL));
-    ck_assert_int_eq(xw_connection_has_error(c), XW_CONN_CLOSED_MALFORMED);
-    ck_assert_str_eq(xw_connection_error_string(c), "malformed reply: length 4294967295 words");
+    uint64_t s1 = connect_and_ask(XW_REQUEST_CHECKED, 16);
+    send_reply_claiming(s1, 0xffffffffu);
+    ck_assert_str_eq(wait_ends_connection(s1, XW_CONN_CLOSED_MALFORMED), "malformed reply: length 4294967295 words");
 }
 END_TEST
 
@@ -293,8 +346,7 @@ START_TEST(validator_turns_reply_into_error)
     c = fake_connect(&F, NULL, 0);
     uint64_t s1 = send_req(XW_REQUEST_CHECKED, 16, 0, 0, NULL, 0, NULL, reject_ee);
     uint64_t s2 = send_req(XW_REQUEST_CHECKED, 16, 0, 0, NULL, 0, NULL, reject_ee);
-    xw_flush(c);
-    expect_requests(2);
+    flush_to_server(2);
     fake_send(&F, b, fake_reply(b, (uint16_t)s1, 0, extra, 24));
     fake_send(&F, b, fake_reply(b, (uint16_t)s2, 0, ok, 24));
     uint8_t buf[64];
@@ -311,45 +363,41 @@ START_TEST(validator_turns_reply_into_error)
 }
 END_TEST
 
+/* The server sends the first n bytes of a packet and closes its side while the
+ * client waits for seq's reply. */
+static void closes_mid_packet(uint64_t seq, const uint8_t *packet, size_t n)
+{
+    fake_send(&F, packet, n);
+    shutdown(F.fd, SHUT_WR);
+    ck_assert_str_eq(wait_ends_connection(seq, XW_CONN_ERROR), "server closed the connection in the middle of a packet");
+    check_dead_connection_returns_at_once();
+}
+
 START_TEST(server_closes_mid_reply)
 {
     uint8_t b[64];
-    c = fake_connect(&F, NULL, 0);
-    uint64_t s1 = send_reply_req(XW_REQUEST_CHECKED, 16);
-    xw_flush(c);
-    expect_requests(1);
+    uint64_t s1 = connect_and_ask(XW_REQUEST_CHECKED, 16);
     fake_reply(b, (uint16_t)s1, 0, NULL, 0);
-    fake_send(&F, b, 20);
-    shutdown(F.fd, SHUT_WR);
-    ck_assert_ptr_null(xw_wait_for_reply64(c, s1, NULL));
-    ck_assert_int_eq(xw_connection_has_error(c), XW_CONN_ERROR);
-    ck_assert_str_eq(xw_connection_error_string(c), "server closed the connection in the middle of a packet");
-    check_dead_connection_returns_at_once();
+    closes_mid_packet(s1, b, 20);
 }
 END_TEST
 
 START_TEST(reply_to_void_request_is_fatal)
 {
-    uint8_t b[64];
     c = fake_connect(&F, NULL, 0);
     uint64_t s1 = send_void(0, 127);
-    xw_flush(c);
-    expect_requests(1);
-    fake_send(&F, b, fake_reply(b, (uint16_t)s1, 0, NULL, 0));
+    flush_to_server(1);
+    send_reply(s1, 0);
     ck_assert_ptr_null(xw_wait_for_event(c));
-    ck_assert_int_eq(xw_connection_has_error(c), XW_CONN_CLOSED_MALFORMED);
-    ck_assert_ptr_nonnull(strstr(xw_connection_error_string(c), "belongs to no request awaiting a reply"));
+    ck_assert_ptr_nonnull(strstr(dead_with(XW_CONN_CLOSED_MALFORMED), "belongs to no request awaiting a reply"));
 }
 END_TEST
 
 START_TEST(keymap_notify_has_no_sequence)
 {
     uint8_t b[64];
-    c = fake_connect(&F, NULL, 0);
-    uint64_t s1 = send_reply_req(XW_REQUEST_CHECKED, 43);
-    xw_flush(c);
-    expect_requests(1);
-    fake_send(&F, b, fake_reply(b, (uint16_t)s1, 0, NULL, 0));
+    uint64_t s1 = connect_and_ask(XW_REQUEST_CHECKED, 43);
+    send_reply(s1, 0);
     memset(b, 0xff, 32);
     b[0] = 11;
     fake_send(&F, b, 32);
@@ -365,15 +413,13 @@ END_TEST
 
 START_TEST(list_fonts_with_info_multi_reply)
 {
-    uint8_t b[64];
     c = fake_connect(&F, NULL, 0);
     uint64_t s1 = send_reply_req(XW_REQUEST_CHECKED, 50);
     uint64_t s2 = send_reply_req(XW_REQUEST_CHECKED, 43);
-    xw_flush(c);
-    expect_requests(2);
+    flush_to_server(2);
     for (uint8_t namelen = 3; namelen != 255; namelen = namelen ? namelen - 1 : 255)
-        fake_send(&F, b, fake_reply(b, (uint16_t)s1, namelen, NULL, 0));
-    fake_send(&F, b, fake_reply(b, (uint16_t)s2, 9, NULL, 0));
+        send_reply(s1, namelen);
+    send_reply(s2, 9);
     for (int want = 3; want >= 0; want--) {
         uint8_t *r = xw_wait_for_reply64(c, s1, NULL);
         ck_assert_ptr_nonnull(r);
@@ -391,7 +437,6 @@ END_TEST
 
 START_TEST(timeouts)
 {
-    uint8_t b[64];
     c = fake_connect(&F, NULL, 0);
     uint64_t s1 = send_reply_req(XW_REQUEST_CHECKED, 43);
     void *r = NULL;
@@ -404,7 +449,7 @@ START_TEST(timeouts)
     ck_assert_int_eq(xw_wait_for_event_into(c, buf, sizeof(buf), &len, 0), 0);
     ck_assert_int_eq(xw_wait_for_reply_into(c, s1, buf, sizeof(buf), &len, NULL, 0), -ETIMEDOUT);
     expect_requests(1);
-    fake_send(&F, b, fake_reply(b, (uint16_t)s1, 0, NULL, 0));
+    send_reply(s1, 0);
     ck_assert_int_eq(xw_wait_for_reply64_timeout(c, s1, 10000, &r, &e), 1);
     ck_assert_ptr_nonnull(r);
     free(r);
@@ -414,7 +459,6 @@ END_TEST
 
 START_TEST(discard_and_error_routing)
 {
-    uint8_t b[64];
     c = fake_connect(&F, NULL, 0);
     uint64_t s1 = send_reply_req(XW_REQUEST_CHECKED, 43);
     uint64_t s2 = send_reply_req(XW_REQUEST_CHECKED, 43);
@@ -424,17 +468,12 @@ START_TEST(discard_and_error_routing)
     xw_discard_reply64(c, s1);
     xw_discard_reply_keep_error64(c, s2);
     xw_discard_reply(c, (unsigned)s3);
-    xw_flush(c);
-    expect_requests(5);
-    fake_send(&F, b, fake_reply(b, (uint16_t)s1, 0, NULL, 0));
-    fake_error(b, (uint16_t)s2, 5, 0x22, 43, 0);
-    fake_send(&F, b, 32);
-    fake_error(b, (uint16_t)s3, 6, 0x33, 43, 0);
-    fake_send(&F, b, 32);
-    fake_error(b, (uint16_t)s4, 7, 0x44, 43, 0);
-    fake_send(&F, b, 32);
-    fake_error(b, (uint16_t)s5, 8, 0x55, 43, 0);
-    fake_send(&F, b, 32);
+    flush_to_server(5);
+    send_reply(s1, 0);
+    send_error(s2, 5, 0x22, 43);
+    send_error(s3, 6, 0x33, 43);
+    send_error(s4, 7, 0x44, 43);
+    send_error(s5, 8, 0x55, 43);
     xw_generic_error_t *e = NULL;
     ck_assert_ptr_null(xw_wait_for_reply64(c, s4, &e));
     ck_assert_ptr_null(e);
@@ -455,14 +494,10 @@ START_TEST(into_too_small_keeps_packet)
 {
     uint8_t b[256], extra[100];
     memset(extra, 0x5a, sizeof(extra));
-    c = fake_connect(&F, NULL, 0);
-    uint64_t s1 = send_reply_req(XW_REQUEST_CHECKED, 43);
-    xw_flush(c);
-    expect_requests(1);
+    uint64_t s1 = connect_and_ask(XW_REQUEST_CHECKED, 43);
     size_t n = fake_reply(b, (uint16_t)s1, 0, extra, sizeof(extra));
     fake_send(&F, b, n);
-    fake_event(b, 33, (uint16_t)s1, 1);
-    fake_send(&F, b, 32);
+    send_event(33, s1, 1);
     uint8_t buf[256];
     size_t len = 0;
     ck_assert_int_eq(xw_wait_for_reply_into(c, s1, buf, 40, &len, NULL, -1), -ENOSPC);
@@ -514,10 +549,7 @@ START_TEST(fds_in_with_reply_and_unclaimed)
 {
     int p[2];
     ck_assert_int_eq(pipe2(p, O_CLOEXEC), 0);
-    c = fake_connect(&F, NULL, 0);
-    uint64_t s1 = send_reply_req(XW_REQUEST_CHECKED | XW_REQUEST_REPLY_FDS, 200);
-    xw_flush(c);
-    expect_requests(1);
+    uint64_t s1 = connect_and_ask(XW_REQUEST_CHECKED | XW_REQUEST_REPLY_FDS, 200);
     uint8_t b[64];
     fake_event(b, 33, (uint16_t)s1, 0);
     fake_send_fds(&F, b, 32, &p[0], 1); /* nobody claims this one */
@@ -550,9 +582,7 @@ START_TEST(auto_sync_before_65535_voids)
     ck_assert_ptr_nonnull(r);
     ck_assert_uint_eq(rd32(r + 8), 70002); /* requests the server saw, ours included */
     free(r);
-    xw_disconnect(c);
-    c = NULL;
-    fake_stop(&F);
+    hang_up();
     ck_assert_uint_eq(F.first_sync_at, 65535);
     ck_assert_uint_eq(F.opcode_count[43], 2);
     ck_assert_uint_eq(F.opcode_count[127], 70000);
@@ -633,9 +663,7 @@ START_TEST(too_long_fails_alone)
     uint64_t s = send_reply_req(XW_REQUEST_CHECKED, 43);
     ck_assert_uint_ne(s, 0);
     free(xw_wait_for_reply64(c, s, NULL));
-    xw_disconnect(c);
-    c = NULL;
-    fake_stop(&F);
+    hang_up();
     ck_assert_uint_eq(F.opcode_count[98], 2); /* BIG-REQUESTS and NOPE, each queried once */
     ck_assert_uint_eq(F.opcode_count[18], 0);
 }
@@ -656,9 +684,7 @@ START_TEST(big_requests)
     ck_assert_ptr_nonnull(strstr(xw_request_error_string(c), "limit of 400000 bytes"));
     uint64_t s = send_reply_req(XW_REQUEST_CHECKED, 43);
     free(xw_wait_for_reply64(c, s, NULL));
-    xw_disconnect(c);
-    c = NULL;
-    fake_stop(&F);
+    hang_up();
     ck_assert_uint_eq(F.big_requests, 1);
     ck_assert_uint_eq(F.big_bytes, 300 * 1024 + 8);
     ck_assert_uint_eq(F.opcode_count[18], 1);
@@ -815,23 +841,13 @@ END_TEST
 
 START_TEST(setup_refused_without_reason)
 {
-    uint8_t b[128];
-    size_t n = fake_setup_refused(b, sizeof(b), 0, "");
-    c = fake_connect(&F, b, n);
-    ck_assert_int_eq(xw_connection_has_error(c), XW_CONN_ERROR);
-    ck_assert_str_eq(xw_connection_error_string(c), "server refused, no reason given");
-    check_dead_connection_returns_at_once();
+    refused_setup(0, "", "server refused, no reason given");
 }
 END_TEST
 
 START_TEST(setup_authenticate_without_reason)
 {
-    uint8_t b[128];
-    size_t n = fake_setup_refused(b, sizeof(b), 2, "");
-    c = fake_connect(&F, b, n);
-    ck_assert_int_eq(xw_connection_has_error(c), XW_CONN_ERROR);
-    ck_assert_str_eq(xw_connection_error_string(c), "server refused (authenticate), no reason given");
-    check_dead_connection_returns_at_once();
+    refused_setup(2, "", "server refused (authenticate), no reason given");
 }
 END_TEST
 
@@ -841,8 +857,7 @@ START_TEST(setup_closed_before_a_byte)
     ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
     close(sv[1]);
     c = xw_connect_to_fd(sv[0], NULL);
-    ck_assert_int_eq(xw_connection_has_error(c), XW_CONN_ERROR);
-    ck_assert_ptr_nonnull(strstr(xw_connection_error_string(c), "setup"));
+    ck_assert_ptr_nonnull(strstr(dead_with(XW_CONN_ERROR), "setup"));
     check_dead_connection_returns_at_once();
 }
 END_TEST
@@ -853,15 +868,7 @@ START_TEST(setup_length_lies)
     uint8_t b[256];
     size_t n = fake_setup_success(b, sizeof(b), 65535);
     b[6] = 0xff, b[7] = 0xff;
-    int sv[2];
-    ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
-    ck_assert_int_eq(write(sv[1], b, n), (ssize_t)n);
-    shutdown(sv[1], SHUT_WR);
-    c = xw_connect_to_fd(sv[0], NULL);
-    close(sv[1]);
-    ck_assert_int_eq(xw_connection_has_error(c), XW_CONN_ERROR);
-    ck_assert_str_eq(xw_connection_error_string(c), "server closed the connection during setup");
-    check_dead_connection_returns_at_once();
+    closed_during_setup(b, n);
 }
 END_TEST
 
@@ -869,16 +876,11 @@ END_TEST
 START_TEST(xge_huge_length_is_fatal)
 {
     uint8_t b[32] = {35, 140};
-    c = fake_connect(&F, NULL, 0);
-    uint64_t s1 = send_reply_req(XW_REQUEST_CHECKED, 43);
-    xw_flush(c);
-    expect_requests(1);
+    uint64_t s1 = connect_and_ask(XW_REQUEST_CHECKED, 43);
     memcpy(b + 2, &(uint16_t){(uint16_t)s1}, 2);
     memset(b + 4, 0xff, 4);
     fake_send(&F, b, 32);
-    ck_assert_ptr_null(xw_wait_for_reply64(c, s1, NULL));
-    ck_assert_int_eq(xw_connection_has_error(c), XW_CONN_CLOSED_MALFORMED);
-    ck_assert_str_eq(xw_connection_error_string(c), "malformed event: length 4294967295 words");
+    ck_assert_str_eq(wait_ends_connection(s1, XW_CONN_CLOSED_MALFORMED), "malformed event: length 4294967295 words");
 }
 END_TEST
 
@@ -886,38 +888,27 @@ END_TEST
  * memory the machine happens to have. */
 START_TEST(length_one_word_over_the_cap_is_fatal)
 {
-    uint8_t b[32];
-    c = fake_connect(&F, NULL, 0);
-    uint64_t s1 = send_reply_req(XW_REQUEST_CHECKED, 16);
-    xw_flush(c);
-    expect_requests(1);
-    fake_reply(b, (uint16_t)s1, 0, NULL, 0);
-    uint32_t words = ((256u << 20) - 32) / 4 + 1;
-    memcpy(b + 4, &words, 4);
-    fake_send(&F, b, 32);
-    ck_assert_ptr_null(xw_wait_for_reply64(c, s1, NULL));
-    ck_assert_int_eq(xw_connection_has_error(c), XW_CONN_CLOSED_MALFORMED);
-    ck_assert_ptr_nonnull(strstr(xw_connection_error_string(c), "malformed reply: length 67108857 words"));
+    uint64_t s1 = connect_and_ask(XW_REQUEST_CHECKED, 16);
+    send_reply_claiming(s1, ((256u << 20) - 32) / 4 + 1);
+    ck_assert_ptr_nonnull(
+        strstr(wait_ends_connection(s1, XW_CONN_CLOSED_MALFORMED), "malformed reply: length 67108857 words"));
 }
 END_TEST
 
 /* The same reply twice: the first is delivered, the repeat is fatal. */
 START_TEST(repeated_sequence_is_fatal)
 {
-    uint8_t b[64];
     c = fake_connect(&F, NULL, 0);
     uint64_t s1 = send_reply_req(XW_REQUEST_CHECKED, 16);
     uint64_t s2 = send_reply_req(XW_REQUEST_CHECKED, 16);
-    xw_flush(c);
-    expect_requests(2);
-    fake_send(&F, b, fake_reply(b, (uint16_t)s1, 0, NULL, 0));
-    fake_send(&F, b, fake_reply(b, (uint16_t)s1, 0, NULL, 0));
+    flush_to_server(2);
+    send_reply(s1, 0);
+    send_reply(s1, 0);
     uint8_t *r = xw_wait_for_reply64(c, s1, NULL);
     ck_assert_ptr_nonnull(r);
     free(r);
-    ck_assert_ptr_null(xw_wait_for_reply64(c, s2, NULL));
-    ck_assert_int_eq(xw_connection_has_error(c), XW_CONN_CLOSED_MALFORMED);
-    ck_assert_ptr_nonnull(strstr(xw_connection_error_string(c), "belongs to no request awaiting a reply"));
+    ck_assert_ptr_nonnull(
+        strstr(wait_ends_connection(s2, XW_CONN_CLOSED_MALFORMED), "belongs to no request awaiting a reply"));
     check_dead_connection_returns_at_once();
 }
 END_TEST
@@ -926,22 +917,13 @@ END_TEST
 START_TEST(unknown_sequence_error_and_event_are_fatal)
 {
     for (int kind = 0; kind < 2; kind++) {
-        uint8_t b[32];
-        c = fake_connect(&F, NULL, 0);
-        uint64_t s1 = send_reply_req(XW_REQUEST_CHECKED, 16);
-        xw_flush(c);
-        expect_requests(1);
+        uint64_t s1 = connect_and_ask(XW_REQUEST_CHECKED, 16);
         if (kind == 0)
-            fake_error(b, (uint16_t)(s1 + 5), 3, 0, 16, 0);
+            send_error(s1 + 5, 3, 0, 16);
         else
-            fake_event(b, 33, (uint16_t)(s1 + 5), 0);
-        fake_send(&F, b, 32);
-        ck_assert_ptr_null(xw_wait_for_reply64(c, s1, NULL));
-        ck_assert_int_eq(xw_connection_has_error(c), XW_CONN_CLOSED_MALFORMED);
-        ck_assert_ptr_nonnull(strstr(xw_connection_error_string(c), "was never sent"));
-        xw_disconnect(c);
-        c = NULL;
-        fake_stop(&F);
+            send_event(33, s1 + 5, 0);
+        ck_assert_ptr_nonnull(strstr(wait_ends_connection(s1, XW_CONN_CLOSED_MALFORMED), "was never sent"));
+        hang_up();
     }
 }
 END_TEST
@@ -951,16 +933,10 @@ END_TEST
 START_TEST(event_with_unknown_code)
 {
     static const uint8_t codes[] = {64, 127, 0x80 | 100, 2 /* KeyPress: known, for contrast */};
-    uint8_t b[32];
-    c = fake_connect(&F, NULL, 0);
-    uint64_t s1 = send_reply_req(XW_REQUEST_CHECKED, 43);
-    xw_flush(c);
-    expect_requests(1);
-    for (size_t i = 0; i < sizeof(codes); i++) {
-        fake_event(b, codes[i], (uint16_t)s1, 0xc0de0000u + (uint32_t)i);
-        fake_send(&F, b, 32);
-    }
-    fake_send(&F, b, fake_reply(b, (uint16_t)s1, 0, NULL, 0));
+    uint64_t s1 = connect_and_ask(XW_REQUEST_CHECKED, 43);
+    for (size_t i = 0; i < sizeof(codes); i++)
+        send_event(codes[i], s1, 0xc0de0000u + (uint32_t)i);
+    send_reply(s1, 0);
     free(xw_wait_for_reply64(c, s1, NULL));
     for (size_t i = 0; i < sizeof(codes); i++) {
         xw_generic_event_t *ev = xw_poll_for_queued_event(c);
@@ -1002,8 +978,7 @@ START_TEST(fds_with_no_reply_are_closed)
     c = fake_connect(&F, NULL, 0);
     uint64_t s1 = send_req(XW_REQUEST_CHECKED, 127, 0, 1, NULL, 0, NULL, NULL);
     uint64_t s2 = send_reply_req(XW_REQUEST_CHECKED | XW_REQUEST_REPLY_FDS, 200);
-    xw_flush(c);
-    expect_requests(2);
+    flush_to_server(2);
     int conn_fds = count_open_fds();
     pipe_fds(fds, 3);
     fake_error(b, (uint16_t)s1, 3, 7, 127, 0);
@@ -1014,7 +989,7 @@ START_TEST(fds_with_no_reply_are_closed)
     fake_send_fds(&F, b, 1, fds, 2);
     close_all(fds, 2);
     fake_send(&F, b + 1, 31);
-    fake_send(&F, b, fake_reply(b, (uint16_t)s2, 0, NULL, 0)); /* claims 0 fds */
+    send_reply(s2, 0); /* claims 0 fds */
     xw_generic_error_t *e = xw_request_check(c, (xw_void_cookie_t){(unsigned)s1});
     ck_assert_ptr_nonnull(e);
     free(e);
@@ -1032,10 +1007,7 @@ START_TEST(more_fds_than_the_reply_claims)
 {
     int fds[3];
     uint8_t b[64];
-    c = fake_connect(&F, NULL, 0);
-    uint64_t s1 = send_reply_req(XW_REQUEST_CHECKED | XW_REQUEST_REPLY_FDS, 200);
-    xw_flush(c);
-    expect_requests(1);
+    uint64_t s1 = connect_and_ask(XW_REQUEST_CHECKED | XW_REQUEST_REPLY_FDS, 200);
     int conn_fds = count_open_fds();
     pipe_fds(fds, 3);
     size_t n = fake_reply(b, (uint16_t)s1, 1, NULL, 0);
@@ -1057,17 +1029,12 @@ START_TEST(fewer_fds_than_the_reply_claims_is_fatal)
 {
     int fds[1];
     uint8_t b[64];
-    c = fake_connect(&F, NULL, 0);
-    uint64_t s1 = send_reply_req(XW_REQUEST_CHECKED | XW_REQUEST_REPLY_FDS, 200);
-    xw_flush(c);
-    expect_requests(1);
+    uint64_t s1 = connect_and_ask(XW_REQUEST_CHECKED | XW_REQUEST_REPLY_FDS, 200);
     pipe_fds(fds, 1);
     size_t n = fake_reply(b, (uint16_t)s1, 2, NULL, 0);
     fake_send_fds(&F, b, n, fds, 1);
     close_all(fds, 1);
-    ck_assert_ptr_null(xw_wait_for_reply64(c, s1, NULL));
-    ck_assert_int_eq(xw_connection_has_error(c), XW_CONN_CLOSED_MALFORMED);
-    ck_assert_str_eq(xw_connection_error_string(c), "malformed reply: claims 2 fds, 1 received");
+    ck_assert_str_eq(wait_ends_connection(s1, XW_CONN_CLOSED_MALFORMED), "malformed reply: claims 2 fds, 1 received");
 }
 END_TEST
 
@@ -1078,10 +1045,7 @@ START_TEST(too_many_fds_in_one_message_is_fatal)
     enum { N = 20 };
     int fds[N];
     uint8_t b[64];
-    c = fake_connect(&F, NULL, 0);
-    uint64_t s1 = send_reply_req(XW_REQUEST_CHECKED | XW_REQUEST_REPLY_FDS, 200);
-    xw_flush(c);
-    expect_requests(1);
+    uint64_t s1 = connect_and_ask(XW_REQUEST_CHECKED | XW_REQUEST_REPLY_FDS, 200);
     pipe_fds(fds, N);
     size_t n = fake_reply(b, (uint16_t)s1, N, NULL, 0);
     union {
@@ -1098,9 +1062,8 @@ START_TEST(too_many_fds_in_one_message_is_fatal)
     memcpy(CMSG_DATA(h), fds, sizeof(fds));
     ck_assert_int_eq(sendmsg(F.fd, &m, MSG_NOSIGNAL), (ssize_t)n);
     close_all(fds, N);
-    ck_assert_ptr_null(xw_wait_for_reply64(c, s1, NULL));
-    ck_assert_int_eq(xw_connection_has_error(c), XW_CONN_CLOSED_FDPASSING_FAILED);
-    ck_assert_str_eq(xw_connection_error_string(c), "file descriptors from the server were lost");
+    ck_assert_str_eq(wait_ends_connection(s1, XW_CONN_CLOSED_FDPASSING_FAILED),
+                     "file descriptors from the server were lost");
 }
 END_TEST
 
@@ -1109,10 +1072,7 @@ END_TEST
 START_TEST(server_closes_mid_event_and_mid_big_reply)
 {
     for (int kind = 0; kind < 2; kind++) {
-        c = fake_connect(&F, NULL, 0);
-        uint64_t s1 = send_reply_req(XW_REQUEST_CHECKED, 16);
-        xw_flush(c);
-        expect_requests(1);
+        uint64_t s1 = connect_and_ask(XW_REQUEST_CHECKED, 16);
         static uint8_t stream[200032];
         size_t n;
         if (kind == 0) {
@@ -1122,24 +1082,15 @@ START_TEST(server_closes_mid_event_and_mid_big_reply)
             static uint8_t extra[200000];
             n = fake_reply(stream, (uint16_t)s1, 0, extra, sizeof(extra)) - 100000;
         }
-        fake_send(&F, stream, n);
-        shutdown(F.fd, SHUT_WR);
-        ck_assert_ptr_null(xw_wait_for_reply64(c, s1, NULL));
-        ck_assert_int_eq(xw_connection_has_error(c), XW_CONN_ERROR);
-        ck_assert_str_eq(xw_connection_error_string(c), "server closed the connection in the middle of a packet");
-        check_dead_connection_returns_at_once();
-        xw_disconnect(c);
-        c = NULL;
-        fake_stop(&F);
+        closes_mid_packet(s1, stream, n);
+        hang_up();
     }
 }
 END_TEST
 
 int main(void)
 {
-    struct fdcheck whole;
-    fdcheck_begin(&whole);
-    Suite *s = suite_create("conn");
+    Suite *s = xwtest_suite("conn");
     struct {
         const char *name;
         const TTest *tests[16];
@@ -1169,10 +1120,5 @@ int main(void)
             _tcase_add_test(tc, groups[g].tests[i], 0, 0, 0, 1);
         suite_add_tcase(s, tc);
     }
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    failed += fdcheck_main_end(&whole, "conn");
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return xwtest_run(s);
 }

@@ -16,33 +16,11 @@
 #include <xw/xw.h>
 #include <xw/xwext.h>
 
-#include "fdcheck.h"
-#include "xvfb.h"
+#include "xvfb_suite.h"
+#include "xwtest.h"
 
 /* One Xvfb per test: each test kills its own. */
-static struct xvfb X;
 static xw_connection_t *c;
-static struct fdcheck fds;
-
-static void setup(void)
-{
-    /* The default disposition: a write to the dead socket without MSG_NOSIGNAL would
-     * kill the test process, which Check reports as a failure. */
-    signal(SIGPIPE, SIG_DFL);
-    fdcheck_begin(&fds);
-    ck_assert_msg(xvfb_start(&X) == 0, "cannot start Xvfb (set $XVFB)");
-    c = xw_connect(X.name, NULL);
-    ck_assert_msg(!xw_connection_has_error(c), "connect %s: %s", X.name, xw_connection_error_string(c));
-}
-
-static void teardown(void)
-{
-    xw_disconnect(c);
-    c = NULL;
-    xvfb_stop(&X);
-    char buf[512];
-    ck_assert_msg(fdcheck_end(&fds, buf, sizeof(buf)) == 0, "fds left open: %s", buf);
-}
 
 static void sleep_ms(int ms)
 {
@@ -89,7 +67,7 @@ static long flood(long kill_after)
     long n = 0;
     for (long i = 0; i < 200000000L; i++) {
         if (i == kill_after)
-            xvfb_kill(&X);
+            xvfb_kill(&xvfb_server);
         if (xw_no_operation(c).sequence == 0)
             return n;
         n++;
@@ -142,7 +120,7 @@ START_TEST(kill_during_noop_flood_other_thread)
     ck_assert_int_eq(pthread_create(&t, NULL, flood_thread, &f), 0);
     while (__atomic_load_n(&f.sent, __ATOMIC_RELAXED) < 300000)
         sleep_ms(1);
-    xvfb_kill(&X);
+    xvfb_kill(&xvfb_server);
     /* the lock-free getters, read while the flooding thread records the error */
     const char *why;
     while (!(why = xw_connection_error_string(c)))
@@ -185,7 +163,7 @@ START_TEST(kill_during_reply_wait)
 {
     /* A second client grabs the server, so our requests are not answered: the
      * waits below really block until the server dies. */
-    xw_connection_t *g = xw_connect(X.name, NULL);
+    xw_connection_t *g = xw_connect(xvfb_server.name, NULL);
     ck_assert_int_eq(xw_connection_has_error(g), 0);
     xw_grab_server(g);
     free(xw_get_input_focus_reply(g, xw_get_input_focus(g), NULL));
@@ -203,7 +181,7 @@ START_TEST(kill_during_reply_wait)
     uint8_t buf[64];
     size_t len;
     ck_assert_int_eq(xw_wait_for_reply_into(c, rw.seq, buf, sizeof(buf), &len, NULL, 50), -ETIMEDOUT);
-    xvfb_kill(&X);
+    xvfb_kill(&xvfb_server);
     ck_assert_int_eq(pthread_join(t1, NULL), 0);
     ck_assert_int_eq(pthread_join(t2, NULL), 0);
     ck_assert_ptr_null(rw.reply);
@@ -251,7 +229,7 @@ START_TEST(kill_during_event_wait)
     sleep_ms(300);
     ck_assert_int_eq(__atomic_load_n(&a.done, __ATOMIC_ACQUIRE), 0);
     ck_assert_int_eq(__atomic_load_n(&b.done, __ATOMIC_ACQUIRE), 0);
-    xvfb_kill(&X);
+    xvfb_kill(&xvfb_server);
     ck_assert_int_eq(pthread_join(t1, NULL), 0);
     ck_assert_int_eq(pthread_join(t2, NULL), 0);
     ck_assert_ptr_null(a.ev);
@@ -268,11 +246,11 @@ START_TEST(kill_during_event_wait_same_thread)
     ck_assert_int_ge(killer, 0);
     if (killer == 0) {
         sleep_ms(300);
-        kill(X.pid, SIGKILL);
+        kill(xvfb_server.pid, SIGKILL);
         _exit(0);
     }
     ck_assert_ptr_null(xw_wait_for_event(c));
-    xvfb_kill(&X); /* reaps it */
+    xvfb_kill(&xvfb_server); /* reaps it */
     int st;
     waitpid(killer, &st, 0);
     all_calls_fail();
@@ -281,28 +259,19 @@ END_TEST
 
 int main(void)
 {
-    const char *xvfb = getenv("XVFB");
-    if (xvfb && !*xvfb) {
-        fprintf(stderr, "SKIP death: no Xvfb found at configure time\n");
+    if (xvfb_missing("death"))
         return 77;
-    }
-    struct fdcheck whole;
-    fdcheck_begin(&whole);
-    Suite *s = suite_create("death");
-    TCase *tc = tcase_create("death");
-    tcase_set_timeout(tc, 60); /* a hang fails here */
-    tcase_add_checked_fixture(tc, setup, teardown);
+    /* The default disposition: a write to the dead socket without MSG_NOSIGNAL would
+     * kill the test process, which Check reports as a failure. */
+    signal(SIGPIPE, SIG_DFL);
+    Suite *s = xwtest_suite("death");
+    TCase *tc = xvfb_tcase(s, &(struct xvfb_suite){.name = "death", .timeout = 60 /* a hang fails here */,
+                                                   .server_per_test = 1, .conn = &c});
     tcase_add_test(tc, kill_during_noop_flood);
     tcase_add_test(tc, kill_during_noop_flood_single_threaded);
     tcase_add_test(tc, kill_during_noop_flood_other_thread);
     tcase_add_test(tc, kill_during_reply_wait);
     tcase_add_test(tc, kill_during_event_wait);
     tcase_add_test(tc, kill_during_event_wait_same_thread);
-    suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    failed += fdcheck_main_end(&whole, "death");
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return xwtest_run(s);
 }

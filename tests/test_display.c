@@ -6,8 +6,7 @@
 
 #include <xw/xw.h>
 
-#include "fdcheck.h"
-#include "fake_server.h"
+#include "xwtest.h"
 
 /* Strings both libraries must treat alike. */
 static const char *const same[] = {
@@ -21,18 +20,6 @@ static const char *const same[] = {
 static const char *const stricter[] = {
     ":+1", ": 1", ":-1", ":99999999999", ":2147483648", ":0.+1", ":0. 1", ":0.-1", ":1.99999999999", ":\t1",
 };
-
-static int fds_at_start;
-
-static void setup(void)
-{
-    fds_at_start = count_open_fds();
-}
-
-static void teardown(void)
-{
-    ck_assert_int_eq(count_open_fds(), fds_at_start);
-}
 
 START_TEST(same_as_libxcb)
 {
@@ -123,22 +110,15 @@ END_TEST
 
 int main(void)
 {
-    struct fdcheck whole;
-    fdcheck_begin(&whole);
-    Suite *s = suite_create("display");
+    Suite *s = xwtest_suite("display");
     TCase *tc = tcase_create("parse");
     tcase_set_timeout(tc, 10);
-    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_checked_fixture(tc, xwtest_fds_begin, xwtest_fds_end);
     tcase_add_loop_test(tc, same_as_libxcb, 0, (int)(sizeof(same) / sizeof(same[0])));
     tcase_add_loop_test(tc, stricter_than_libxcb, 0, (int)(sizeof(stricter) / sizeof(stricter[0])));
     tcase_add_test(tc, null_and_empty_use_display_env);
     tcase_add_test(tc, screen_pointer_optional);
     tcase_add_test(tc, connect_reports_parse_and_socket_errors);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    failed += fdcheck_main_end(&whole, "display");
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return xwtest_run(s);
 }

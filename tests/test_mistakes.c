@@ -14,38 +14,26 @@
 #include <xw/xw.h>
 #include <xw/xwext.h>
 
-#include "fdcheck.h"
-#include "xvfb.h"
+#include "xvfb_suite.h"
+#include "xwtest.h"
 
-static struct xvfb X;
 static xw_connection_t *c;
 static const xw_screen_t *scr;
-static struct fdcheck fds;
-
-static void start_server(void)
-{
-    ck_assert_msg(xvfb_start(&X) == 0, "cannot start Xvfb (set $XVFB)");
-}
-
-static void stop_server(void)
-{
-    xvfb_stop(&X);
-}
 
 static void setup(void)
 {
-    fdcheck_begin(&fds);
-    c = xw_connect(X.name, NULL);
-    ck_assert_msg(!xw_connection_has_error(c), "connect %s: %s", X.name, xw_connection_error_string(c));
+    xvfb_setup();
     scr = xw_setup_roots_iterator(xw_get_setup(c)).data;
 }
 
-static void teardown(void)
+/* A 10x10 InputOutput window on the root, created checked. */
+static xw_window_t make_window(void)
 {
-    xw_disconnect(c);
-    c = NULL;
-    char buf[512];
-    ck_assert_msg(fdcheck_end(&fds, buf, sizeof(buf)) == 0, "fds left open: %s", buf);
+    xw_window_t w = xw_generate_id(c);
+    ck_assert_ptr_null(xw_request_check(c, xw_create_window_checked(c, 0, w, scr->root, 0, 0, 10, 10, 0,
+                                                                     XW_WINDOW_CLASS_INPUT_OUTPUT,
+                                                                     scr->root_visual, 0, NULL)));
+    return w;
 }
 
 /* State before a mistake: everything flushed, the last sequence number used. */
@@ -95,10 +83,7 @@ START_TEST(request_longer_than_the_maximum)
     uint8_t *data = malloc(bytes);
     ck_assert_ptr_nonnull(data);
     memset(data, 0x5a, bytes);
-    xw_window_t w = xw_generate_id(c);
-    ck_assert_ptr_null(xw_request_check(c, xw_create_window_checked(c, 0, w, scr->root, 0, 0, 10, 10, 0,
-                                                                     XW_WINDOW_CLASS_INPUT_OUTPUT,
-                                                                     scr->root_visual, 0, NULL)));
+    xw_window_t w = make_window();
     struct mark m = mark_now();
     refused(xw_change_property(c, XW_PROP_MODE_REPLACE, w, XW_ATOM_WM_NAME, XW_ATOM_STRING, 8, (uint32_t)bytes,
                                data)
@@ -120,10 +105,7 @@ END_TEST
 
 START_TEST(null_list_with_a_length)
 {
-    xw_window_t w = xw_generate_id(c);
-    ck_assert_ptr_null(xw_request_check(c, xw_create_window_checked(c, 0, w, scr->root, 0, 0, 10, 10, 0,
-                                                                     XW_WINDOW_CLASS_INPUT_OUTPUT,
-                                                                     scr->root_visual, 0, NULL)));
+    xw_window_t w = make_window();
     struct mark m = mark_now();
     refused(xw_intern_atom(c, 0, 5, NULL).sequence, "InternAtom: name is NULL but its length is not 0");
     refused(xw_intern_atom_unchecked(c, 0, 1, NULL).sequence, "name is NULL");
@@ -218,12 +200,9 @@ END_TEST
  * once with the reason, never hangs, and the connection can be freed. */
 START_TEST(calls_after_the_server_dropped_us)
 {
-    xw_connection_t *k = xw_connect(X.name, NULL);
+    xw_connection_t *k = xw_connect(xvfb_server.name, NULL);
     ck_assert_int_eq(xw_connection_has_error(k), 0);
-    xw_window_t w = xw_generate_id(c);
-    ck_assert_ptr_null(xw_request_check(c, xw_create_window_checked(c, 0, w, scr->root, 0, 0, 10, 10, 0,
-                                                                     XW_WINDOW_CLASS_INPUT_OUTPUT,
-                                                                     scr->root_visual, 0, NULL)));
+    xw_window_t w = make_window();
     ck_assert_ptr_null(xw_request_check(k, xw_kill_client_checked(k, w)));
     xw_disconnect(k);
     /* we learn it at the next read */
@@ -247,29 +226,15 @@ END_TEST
 
 int main(void)
 {
-    const char *xvfb = getenv("XVFB");
-    if (xvfb && !*xvfb) {
-        fprintf(stderr, "SKIP mistakes: no Xvfb found at configure time\n");
+    if (xvfb_missing("mistakes"))
         return 77;
-    }
-    struct fdcheck whole;
-    fdcheck_begin(&whole);
-    Suite *s = suite_create("mistakes");
-    TCase *tc = tcase_create("mistakes");
-    tcase_set_timeout(tc, 120);
-    tcase_add_unchecked_fixture(tc, start_server, stop_server);
-    tcase_add_checked_fixture(tc, setup, teardown);
+    Suite *s = xwtest_suite("mistakes");
+    TCase *tc = xvfb_tcase(s, &(struct xvfb_suite){.name = "mistakes", .timeout = 120, .conn = &c, .setup = setup});
     tcase_add_test(tc, request_longer_than_the_maximum);
     tcase_add_test(tc, null_list_with_a_length);
     tcase_add_test(tc, xid_zero_for_a_new_resource);
     tcase_add_test(tc, xid_zero_for_a_new_resource_single_threaded);
     tcase_add_test(tc, xid_zero_with_an_fd);
     tcase_add_test(tc, calls_after_the_server_dropped_us);
-    suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    failed += fdcheck_main_end(&whole, "mistakes");
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return xwtest_run(s);
 }

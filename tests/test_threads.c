@@ -5,30 +5,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <xw/xproto.h>
 #include <xw/xw.h>
 
-#include "fdcheck.h"
-#include "xvfb.h"
+#include "xvfb_marks.h"
+#include "xvfb_suite.h"
+#include "xwtest.h"
 
 enum { THREADS = 8, BATCH = 200, NATOMS = 16 };
-#define STOP_MARK 0xffffffffu
 
 /* Requests per thread: 100,000, or $XW_THREADS_PER_THREAD for a quick run by hand. */
 static long per_thread = 100000;
 
-static struct xvfb X;
 static xw_connection_t *c;
-static struct fdcheck fds;
 static xw_atom_t mark_type;
 static xw_window_t win;
-
-#define T_CHECK(cond)                                                                                                \
-    do {                                                                                                             \
-        if (!(cond))                                                                                                 \
-            return __LINE__;                                                                                         \
-    } while (0)
 
 enum kind { K_NOOP, K_ATTR, K_ATOM, K_NAME, K_FOCUS, K_CHECKED_BAD, K_CHECKED_OK, K_MARK, K_NKINDS };
 
@@ -47,19 +40,6 @@ struct worker {
     int failed_line;
     struct req batch[BATCH];
 };
-
-static int send_mark(struct worker *wk)
-{
-    xw_client_message_event_t m;
-    memset(&m, 0, sizeof(m));
-    m.response_type = XW_CLIENT_MESSAGE;
-    m.format = 32;
-    m.window = win;
-    m.type = mark_type;
-    m.data.data32[0] = (uint32_t)wk->id;
-    m.data.data32[1] = (uint32_t)wk->marks;
-    return (int)xw_send_event(c, 0, win, XW_EVENT_MASK_NO_EVENT, (const char *)&m).sequence;
-}
 
 /* One request of a kind picked by a per-thread generator; the outcome it expects
  * is kept in q. */
@@ -94,7 +74,7 @@ static int send_one(struct worker *wk, struct req *q, uint32_t rnd)
         q->seq = xw_map_window_checked(c, win).sequence;
         break;
     case K_MARK:
-        q->seq = (unsigned)send_mark(wk);
+        q->seq = mark_send(c, win, mark_type, (uint32_t)wk->id, (uint32_t)wk->marks);
         wk->marks++;
         break;
     default:
@@ -184,70 +164,6 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
-struct listener {
-    long seen[THREADS];
-    long events, timeouts;
-    int failed_line;
-};
-
-static int listen_once(struct listener *l, int *stop)
-{
-    xw_generic_event_t *ev = xw_wait_for_event_timeout(c, 100);
-    if (!ev) {
-        T_CHECK(!xw_connection_has_error(c));
-        l->timeouts++;
-        return 0;
-    }
-    xw_client_message_event_t m;
-    memcpy(&m, ev, sizeof(m));
-    free(ev);
-    T_CHECK(m.response_type == (0x80 | XW_CLIENT_MESSAGE)); /* no X error reaches the queue */
-    T_CHECK(m.type == mark_type);
-    if (m.data.data32[0] == STOP_MARK) {
-        *stop = 1;
-        return 0;
-    }
-    T_CHECK(m.data.data32[0] < THREADS);
-    T_CHECK(m.data.data32[1] == (uint32_t)l->seen[m.data.data32[0]]); /* each thread's in order */
-    l->seen[m.data.data32[0]]++;
-    l->events++;
-    return 0;
-}
-
-static void *listener_main(void *arg)
-{
-    struct listener *l = arg;
-    int stop = 0;
-    while (!stop && !l->failed_line)
-        l->failed_line = listen_once(l, &stop);
-    return NULL;
-}
-
-static void start_server(void)
-{
-    ck_assert_msg(xvfb_start(&X) == 0, "cannot start Xvfb (set $XVFB)");
-}
-
-static void stop_server(void)
-{
-    xvfb_stop(&X);
-}
-
-static void setup(void)
-{
-    fdcheck_begin(&fds);
-    c = xw_connect(X.name, NULL);
-    ck_assert_msg(!xw_connection_has_error(c), "connect %s: %s", X.name, xw_connection_error_string(c));
-}
-
-static void teardown(void)
-{
-    xw_disconnect(c);
-    c = NULL;
-    char buf[512];
-    ck_assert_msg(fdcheck_end(&fds, buf, sizeof(buf)) == 0, "fds left open: %s", buf);
-}
-
 START_TEST(eight_threads_and_an_event_waiter)
 {
     static struct worker wk[THREADS];
@@ -261,10 +177,9 @@ START_TEST(eight_threads_and_an_event_waiter)
     mark_type = a->atom;
     free(a);
 
-    struct listener l;
-    memset(&l, 0, sizeof(l));
+    struct mark_listener l = {.c = c, .type = mark_type, .wait_ms = 100, .senders = THREADS};
     pthread_t lt, t[THREADS];
-    ck_assert_int_eq(pthread_create(&lt, NULL, listener_main, &l), 0);
+    ck_assert_int_eq(pthread_create(&lt, NULL, mark_listen, &l), 0);
     for (int i = 0; i < THREADS; i++) {
         memset(&wk[i], 0, sizeof(wk[i]));
         wk[i].id = i;
@@ -274,8 +189,7 @@ START_TEST(eight_threads_and_an_event_waiter)
         ck_assert_int_eq(pthread_join(t[i], NULL), 0);
     /* every marker went out before its thread's last reply came back: the stop
      * message, sent now, is the last event */
-    struct worker stop = {.id = (int)STOP_MARK};
-    ck_assert_int_ne(send_mark(&stop), 0);
+    ck_assert_uint_ne(mark_send(c, win, mark_type, MARK_STOP, 0), 0);
     ck_assert_int_eq(xw_flush(c), 1);
     ck_assert_int_eq(pthread_join(lt, NULL), 0);
 
@@ -287,7 +201,7 @@ START_TEST(eight_threads_and_an_event_waiter)
         ck_assert_int_eq(l.seen[i], wk[i].marks);
         sent += wk[i].sent, replies += wk[i].replies, errors += wk[i].errors, marks += wk[i].marks;
     }
-    ck_assert_msg(l.failed_line == 0, "listener: check at line %d failed", l.failed_line);
+    ck_assert_msg(l.failed_line == 0, "listener: check at xvfb_marks.c:%d failed", l.failed_line);
     ck_assert_int_eq(l.events, marks);
     ck_assert_ptr_null(xw_poll_for_queued_event(c));
     ck_assert_int_eq(xw_connection_has_error(c), 0);
@@ -301,28 +215,15 @@ END_TEST
 
 int main(void)
 {
-    const char *xvfb = getenv("XVFB");
-    if (xvfb && !*xvfb) {
-        fprintf(stderr, "SKIP threads: no Xvfb found at configure time\n");
+    if (xvfb_missing("threads"))
         return 77;
-    }
     const char *n = getenv("XW_THREADS_PER_THREAD");
     if (n && atol(n) > 0)
         per_thread = atol(n);
     setvbuf(stdout, NULL, _IOLBF, 0);
-    struct fdcheck whole;
-    fdcheck_begin(&whole);
-    Suite *s = suite_create("threads");
-    TCase *tc = tcase_create("threads");
-    tcase_set_timeout(tc, 600); /* catches hangs; TSan and valgrind are slow */
-    tcase_add_unchecked_fixture(tc, start_server, stop_server);
-    tcase_add_checked_fixture(tc, setup, teardown);
+    Suite *s = xwtest_suite("threads");
+    /* catches hangs; TSan and valgrind are slow */
+    TCase *tc = xvfb_tcase(s, &(struct xvfb_suite){.name = "threads", .timeout = 600, .conn = &c});
     tcase_add_test(tc, eight_threads_and_an_event_waiter);
-    suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    failed += fdcheck_main_end(&whole, "threads");
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return xwtest_run(s);
 }

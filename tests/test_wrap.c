@@ -5,46 +5,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <xw/xproto.h>
 #include <xw/xw.h>
 
-#include "fdcheck.h"
-#include "xvfb.h"
+#include "xvfb_suite.h"
+#include "xwtest.h"
 
 #define TOTAL 1000000L
 #define NATOMS 8
 #define AROUND 3 /* specials from k-AROUND to k+AROUND around every k * 65536 */
 #define MAXSPECIAL 2048
 
-static struct xvfb X;
 static xw_connection_t *c;
-static struct fdcheck fds;
-
-static void start_server(void)
-{
-    ck_assert_msg(xvfb_start(&X) == 0, "cannot start Xvfb (set $XVFB)");
-}
-
-static void stop_server(void)
-{
-    xvfb_stop(&X);
-}
-
-static void setup(void)
-{
-    fdcheck_begin(&fds);
-    c = xw_connect(X.name, NULL);
-    ck_assert_msg(!xw_connection_has_error(c), "connect %s: %s", X.name, xw_connection_error_string(c));
-}
-
-static void teardown(void)
-{
-    xw_disconnect(c);
-    c = NULL;
-    char buf[512];
-    ck_assert_msg(fdcheck_end(&fds, buf, sizeof(buf)) == 0, "fds left open: %s", buf);
-}
 
 enum kind { K_ATOM, K_CHECKED_BAD, K_CHECKED_OK, K_UNCHECKED_BAD, K_FOCUS, K_NKINDS };
 
@@ -65,12 +39,6 @@ struct run {
     int unchecked_errors_seen;
     int failed_line;
 };
-
-#define T_CHECK(cond)                                                                                                \
-    do {                                                                                                             \
-        if (!(cond))                                                                                                 \
-            return __LINE__;                                                                                         \
-    } while (0)
 
 /* Distance of seq from the nearest multiple of 65536 (signed). */
 static int near_wrap(unsigned seq)
@@ -293,27 +261,14 @@ END_TEST
 
 int main(void)
 {
-    const char *xvfb = getenv("XVFB");
-    if (xvfb && !*xvfb) {
-        fprintf(stderr, "SKIP wrap: no Xvfb found at configure time\n");
+    if (xvfb_missing("wrap"))
         return 77;
-    }
     setvbuf(stdout, NULL, _IOLBF, 0);
-    struct fdcheck whole;
-    fdcheck_begin(&whole);
-    Suite *s = suite_create("wrap");
-    TCase *tc = tcase_create("wrap");
-    tcase_set_timeout(tc, 240); /* catches hangs; valgrind and sanitizers are slow */
-    tcase_add_unchecked_fixture(tc, start_server, stop_server);
-    tcase_add_checked_fixture(tc, setup, teardown);
+    Suite *s = xwtest_suite("wrap");
+    /* catches hangs; valgrind and sanitizers are slow */
+    TCase *tc = xvfb_tcase(s, &(struct xvfb_suite){.name = "wrap", .timeout = 240, .conn = &c});
     tcase_add_test(tc, wrap_1m_default);
     tcase_add_test(tc, wrap_1m_other_thread);
     tcase_add_test(tc, wrap_1m_single_threaded);
-    suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    failed += fdcheck_main_end(&whole, "wrap");
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return xwtest_run(s);
 }

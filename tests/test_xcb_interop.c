@@ -2,7 +2,6 @@
 #include <check.h>
 #include <errno.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,72 +13,19 @@
 #include <xw/xw-xcb.h>
 #include <xw/xwext.h>
 
-#include "fake_server.h" /* count_open_fds */
-#include "harness.h"     /* XW_COUNT_ALLOCS */
-#include "xvfb.h"
-
-/* Heap calls on the thread that switched counting on (as in test_alloc.c): the
- * definitions in the executable win over libc's, for libxcb's calls too. */
-static _Thread_local int counting;
-static atomic_ulong allocs;
-
-#if XW_COUNT_ALLOCS
-void *__libc_malloc(size_t size);
-void *__libc_calloc(size_t n, size_t size);
-void *__libc_realloc(void *p, size_t size);
-void __libc_free(void *p);
-
-static void note(void)
-{
-    if (counting)
-        atomic_fetch_add_explicit(&allocs, 1, memory_order_relaxed);
-}
-
-void *malloc(size_t size)
-{
-    note();
-    return __libc_malloc(size);
-}
-
-void *calloc(size_t n, size_t size)
-{
-    note();
-    return __libc_calloc(n, size);
-}
-
-void *realloc(void *p, size_t size)
-{
-    note();
-    return __libc_realloc(p, size);
-}
-
-void free(void *p)
-{
-    __libc_free(p);
-}
-#endif
+#include "alloc_count.h" /* heap calls on the test's thread, libxcb's included */
+#include "xvfb_suite.h"
+#include "xwtest.h"
 
 /* One Xvfb for the suite; each test gets a fresh libxcb connection and borrows it. */
-static struct xvfb X;
 static xcb_connection_t *xc;
 static xw_connection_t *c;
 static const xcb_screen_t *scr;
-static int fds_at_start;
-
-static void start_server(void)
-{
-    ck_assert_msg(xvfb_start(&X) == 0, "cannot start Xvfb (set $XVFB)");
-}
-
-static void stop_server(void)
-{
-    xvfb_stop(&X);
-}
 
 static void setup(void)
 {
-    fds_at_start = count_open_fds();
-    xc = xcb_connect(X.name, NULL);
+    xwtest_fds_begin();
+    xc = xcb_connect(xvfb_server.name, NULL);
     ck_assert_int_eq(xcb_connection_has_error(xc), 0);
     scr = xcb_setup_roots_iterator(xcb_get_setup(xc)).data;
     c = xw_xcb_borrow(xc);
@@ -93,7 +39,7 @@ static void teardown(void)
     xw_disconnect(c);
     ck_assert_int_eq(xcb_connection_has_error(xc), 0);
     xcb_disconnect(xc);
-    ck_assert_int_eq(count_open_fds(), fds_at_start);
+    xwtest_fds_end();
 }
 
 /* A round trip through libxcb: everything before it has been handled by Xvfb. */
@@ -367,16 +313,14 @@ START_TEST(no_allocation_per_request)
     for (int i = 0; i < 1000; i++) /* warm up: the socket taken, the first sync sent */
         xw_no_operation(c);
     xw_flush(c);
-    counting = 1;
-    unsigned long before = atomic_load(&allocs);
+    unsigned long before = alloc_count_begin();
     for (int i = 0; i < 100000; i++) {
         xw_no_operation(c);
         if (i % 100 == 0)
             xw_configure_window(c, w, XW_CONFIG_WINDOW_WIDTH, &width);
     }
     xw_flush(c);
-    unsigned long n = atomic_load(&allocs) - before;
-    counting = 0;
+    unsigned long n = alloc_count_end(before);
     if (XW_COUNT_ALLOCS)
         ck_assert_uint_eq(n, 0);
     xcb_destroy_window(xc, w);
@@ -529,18 +473,12 @@ END_TEST
 
 int main(void)
 {
-    /* meson passes XVFB= (empty) when it found no Xvfb: 77 is meson's "skipped". */
-    const char *xvfb = getenv("XVFB");
-    if (xvfb && !*xvfb) {
-        fprintf(stderr, "SKIP xcb_interop: no Xvfb found at configure time\n");
+    if (xvfb_missing("xcb_interop"))
         return 77;
-    }
-    Suite *s = suite_create("xcb_interop");
-    TCase *tc = tcase_create("xcb_interop");
+    Suite *s = xwtest_suite("xcb_interop");
     /* Only catches hangs (a lock-order deadlock); generous for ASan+UBSan. */
-    tcase_set_timeout(tc, 120);
-    tcase_add_unchecked_fixture(tc, start_server, stop_server);
-    tcase_add_checked_fixture(tc, setup, teardown);
+    TCase *tc = xvfb_tcase(s, &(struct xvfb_suite){.name = "xcb_interop", .timeout = 120, .setup = setup,
+                                                   .teardown = teardown});
     tcase_add_test(tc, window_xw_create_xcb_map);
     tcase_add_test(tc, atoms_xw_intern_xcb_name);
     tcase_add_test(tc, checked_error_reported_by_libxcb);
@@ -551,10 +489,5 @@ int main(void)
     tcase_add_test(tc, disconnect_leaves_xcb_working);
     tcase_add_test(tc, extension_requests_and_limits);
     tcase_add_test(tc, borrow_of_failed_connection);
-    suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return xwtest_run(s);
 }

@@ -7,38 +7,10 @@
 
 #include <xw/xwext.h>
 
-#include "fdcheck.h"
-#include "fake_server.h"
-#include "xvfb.h"
+#include "xvfb_suite.h"
+#include "xwtest.h"
 
-static struct xvfb X;
 static xw_connection_t *c;
-static int fds_at_start;
-
-static void start_server(void)
-{
-    ck_assert_msg(xvfb_start(&X) == 0, "cannot start Xvfb (set $XVFB)");
-}
-
-static void stop_server(void)
-{
-    xvfb_stop(&X);
-}
-
-static void setup(void)
-{
-    fds_at_start = count_open_fds();
-    int screen = -1;
-    c = xw_connect(X.name, &screen);
-    ck_assert_msg(!xw_connection_has_error(c), "connect %s: %s", X.name, xw_connection_error_string(c));
-    ck_assert_int_eq(screen, 0);
-}
-
-static void teardown(void)
-{
-    xw_disconnect(c);
-    ck_assert_int_eq(count_open_fds(), fds_at_start);
-}
 
 static uint32_t rd32(const void *p)
 {
@@ -256,24 +228,13 @@ END_TEST
 
 int main(void)
 {
-    struct fdcheck whole;
-    fdcheck_begin(&whole);
-    Suite *s = suite_create("xvfb");
-    TCase *tc = tcase_create("xvfb");
-    tcase_set_timeout(tc, 120);
-    tcase_add_unchecked_fixture(tc, start_server, stop_server);
-    tcase_add_checked_fixture(tc, setup, teardown);
+    Suite *s = xwtest_suite("xvfb");
+    TCase *tc = xvfb_tcase(s, &(struct xvfb_suite){.name = "xvfb", .timeout = 120, .conn = &c});
     tcase_add_test(tc, connect_noop_intern_atom);
     tcase_add_test(tc, wrap_200k_voids_then_reply);
     tcase_add_test(tc, checked_and_unchecked_errors);
     tcase_add_test(tc, window_property_events);
     tcase_add_test(tc, extensions);
     tcase_add_test(tc, threads_share_a_connection);
-    suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    failed += fdcheck_main_end(&whole, "xvfb");
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return xwtest_run(s);
 }

@@ -14,34 +14,19 @@
 #include <xw/xw.h>
 #include <xw/xwext.h> /* xw_request_error_string */
 
-#include "fdcheck.h"
 #include "fake_server.h" /* count_open_fds */
-#include "xvfb.h"
+#include "xvfb_marks.h"
+#include "xvfb_suite.h"
+#include "xwtest.h"
 
 /* Xvfb is started once for the whole suite (unchecked fixture) and shared: atoms
  * interned by one test stay, so every test uses its own names. */
-static struct xvfb X;
 static xw_connection_t *c;
 static const xw_screen_t *scr;
-static int fds_at_start;
-
-static void start_server(void)
-{
-    ck_assert_msg(xvfb_start(&X) == 0, "cannot start Xvfb (set $XVFB)");
-}
-
-static void stop_server(void)
-{
-    xvfb_stop(&X);
-}
 
 static void setup(void)
 {
-    fds_at_start = count_open_fds();
-    int screen = -1;
-    c = xw_connect(X.name, &screen);
-    ck_assert_msg(!xw_connection_has_error(c), "connect %s: %s", X.name, xw_connection_error_string(c));
-    ck_assert_int_eq(screen, 0);
+    xvfb_setup();
     scr = xw_setup_roots_iterator(xw_get_setup(c)).data;
     ck_assert_ptr_nonnull(scr);
 }
@@ -49,9 +34,7 @@ static void setup(void)
 static void teardown(void)
 {
     ck_assert_int_eq(xw_connection_has_error(c), 0);
-    xw_disconnect(c);
-    c = NULL;
-    ck_assert_int_eq(count_open_fds(), fds_at_start);
+    xvfb_teardown();
 }
 
 /* Fails the test with the error's text. Only on that path e stays unfreed: the
@@ -623,13 +606,8 @@ END_TEST
 
 /* ---- 7. 200,000 void requests across 16-bit wraps ---- */
 
-/* Returns 0, or the line of the first failed check (runs on other threads too,
- * where Check's asserts must not be used). */
-#define T_CHECK(cond)                                                                                                \
-    do {                                                                                                             \
-        if (!(cond))                                                                                                 \
-            return __LINE__;                                                                                         \
-    } while (0)
+/* The int functions below return 0, or the line of their first failed T_CHECK:
+ * they run on other threads too, where Check's asserts must not be used. */
 
 /* n void requests, two NoOperations to one ChangeWindowAttributes. *last is the
  * previous cookie; each must follow it by one, or by two where the runtime slipped
@@ -752,7 +730,6 @@ END_TEST
 /* ---- 8. four interning threads and an event thread on one connection ---- */
 
 enum { WORKERS = 4, PER_WORKER = 2000, BATCH = 500 };
-#define STOP_MARK 0xffffffffu
 
 struct worker {
     int id;
@@ -761,19 +738,6 @@ struct worker {
     xw_atom_t atoms[PER_WORKER];
     int failed_line;
 };
-
-static int send_marker(xw_window_t w, xw_atom_t type, uint32_t id, uint32_t batch)
-{
-    xw_client_message_event_t m;
-    memset(&m, 0, sizeof(m));
-    m.response_type = XW_CLIENT_MESSAGE;
-    m.format = 32;
-    m.window = w;
-    m.type = type;
-    m.data.data32[0] = id;
-    m.data.data32[1] = batch;
-    return xw_send_event(c, 0, w, 0, (const char *)&m).sequence != 0;
-}
 
 static void atom_name(char *buf, size_t cap, int worker, int i)
 {
@@ -791,7 +755,7 @@ static int worker_batch(struct worker *wk, int first)
         ick[i] = xw_intern_atom(c, 0, (uint16_t)strlen(name), name);
         T_CHECK(ick[i].sequence != 0);
     }
-    T_CHECK(send_marker(wk->w, wk->type, (uint32_t)wk->id, (uint32_t)(first / BATCH)));
+    T_CHECK(mark_send(c, wk->w, wk->type, (uint32_t)wk->id, (uint32_t)(first / BATCH)) != 0);
     for (int i = 0; i < BATCH; i++) {
         xw_intern_atom_reply_t *r = xw_intern_atom_reply(c, ick[i], NULL);
         T_CHECK(r != NULL);
@@ -822,45 +786,6 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
-struct listener {
-    xw_atom_t type;
-    int seen[WORKERS];  /* markers received per worker, each in batch order */
-    int failed_line;
-    int timeouts;       /* waits that ended empty: expected, not asserted */
-};
-
-static int listen_once(struct listener *l, int *stop)
-{
-    xw_generic_event_t *ev = xw_wait_for_event_timeout(c, 50);
-    if (!ev) {
-        T_CHECK(!xw_connection_has_error(c));
-        l->timeouts++;
-        return 0;
-    }
-    xw_client_message_event_t m;
-    memcpy(&m, ev, sizeof(m));
-    free(ev);
-    T_CHECK(m.response_type == (0x80 | XW_CLIENT_MESSAGE));
-    T_CHECK(m.type == l->type);
-    if (m.data.data32[0] == STOP_MARK) {
-        *stop = 1;
-        return 0;
-    }
-    T_CHECK(m.data.data32[0] < WORKERS);
-    T_CHECK(m.data.data32[1] == (uint32_t)l->seen[m.data.data32[0]]);
-    l->seen[m.data.data32[0]]++;
-    return 0;
-}
-
-static void *listener_main(void *arg)
-{
-    struct listener *l = arg;
-    int stop = 0;
-    while (!stop && !l->failed_line)
-        l->failed_line = listen_once(l, &stop);
-    return NULL;
-}
-
 static int cmp_atom(const void *a, const void *b)
 {
     xw_atom_t x = *(const xw_atom_t *)a, y = *(const xw_atom_t *)b;
@@ -872,9 +797,9 @@ START_TEST(threads_atoms_and_events)
     xw_window_t w = make_window(0);
     xw_atom_t type = intern("XWAPI_THREAD_MARK", 0);
     static struct worker wk[WORKERS];
-    struct listener l = {.type = type};
+    struct mark_listener l = {.c = c, .type = type, .wait_ms = 50, .senders = WORKERS};
     pthread_t lt, t[WORKERS];
-    ck_assert_int_eq(pthread_create(&lt, NULL, listener_main, &l), 0);
+    ck_assert_int_eq(pthread_create(&lt, NULL, mark_listen, &l), 0);
     for (int i = 0; i < WORKERS; i++) {
         wk[i] = (struct worker){.id = i, .w = w, .type = type};
         ck_assert_int_eq(pthread_create(&t[i], NULL, worker_main, &wk[i]), 0);
@@ -883,14 +808,14 @@ START_TEST(threads_atoms_and_events)
         ck_assert_int_eq(pthread_join(t[i], NULL), 0);
     /* Every marker was sent before the workers' last replies came back, so the stop
      * message, sent now, is the last event the listener sees. */
-    send_marker(w, type, STOP_MARK, 0);
+    ck_assert_uint_ne(mark_send(c, w, type, MARK_STOP, 0), 0);
     ck_assert_int_eq(xw_flush(c), 1);
     ck_assert_int_eq(pthread_join(lt, NULL), 0);
 
     for (int i = 0; i < WORKERS; i++)
         ck_assert_msg(wk[i].failed_line == 0, "worker %d: check at line %d failed (%s)", i, wk[i].failed_line,
                       xw_connection_error_string(c) ? xw_connection_error_string(c) : "connection fine");
-    ck_assert_msg(l.failed_line == 0, "listener: check at line %d failed", l.failed_line);
+    ck_assert_msg(l.failed_line == 0, "listener: check at xvfb_marks.c:%d failed", l.failed_line);
     for (int i = 0; i < WORKERS; i++)
         ck_assert_int_eq(l.seen[i], PER_WORKER / BATCH);
     /* Distinct names in all threads gave distinct atoms. */
@@ -911,21 +836,13 @@ END_TEST
 
 int main(void)
 {
-    struct fdcheck whole;
-    fdcheck_begin(&whole);
-    /* meson passes XVFB= (empty) when it found no Xvfb: 77 is meson's "skipped". */
-    const char *xvfb = getenv("XVFB");
-    if (xvfb && !*xvfb) {
-        fprintf(stderr, "SKIP xvfb_api: no Xvfb found at configure time\n");
+    if (xvfb_missing("xvfb_api"))
         return 77;
-    }
-    Suite *s = suite_create("xvfb_api");
-    TCase *tc = tcase_create("xvfb_api");
+    Suite *s = xwtest_suite("xvfb_api");
     /* Generous: the wrap and thread cases run under ASan+UBSan too. The limit only
      * catches hangs; no test measures time. */
-    tcase_set_timeout(tc, 120);
-    tcase_add_unchecked_fixture(tc, start_server, stop_server);
-    tcase_add_checked_fixture(tc, setup, teardown);
+    TCase *tc = xvfb_tcase(s, &(struct xvfb_suite){.name = "xvfb_api", .timeout = 120, .conn = &c,
+                                                   .setup = setup, .teardown = teardown});
     tcase_add_test(tc, window_map_expose_configure);
     tcase_add_test(tc, xc_misc_xid_range);
     tcase_add_test(tc, atoms_pipelined);
@@ -939,11 +856,5 @@ int main(void)
     tcase_add_test(tc, wrap_200k_default_other_thread);
     tcase_add_test(tc, wrap_200k_single_threaded);
     tcase_add_test(tc, threads_atoms_and_events);
-    suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    failed += fdcheck_main_end(&whole, "xvfb_api");
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return xwtest_run(s);
 }

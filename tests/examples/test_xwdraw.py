@@ -7,7 +7,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import xwd  # noqa: E402
-from xwrun import Client, Xvfb, check, main, run  # noqa: E402
+from xwrun import Client, Xvfb, check, main, poke, run  # noqa: E402
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--xwdraw", required=True)
@@ -40,72 +40,56 @@ def text_box(image):
     return [image.pixel(px, py) for py in range(186, 204) for px in range(120, 400)]
 
 
-def poke(x, *cmd):
-    status, out, err = run([args.xwpoke] + [str(c) for c in cmd], env=x.env())
-    check(status == 0, "xwpoke %s: %s" % (" ".join(map(str, cmd)), err))
-
-
 def drawing_resize_keys_q():
-    with Xvfb() as x:
-        app = Client([args.xwdraw], env=x.env())
-        try:
-            win = app.expect(r"^window (0x[0-9a-f]+)$").group(1)
-            app.expect(r"^drawn 400x300$")
-            first = screenshot(x, win, "xwdraw-400x300")
-            check((first.width, first.height) == (400, 300), "screenshot is %dx%d" % (first.width, first.height))
-            expect_pixels(first, {
-                (80, 60): RED,          # inside the filled rectangle
-                (160, 60): BLUE,        # on the 3-pixel outline
-                (220, 60): WHITE,       # inside the outline
-                (200, 130): GREEN,      # on the 5-pixel line
-                (60, 200): MAGENTA,     # centre of the filled circle
-                (60, 154): BLACK,       # the arc at 90 degrees
-                (93, 233): WHITE,       # the arc's gap (270..360 degrees)
-                (0, 150): BLACK, (399, 150): BLACK,  # the frame on the border
-                (5, 5): WHITE,          # background
-            }, "400x300 screenshot")
-            black_text = sum(1 for p in text_box(first) if p == 0)
-            check(black_text > 50, "the text line has %d black pixels" % black_text)
+    with Xvfb() as x, Client([args.xwdraw], env=x.env()) as app:
+        win = app.expect(r"^window (0x[0-9a-f]+)$").group(1)
+        app.expect(r"^drawn 400x300$")
+        first = screenshot(x, win, "xwdraw-400x300")
+        check((first.width, first.height) == (400, 300), "screenshot is %dx%d" % (first.width, first.height))
+        expect_pixels(first, {
+            (80, 60): RED,          # inside the filled rectangle
+            (160, 60): BLUE,        # on the 3-pixel outline
+            (220, 60): WHITE,       # inside the outline
+            (200, 130): GREEN,      # on the 5-pixel line
+            (60, 200): MAGENTA,     # centre of the filled circle
+            (60, 154): BLACK,       # the arc at 90 degrees
+            (93, 233): WHITE,       # the arc's gap (270..360 degrees)
+            (0, 150): BLACK, (399, 150): BLACK,  # the frame on the border
+            (5, 5): WHITE,          # background
+        }, "400x300 screenshot")
+        black_text = sum(1 for p in text_box(first) if p == 0)
+        check(black_text > 50, "the text line has %d black pixels" % black_text)
 
-            poke(x, "resize", win, 520, 360)
-            app.expect(r"^resize 520x360$")
-            app.expect(r"^drawn 520x360$")
-            big = screenshot(x, win, "xwdraw-520x360")
-            expect_pixels(big, {
-                (80, 60): RED, (490, 130): GREEN,   # the line now reaches w - 20
-                (519, 200): BLACK, (260, 359): BLACK,  # the frame moved to the new border
-                (399, 150): WHITE,                  # where the old frame was
-            }, "520x360 screenshot after the resize")
+        poke(args.xwpoke, x, "resize", win, 520, 360)
+        app.expect(r"^resize 520x360$")
+        app.expect(r"^drawn 520x360$")
+        big = screenshot(x, win, "xwdraw-520x360")
+        expect_pixels(big, {
+            (80, 60): RED, (490, 130): GREEN,   # the line now reaches w - 20
+            (519, 200): BLACK, (260, 359): BLACK,  # the frame moved to the new border
+            (399, 150): WHITE,                  # where the old frame was
+        }, "520x360 screenshot after the resize")
 
-            poke(x, "key", win, "a")
-            app.expect(r"^key a$")
-            app.expect(r"^drawn 520x360$")
-            after_key = screenshot(x, win, "xwdraw-key-a")
-            check(text_box(after_key) != text_box(big), "the text did not change after the key press")
-            print("key a: the text line was redrawn")
+        poke(args.xwpoke, x, "key", win, "a")
+        app.expect(r"^key a$")
+        app.expect(r"^drawn 520x360$")
+        after_key = screenshot(x, win, "xwdraw-key-a")
+        check(text_box(after_key) != text_box(big), "the text did not change after the key press")
+        print("key a: the text line was redrawn")
 
-            poke(x, "key", win, "q")
-            app.expect(r"^quit: q$")
-            status = app.wait()
-            check(status == 0, "xwdraw exited with %d after q: %s" % (status, app.err))
-            check(app.err == "", "xwdraw wrote to stderr: %s" % app.err)
-        finally:
-            app.kill()
+        poke(args.xwpoke, x, "key", win, "q")
+        app.expect(r"^quit: q$")
+        app.exits_cleanly("q")
 
 
 def wm_delete_window():
-    with Xvfb() as x:
-        app = Client([args.xwdraw], env=x.env())
-        try:
-            win = app.expect(r"^window (0x[0-9a-f]+)$").group(1)
-            app.expect(r"^drawn ")
-            poke(x, "close", win)
-            app.expect(r"^quit: WM_DELETE_WINDOW$")
-            status = app.wait()
-            check(status == 0, "xwdraw exited with %d after WM_DELETE_WINDOW: %s" % (status, app.err))
-            print("WM_DELETE_WINDOW: clean exit")
-        finally:
-            app.kill()
+    with Xvfb() as x, Client([args.xwdraw], env=x.env()) as app:
+        win = app.expect(r"^window (0x[0-9a-f]+)$").group(1)
+        app.expect(r"^drawn ")
+        poke(args.xwpoke, x, "close", win)
+        app.expect(r"^quit: WM_DELETE_WINDOW$")
+        app.exits_cleanly("WM_DELETE_WINDOW", quiet=False)
+        print("WM_DELETE_WINDOW: clean exit")
 
 
 def bad_font():

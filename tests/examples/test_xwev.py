@@ -7,7 +7,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from xwrun import Client, Xvfb, check, main, run  # noqa: E402
+from xwrun import Client, Xvfb, check, main, poke, run  # noqa: E402
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--xwev", required=True)
@@ -15,58 +15,47 @@ ap.add_argument("--xwpoke", required=True)
 args = ap.parse_args()
 
 
-def poke(x, *cmd):
-    status, out, err = run([args.xwpoke] + [str(c) for c in cmd], env=x.env())
-    check(status == 0, "xwpoke %s: %s" % (" ".join(map(str, cmd)), err))
-
-
 def show(m):
     print("  " + m.string)
 
 
 def events():
-    with Xvfb() as x:
-        ev = Client([args.xwev], env=x.env())
-        try:
-            show(ev.expect(r"^XInput 2\.\d+: raw events from all master devices$"))
-            win = ev.expect(r"^window (0x[0-9a-f]+)$").group(1)
-            w = "window " + win
-            show(ev.expect(r"^PropertyNotify %s atom 0x[0-9a-f]+ \(WM_NAME\) NewValue" % w))
-            show(ev.expect(r"^MapNotify event %s %s$" % (win, w)))
-            show(ev.expect(r"^Expose %s \(0,0\) 300x200 count 0$" % w))
+    with Xvfb() as x, Client([args.xwev], env=x.env()) as ev:
+        show(ev.expect(r"^XInput 2\.\d+: raw events from all master devices$"))
+        win = ev.expect(r"^window (0x[0-9a-f]+)$").group(1)
+        w = "window " + win
+        show(ev.expect(r"^PropertyNotify %s atom 0x[0-9a-f]+ \(WM_NAME\) NewValue" % w))
+        show(ev.expect(r"^MapNotify event %s %s$" % (win, w)))
+        show(ev.expect(r"^Expose %s \(0,0\) 300x200 count 0$" % w))
 
-            # The window is at (10,10) with a 1-pixel border: (50,40) inside is (61,51) on the root.
-            poke(x, "motion", win, 50, 40)
-            show(ev.expect(r"^EnterNotify %s \(50,40\) root \(61,51\) mode Normal detail (Ancestor|Nonlinear)$" % w))
-            show(ev.expect(r"^MotionNotify %s state 0x0 \(50,40\) root \(61,51\) time \d+$" % w))
+        # The window is at (10,10) with a 1-pixel border: (50,40) inside is (61,51) on the root.
+        poke(args.xwpoke, x, "motion", win, 50, 40)
+        show(ev.expect(r"^EnterNotify %s \(50,40\) root \(61,51\) mode Normal detail (Ancestor|Nonlinear)$" % w))
+        show(ev.expect(r"^MotionNotify %s state 0x0 \(50,40\) root \(61,51\) time \d+$" % w))
 
-            poke(x, "click", win, 1, 60, 50)
-            show(ev.expect(r"^XI_RawButtonPress device \d+ source \d+ detail 1 time \d+$"))
-            show(ev.expect(r"^ButtonPress %s button 1 state 0x0 \(60,50\) root \(71,61\)" % w))
-            # Button1Mask (0x100) is in the state of the release: the button was down.
-            show(ev.expect(r"^ButtonRelease %s button 1 state 0x100 \(60,50\)" % w))
+        poke(args.xwpoke, x, "click", win, 1, 60, 50)
+        show(ev.expect(r"^XI_RawButtonPress device \d+ source \d+ detail 1 time \d+$"))
+        show(ev.expect(r"^ButtonPress %s button 1 state 0x0 \(60,50\) root \(71,61\)" % w))
+        # Button1Mask (0x100) is in the state of the release: the button was down.
+        show(ev.expect(r"^ButtonRelease %s button 1 state 0x100 \(60,50\)" % w))
 
-            poke(x, "key", win, "a")
-            raw = ev.expect(r"^XI_RawKeyPress device \d+ source \d+ detail (\d+) time \d+$")
-            show(raw)
-            m = ev.expect(r"^KeyPress %s keycode (\d+) \(keysym 0x61, a\) state 0x0 \(5,5\) root \(16,16\)" % w)
-            show(m)
-            check(m.group(1) == raw.group(1), "KeyPress keycode %s, raw detail %s" % (m.group(1), raw.group(1)))
-            show(ev.expect(r"^KeyRelease %s keycode %s \(keysym 0x61, a\)" % (w, m.group(1))))
+        poke(args.xwpoke, x, "key", win, "a")
+        raw = ev.expect(r"^XI_RawKeyPress device \d+ source \d+ detail (\d+) time \d+$")
+        show(raw)
+        m = ev.expect(r"^KeyPress %s keycode (\d+) \(keysym 0x61, a\) state 0x0 \(5,5\) root \(16,16\)" % w)
+        show(m)
+        check(m.group(1) == raw.group(1), "KeyPress keycode %s, raw detail %s" % (m.group(1), raw.group(1)))
+        show(ev.expect(r"^KeyRelease %s keycode %s \(keysym 0x61, a\)" % (w, m.group(1))))
 
-            poke(x, "prop", win, "XW_TEST_PROPERTY", "hello")
-            show(ev.expect(r"^PropertyNotify %s atom 0x[0-9a-f]+ \(XW_TEST_PROPERTY\) NewValue time \d+$" % w))
+        poke(args.xwpoke, x, "prop", win, "XW_TEST_PROPERTY", "hello")
+        show(ev.expect(r"^PropertyNotify %s atom 0x[0-9a-f]+ \(XW_TEST_PROPERTY\) NewValue time \d+$" % w))
 
-            poke(x, "resize", win, 320, 240)
-            show(ev.expect(r"^ConfigureNotify %s \(10,10\) 320x240 border 1 above 0x0 override NO$" % w))
+        poke(args.xwpoke, x, "resize", win, 320, 240)
+        show(ev.expect(r"^ConfigureNotify %s \(10,10\) 320x240 border 1 above 0x0 override NO$" % w))
 
-            poke(x, "close", win)
-            show(ev.expect(r"^\(sent\) ClientMessage %s type 0x[0-9a-f]+ \(WM_PROTOCOLS\) format 32$" % w))
-            status = ev.wait()
-            check(status == 0, "xwev exited with %d after WM_DELETE_WINDOW: %s" % (status, ev.err))
-            check(ev.err == "", "xwev wrote to stderr: %s" % ev.err)
-        finally:
-            ev.kill()
+        poke(args.xwpoke, x, "close", win)
+        show(ev.expect(r"^\(sent\) ClientMessage %s type 0x[0-9a-f]+ \(WM_PROTOCOLS\) format 32$" % w))
+        ev.exits_cleanly("WM_DELETE_WINDOW")
 
 
 def bad_window():

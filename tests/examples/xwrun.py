@@ -20,7 +20,17 @@ def check(cond, msg):
         raise Fail(msg)
 
 
-class Xvfb:
+class _Child:
+    """A child process that a with block ends on the way out (stop())."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+
+
+class Xvfb(_Child):
     """Xvfb on the first free display (it writes the number to our pipe);
     extra arguments go after the defaults (-screen ..., -auth FILE)."""
 
@@ -63,12 +73,6 @@ class Xvfb:
                 self.proc.kill()
                 self.proc.wait()
 
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.stop()
-
 
 def run(args, env=None, timeout=60):
     """Runs to completion; returns (status, stdout, stderr)."""
@@ -76,7 +80,7 @@ def run(args, env=None, timeout=60):
     return p.returncode, p.stdout, p.stderr
 
 
-class Client:
+class Client(_Child):
     """A running client; its stdout lines are read by a thread into a queue so that
     expect() can wait for one with a deadline."""
 
@@ -126,10 +130,25 @@ class Client:
         self.err = self.proc.stderr.read()
         return status
 
-    def kill(self):
+    def exits_cleanly(self, after, quiet=True):
+        """Waits for exit status 0 (after says what made it quit); quiet: nothing on stderr either."""
+        name = os.path.basename(self.args[0])
+        status = self.wait()
+        check(status == 0, "%s exited with %d after %s: %s" % (name, status, after, self.err))
+        if quiet:
+            check(self.err == "", "%s wrote to stderr: %s" % (name, self.err))
+
+    def stop(self):
+        """Kills it if it still runs."""
         if self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait()
+
+
+def poke(xwpoke, x, *cmd):
+    """Runs xwpoke on Xvfb x with cmd (its words, str() applied); it must succeed."""
+    status, out, err = run([xwpoke] + [str(c) for c in cmd], env=x.env())
+    check(status == 0, "xwpoke %s: %s" % (" ".join(map(str, cmd)), err))
 
 
 def main(test):
