@@ -78,20 +78,7 @@ int xw__pend_add(xw_connection_t *c, uint64_t seq, int flags, const xw_protocol_
     }
     if (XW_UNLIKELY(in->pn == in->pcap) && pend_room(in) < 0)
         return -ENOMEM;
-    *pend_at(in, in->pn) = (struct xw_pend){
-        .seq = seq,
-        .validate = req->validate,
-        .flags = (uint16_t)flags,
-        .isvoid = req->isvoid,
-        .multi = req->isvoid ? 0 : multi_kind(req),
-        .dead = (flags & XW_REQUEST_DISCARD_REPLY) ? 1 : 0,
-    };
-    in->pn++;
-    in->pundone++;
-    if (!req->isvoid) {
-        c->out.last_reply = seq;
-        xw__out_refresh(c);
-    }
+    xw__pend_push(c, seq, flags, req, req->isvoid ? 0 : multi_kind(req));
     return 0;
 }
 

@@ -11,22 +11,6 @@
 /* What NULL-based (padding) slices point at when they go to writev. */
 static const uint8_t zeros[XW_COPY_MAX];
 
-/* Lock held. The fast path runs while seq < fast_limit: that single compare covers
- * a fatal error, a thread writing with the lock released, the automatic sync after
- * XW_MAX_VOID_RUN void requests and a sequence number whose low 32 bits are zero
- * (a 32-bit cookie of 0 means "failed"), and a borrowed connection that does not
- * hold its owner's socket. */
-void xw__out_refresh(xw_connection_t *c)
-{
-    struct xw_out *o = &c->out;
-    uint64_t run = o->last_reply + XW_MAX_VOID_RUN;
-    uint64_t wrap = o->seq | 0xffffffffu;
-    int closed = c->error || o->writing || (c->borrow && !c->borrow_owned); /* borrowed: no socket yet */
-    o->fast_limit = closed ? 0 : (run < wrap ? run : wrap);
-    /* atomic: generated senders read it without the lock (xwext.h) */
-    __atomic_store_n(&o->inline_limit, c->single ? o->fast_limit : 0, __ATOMIC_RELAXED);
-}
-
 /* Generated senders read the head of struct xw_out through struct xw__out_head. */
 _Static_assert(offsetof(struct xw_connection_t, out) == 0, "out first");
 _Static_assert(offsetof(struct xw_out, ptr) == offsetof(struct xw__out_head, ptr), "ptr");
@@ -443,7 +427,7 @@ static inline __attribute__((always_inline)) uint64_t send_fast(xw_connection_t 
     o->ptr = lim;
     o->seq = seq + 1;
     if (XW_UNLIKELY(track))
-        xw__pend_fast_add(c, seq + 1, flags, req);
+        xw__pend_push(c, seq + 1, flags, req, 0);
     return seq + 1;
 }
 

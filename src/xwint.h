@@ -230,10 +230,26 @@ struct xw_connection_t {
     struct xw_queue borrow_stash; /* replies left by a too-small _into buffer (owned) */
 };
 
-/* ---- the pending ring's fast path (used by out.c's send fast path) ---- */
+/* ---- send limits and the pending ring's inline path (out.c's fast path, in.c) ---- */
+
+/* Lock held. The fast path runs while seq < fast_limit: that single compare covers
+ * a fatal error, a thread writing with the lock released, the automatic sync after
+ * XW_MAX_VOID_RUN void requests and a sequence number whose low 32 bits are zero
+ * (a 32-bit cookie of 0 means "failed"), and a borrowed connection that does not
+ * hold its owner's socket. */
+static inline void xw__out_refresh(xw_connection_t *c)
+{
+    struct xw_out *o = &c->out;
+    uint64_t run = o->last_reply + XW_MAX_VOID_RUN;
+    uint64_t wrap = o->seq | 0xffffffffu;
+    int closed = c->error || o->writing || (c->borrow && !c->borrow_owned); /* borrowed: no socket yet */
+    o->fast_limit = closed ? 0 : (run < wrap ? run : wrap);
+    /* atomic: generated senders read it without the lock (xwext.h) */
+    __atomic_store_n(&o->inline_limit, c->single ? o->fast_limit : 0, __ATOMIC_RELAXED);
+}
 
 /* Lock held. True when a tracked request may take a pending entry without a call:
- * the ring has room and the request ends with its first reply (ListFontsWithInfo
+ * the ring has room, the request ends with its first reply (ListFontsWithInfo
  * and RECORD's EnableContext, minor 5, send several: an extension's request with
  * minor opcode 5 takes the general path, whichever extension it is) and the
  * connection is xwire's own. */
@@ -246,10 +262,10 @@ static inline int xw__pend_fast_ok(const xw_connection_t *c, const xw_protocol_r
     return req->ext ? req->opcode != 5 : req->opcode != XW_OP_LIST_FONTS_WITH_INFO;
 }
 
-/* Lock held, xw__pend_fast_ok true, seq just taken. Does what xw__pend_add does for
- * such a request; the fast path ran, so the connection is healthy and no thread is
- * writing, which leaves only the void-run and 32-bit-wrap limits to recompute. */
-static inline void xw__pend_fast_add(xw_connection_t *c, uint64_t seq, int flags, const xw_protocol_request_t *req)
+/* Lock held, the ring has room, seq just taken. Appends the pending entry of a
+ * tracked request; a reply-bearing one also moves the automatic sync's limit. */
+static inline void xw__pend_push(xw_connection_t *c, uint64_t seq, int flags, const xw_protocol_request_t *req,
+                                 uint8_t multi)
 {
     struct xw_in *in = &c->in;
     in->pend[(in->phead + in->pn) & (in->pcap - 1)] = (struct xw_pend){
@@ -257,15 +273,14 @@ static inline void xw__pend_fast_add(xw_connection_t *c, uint64_t seq, int flags
         .validate = req->validate,
         .flags = (uint16_t)flags,
         .isvoid = req->isvoid,
+        .multi = multi,
+        .dead = (flags & XW_REQUEST_DISCARD_REPLY) ? 1 : 0,
     };
     in->pn++;
     in->pundone++;
     if (!req->isvoid) {
-        struct xw_out *o = &c->out;
-        uint64_t run = seq + XW_MAX_VOID_RUN, wrap = seq | 0xffffffffu;
-        o->last_reply = seq;
-        o->fast_limit = run < wrap ? run : wrap;
-        __atomic_store_n(&o->inline_limit, c->single ? o->fast_limit : 0, __ATOMIC_RELAXED);
+        c->out.last_reply = seq;
+        xw__out_refresh(c);
     }
 }
 
@@ -326,7 +341,6 @@ int xw__auth_get(int fd, int display, xw_auth_info_t *info);
 void xw__auth_free(xw_auth_info_t *info);
 
 /* out.c (all with the lock held) */
-void xw__out_refresh(xw_connection_t *c);
 int xw__out_flush(xw_connection_t *c);
 int xw__out_flush_to(xw_connection_t *c, uint64_t seq);
 uint64_t xw__send_locked(xw_connection_t *c, int flags, struct iovec *vector, const xw_protocol_request_t *req,
