@@ -73,26 +73,11 @@ static void put32(const struct conn *c, unsigned char *p, uint32_t v)
     memcpy(p, &v, 4);
 }
 
-/* Writes everything or fails; the client reads while it writes, so blocking here
- * cannot deadlock against a well-behaved client. */
-static int write_all(int fd, const void *buf, size_t len)
-{
-    const unsigned char *p = buf;
-    while (len) {
-        ssize_t n = write(fd, p, len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return -1;
-        p += n;
-        len -= (size_t)n;
-    }
-    return 0;
-}
-
+/* Blocking writes: the client reads while it writes, so they cannot deadlock
+ * against a well-behaved client. */
 static int flush_out(struct conn *c)
 {
-    int r = c->out_len ? write_all(c->fd, c->out, c->out_len) : 0;
+    int r = c->out_len ? fd_write_all(c->fd, c->out, c->out_len) : 0;
     c->out_len = 0;
     return r;
 }
@@ -192,7 +177,7 @@ static int do_setup(struct conn *c)
         }
     }
     unsigned char setup[256];
-    if (write_all(c->fd, setup, build_setup(c, setup)) < 0)
+    if (fd_write_all(c->fd, setup, build_setup(c, setup)) < 0)
         return -1;
     memmove(c->in, c->in + need, c->in_len - need);
     c->in_len -= need;
@@ -260,7 +245,7 @@ static int answer_get_property(struct conn *c, const unsigned char *req, size_t 
     /* The value goes out straight from its own buffer after what is queued. */
     if (flush_out(c) < 0)
         return -1;
-    return write_all(c->fd, property_data, (bytes + 3) & ~3u);
+    return fd_write_all(c->fd, property_data, (bytes + 3) & ~3u);
 }
 
 /* Core requests that have a reply: all-zero replies are valid for every one the
@@ -387,7 +372,7 @@ static int stream_events(struct conn *c)
     }
     while (c->events_due > 0) {
         long n = c->events_due < STREAM_BATCH ? c->events_due : STREAM_BATCH;
-        if (write_all(c->fd, batch, (size_t)n * 32) < 0)
+        if (fd_write_all(c->fd, batch, (size_t)n * 32) < 0)
             return -1;
         c->events_due -= n;
     }

@@ -10,45 +10,15 @@
 
 #define CHUNK (16u << 10)
 
-static int write_all(int fd, const void *buf, size_t len)
-{
-    const unsigned char *p = buf;
-    while (len) {
-        ssize_t n = write(fd, p, len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return -1;
-        p += n;
-        len -= (size_t)n;
-    }
-    return 0;
-}
-
-static int read_all(int fd, void *buf, size_t len)
-{
-    unsigned char *p = buf;
-    while (len) {
-        ssize_t n = read(fd, p, len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return -1;
-        p += n;
-        len -= (size_t)n;
-    }
-    return 0;
-}
-
 /* GetInputFocus by hand: skip events and errors, return the reply's focus field. */
 static long raw_round_trip(int fd)
 {
     static const unsigned char req[4] = {43, 0, 1, 0};
     unsigned char pkt[32];
-    if (write_all(fd, req, sizeof req) < 0)
+    if (fd_write_all(fd, req, sizeof req) < 0)
         return -1;
     do {
-        if (read_all(fd, pkt, sizeof pkt) < 0)
+        if (fd_read_all(fd, pkt, sizeof pkt) < 0)
             return -1;
     } while (pkt[0] != 1);
     uint32_t focus;
@@ -73,7 +43,7 @@ static long run_noop(const struct target *t, struct meter *m)
     meter_start(m);
     for (uint64_t left = (uint64_t)t->n * 4; left && got == 0;) {
         size_t n = left < CHUNK ? (size_t)left : CHUNK;
-        got = write_all(fd, chunk, n);
+        got = fd_write_all(fd, chunk, n);
         left -= n;
     }
     if (got == 0)

@@ -50,6 +50,10 @@ double server_cpu_seconds(const struct server *s);
 void drain_serve(const int *listen_fds, int n_fds) __attribute__((noreturn));
 /* Stops every server still running; safe from a signal handler and atexit. */
 void servers_stop_all(void);
+/* All len bytes written to / read from a blocking fd: 0, or -1 on EOF or an error
+ * (servers.c). */
+int fd_write_all(int fd, const void *buf, size_t len);
+int fd_read_all(int fd, void *buf, size_t len);
 
 /* ---- measurement (xwbench.c) ---- */
 
