@@ -12,30 +12,6 @@
 
 #include <xw/xwext.h>
 
-static void wr16(uint8_t *p, uint16_t v)
-{
-    memcpy(p, &v, 2);
-}
-
-static void wr32(uint8_t *p, uint32_t v)
-{
-    memcpy(p, &v, 4);
-}
-
-static uint16_t rd16(const uint8_t *p)
-{
-    uint16_t v;
-    memcpy(&v, p, 2);
-    return v;
-}
-
-static uint32_t rd32(const uint8_t *p)
-{
-    uint32_t v;
-    memcpy(&v, p, 4);
-    return v;
-}
-
 size_t fake_setup_success(uint8_t *b, size_t cap, uint16_t max_req)
 {
     size_t len = 8 + 32 + 4 + 8 + 40 + 8 + 24;
@@ -43,14 +19,14 @@ size_t fake_setup_success(uint8_t *b, size_t cap, uint16_t max_req)
         return 0;
     memset(b, 0, len);
     b[0] = 1;
-    wr16(b + 2, 11);
-    wr16(b + 6, (uint16_t)((len - 8) / 4));
-    wr32(b + 8, 12101007);      /* release */
-    wr32(b + 12, FAKE_XID_BASE);
-    wr32(b + 16, FAKE_XID_MASK);
-    wr32(b + 20, 256);          /* motion buffer */
-    wr16(b + 24, 4);            /* vendor length */
-    wr16(b + 26, max_req);
+    fs_wr16(b + 2, 11);
+    fs_wr16(b + 6, (uint16_t)((len - 8) / 4));
+    fs_wr32(b + 8, 12101007);      /* release */
+    fs_wr32(b + 12, FAKE_XID_BASE);
+    fs_wr32(b + 16, FAKE_XID_MASK);
+    fs_wr32(b + 20, 256);          /* motion buffer */
+    fs_wr16(b + 24, 4);            /* vendor length */
+    fs_wr16(b + 26, max_req);
     b[28] = 1;                  /* screens */
     b[29] = 1;                  /* pixmap formats */
     b[32] = 32;
@@ -61,25 +37,25 @@ size_t fake_setup_success(uint8_t *b, size_t cap, uint16_t max_req)
     uint8_t *fmt = b + 44;
     fmt[0] = 24, fmt[1] = 32, fmt[2] = 32;
     uint8_t *scr = b + 52;
-    wr32(scr + 0, FAKE_ROOT);
-    wr32(scr + 4, 0x20);        /* colormap */
-    wr32(scr + 8, 0xffffff);
-    wr16(scr + 20, 1024);
-    wr16(scr + 22, 768);
-    wr32(scr + 32, 0x21);       /* root visual */
+    fs_wr32(scr + 0, FAKE_ROOT);
+    fs_wr32(scr + 4, 0x20);        /* colormap */
+    fs_wr32(scr + 8, 0xffffff);
+    fs_wr16(scr + 20, 1024);
+    fs_wr16(scr + 22, 768);
+    fs_wr32(scr + 32, 0x21);       /* root visual */
     scr[38] = 24;
     scr[39] = 1;                /* depths */
     uint8_t *dep = scr + 40;
     dep[0] = 24;
-    wr16(dep + 2, 1);           /* visuals */
+    fs_wr16(dep + 2, 1);           /* visuals */
     uint8_t *vis = dep + 8;
-    wr32(vis, 0x21);
+    fs_wr32(vis, 0x21);
     vis[4] = 4;                 /* TrueColor */
     vis[5] = 8;
-    wr16(vis + 6, 256);
-    wr32(vis + 8, 0xff0000);
-    wr32(vis + 12, 0xff00);
-    wr32(vis + 16, 0xff);
+    fs_wr16(vis + 6, 256);
+    fs_wr32(vis + 8, 0xff0000);
+    fs_wr32(vis + 12, 0xff00);
+    fs_wr32(vis + 16, 0xff);
     return len;
 }
 
@@ -92,8 +68,8 @@ size_t fake_setup_refused(uint8_t *b, size_t cap, int status, const char *reason
     b[0] = (uint8_t)status;
     if (status == 0)
         b[1] = (uint8_t)n;
-    wr16(b + 2, 11);
-    wr16(b + 6, (uint16_t)(padded / 4));
+    fs_wr16(b + 2, 11);
+    fs_wr16(b + 6, (uint16_t)(padded / 4));
     memcpy(b + 8, reason, n);
     return 8 + padded;
 }
@@ -176,12 +152,12 @@ long fake_read_request(struct fake_server *f, uint8_t *buf, size_t cap, int *fds
         *nfds = 0;
     if (!read_exact(f, h, 4, fds, nfds))
         return 0;
-    size_t total = 4u * rd16(h + 2), have = 4;
+    size_t total = 4u * fs_rd16(h + 2), have = 4;
     int big = total == 0;
     if (big) {
         if (!read_exact(f, h + 4, 4, fds, nfds))
             return 0;
-        total = 4u * (size_t)rd32(h + 4);
+        total = 4u * (size_t)fs_rd32(h + 4);
         have = 8;
         f->big_requests++;
     }
@@ -205,9 +181,9 @@ size_t fake_reply(uint8_t *b, uint16_t seq, uint8_t byte1, const void *extra, si
     memset(b, 0, 32);
     b[0] = 1;
     b[1] = byte1;
-    wr16(b + 2, seq);
+    fs_wr16(b + 2, seq);
     size_t words = extra_len > 24 ? (extra_len - 24 + 3) / 4 : 0;
-    wr32(b + 4, (uint32_t)words);
+    fs_wr32(b + 4, (uint32_t)words);
     if (extra_len)
         memcpy(b + 8, extra, extra_len);
     return 32 + words * 4;
@@ -217,9 +193,9 @@ void fake_error(uint8_t *b, uint16_t seq, uint8_t code, uint32_t resource, uint8
 {
     memset(b, 0, 32);
     b[1] = code;
-    wr16(b + 2, seq);
-    wr32(b + 4, resource);
-    wr16(b + 8, minor);
+    fs_wr16(b + 2, seq);
+    fs_wr32(b + 4, resource);
+    fs_wr16(b + 8, minor);
     b[10] = major;
 }
 
@@ -227,8 +203,8 @@ void fake_event(uint8_t *b, uint8_t code, uint16_t seq, uint32_t word)
 {
     memset(b, 0, 32);
     b[0] = code;
-    wr16(b + 2, seq);
-    wr32(b + 4, word);
+    fs_wr16(b + 2, seq);
+    fs_wr32(b + 4, word);
 }
 
 xw_connection_t *fake_connect(struct fake_server *f, const void *setup, size_t len)
@@ -274,7 +250,7 @@ static void answer(struct fake_server *f, const uint8_t *req, size_t len)
     uint16_t seq = (uint16_t)f->seq;
     const struct fake_ext *e;
     if (req[0] == 98 && len >= 8) {
-        size_t n = rd16(req + 4);
+        size_t n = fs_rd16(req + 4);
         e = n + 8 <= len ? find_ext(f, req + 8, n) : NULL;
         extra[0] = e != NULL;
         extra[1] = e ? e->major : 0;
@@ -284,10 +260,10 @@ static void answer(struct fake_server *f, const uint8_t *req, size_t len)
     } else if (req[0] == 43) {
         if (!f->first_sync_at)
             f->first_sync_at = f->seq;
-        wr32(extra, (uint32_t)f->nrequests);
+        fs_wr32(extra, (uint32_t)f->nrequests);
         fake_send(f, out, fake_reply(out, seq, 0, extra, 24));
     } else if ((e = find_major(f, req[0])) && !strcmp(e->name, "BIG-REQUESTS") && req[1] == 0) {
-        wr32(extra, f->bigreq_max);
+        fs_wr32(extra, f->bigreq_max);
         fake_send(f, out, fake_reply(out, seq, 0, extra, 24));
     }
 }

@@ -5,8 +5,35 @@
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <xw/xw.h>
+
+/* 16- and 32-bit fields of packets in the test's own byte order (the fake servers
+ * and the seed builders speak the client's order). */
+static inline void fs_wr16(void *p, uint16_t v)
+{
+    memcpy(p, &v, 2);
+}
+
+static inline void fs_wr32(void *p, uint32_t v)
+{
+    memcpy(p, &v, 4);
+}
+
+static inline uint16_t fs_rd16(const void *p)
+{
+    uint16_t v;
+    memcpy(&v, p, 2);
+    return v;
+}
+
+static inline uint32_t fs_rd32(const void *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
 
 /* The default setup reply the fake server answers with. */
 #define FAKE_XID_BASE 0x00200000u

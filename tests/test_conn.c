@@ -38,13 +38,6 @@ static void teardown(void)
     xwtest_fds_end();
 }
 
-static uint32_t rd32(const void *p)
-{
-    uint32_t v;
-    memcpy(&v, p, 4);
-    return v;
-}
-
 /* A hand-built request: 4-byte header (byte 1 = data) then body. */
 static uint64_t send_req(int flags, uint8_t opcode, uint8_t data, int isvoid, const void *body, size_t body_len,
                          xw_extension_t *ext, xw_validate_fn validate)
@@ -129,7 +122,7 @@ START_TEST(setup_success)
     ck_assert_ptr_null(xw_connection_error_string(c));
     const uint8_t *s = (const uint8_t *)xw_get_setup(c);
     ck_assert_ptr_nonnull(s);
-    ck_assert_uint_eq(rd32(s + 12), FAKE_XID_BASE);
+    ck_assert_uint_eq(fs_rd32(s + 12), FAKE_XID_BASE);
     ck_assert_int_ge(xw_get_file_descriptor(c), 0);
     ck_assert_uint_eq(xw_generate_id(c), FAKE_XID_BASE);
     ck_assert_uint_eq(xw_generate_id(c), FAKE_XID_BASE + 1);
@@ -264,7 +257,7 @@ START_TEST(split_at_every_byte)
         uint8_t *r = xw_wait_for_reply(c, (unsigned)s1, NULL);
         ck_assert_ptr_nonnull(r);
         ck_assert_uint_eq(r[1], 7);
-        ck_assert_uint_eq(rd32(r + 4), 2);
+        ck_assert_uint_eq(fs_rd32(r + 4), 2);
         ck_assert_int_eq(memcmp(r + 8, extra, 32), 0);
         free(r);
         xw_void_cookie_t ck = {(unsigned)s2};
@@ -508,7 +501,7 @@ START_TEST(into_too_small_keeps_packet)
     ck_assert_uint_eq(len, 36);
     ck_assert_int_eq(xw_wait_for_event_into(c, buf, sizeof(buf), &len, -1), 1);
     ck_assert_uint_eq(len, 36);
-    ck_assert_uint_eq(rd32(buf + 32), (uint32_t)s1);
+    ck_assert_uint_eq(fs_rd32(buf + 32), (uint32_t)s1);
     ck_assert_int_eq(xw_wait_for_reply_into(c, s1, buf, sizeof(buf), &len, NULL, -1), 0);
 }
 END_TEST
@@ -580,7 +573,7 @@ START_TEST(auto_sync_before_65535_voids)
     ck_assert_uint_eq(s, 70002); /* one sync went in */
     uint8_t *r = xw_wait_for_reply64(c, s, NULL);
     ck_assert_ptr_nonnull(r);
-    ck_assert_uint_eq(rd32(r + 8), 70002); /* requests the server saw, ours included */
+    ck_assert_uint_eq(fs_rd32(r + 8), 70002); /* requests the server saw, ours included */
     free(r);
     hang_up();
     ck_assert_uint_eq(F.first_sync_at, 65535);
@@ -942,7 +935,7 @@ START_TEST(event_with_unknown_code)
         xw_generic_event_t *ev = xw_poll_for_queued_event(c);
         ck_assert_ptr_nonnull(ev);
         ck_assert_uint_eq(ev->response_type, codes[i]);
-        ck_assert_uint_eq(rd32((uint8_t *)ev + 4), 0xc0de0000u + i);
+        ck_assert_uint_eq(fs_rd32((uint8_t *)ev + 4), 0xc0de0000u + i);
         ck_assert_uint_eq(ev->full_sequence, (uint32_t)s1);
         free(ev);
     }

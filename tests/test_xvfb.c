@@ -7,23 +7,17 @@
 
 #include <xw/xwext.h>
 
+#include "fake_server.h"
 #include "xvfb_suite.h"
 #include "xwtest.h"
 
 static xw_connection_t *c;
 
-static uint32_t rd32(const void *p)
-{
-    uint32_t v;
-    memcpy(&v, p, 4);
-    return v;
-}
-
 static uint32_t root_window(void)
 {
     const uint8_t *s = (const uint8_t *)xw_get_setup(c);
     size_t off = 40 + ((s[24] | s[25] << 8) + 3) / 4 * 4 + 8 * (size_t)s[29];
-    return rd32(s + off);
+    return fs_rd32(s + off);
 }
 
 /* Sends header+body as one request through xw_send (byte 1 = data). */
@@ -50,7 +44,7 @@ static uint32_t intern_atom(const char *name)
 {
     uint8_t *r = xw_wait_for_reply64(c, intern_atom_send(name), NULL);
     ck_assert_ptr_nonnull(r);
-    uint32_t atom = rd32(r + 8);
+    uint32_t atom = fs_rd32(r + 8);
     free(r);
     return atom;
 }
@@ -87,7 +81,7 @@ START_TEST(wrap_200k_voids_then_reply)
     uint8_t buf[64];
     size_t len;
     ck_assert_int_eq(xw_wait_for_reply_into(c, s, buf, sizeof(buf), &len, NULL, -1), 1);
-    ck_assert_uint_eq(rd32(buf + 8), a);
+    ck_assert_uint_eq(fs_rd32(buf + 8), a);
     ck_assert_uint_eq(buf[2] | buf[3] << 8, (uint16_t)s);
     ck_assert_int_eq(xw_connection_has_error(c), 0);
 }
@@ -159,7 +153,7 @@ START_TEST(window_property_events)
     uint8_t *r = xw_wait_for_reply64(c, send_raw(XW_REQUEST_CHECKED, 20, 0, 0, gp, 20, NULL, 0), NULL);
     ck_assert_ptr_nonnull(r);
     ck_assert_uint_eq(r[1], 8);
-    ck_assert_uint_eq(rd32(r + 16), n);
+    ck_assert_uint_eq(fs_rd32(r + 16), n);
     ck_assert_int_eq(memcmp(r + 32, data, n), 0);
     free(r);
     xw_generic_event_t *ev = xw_wait_for_event(c);

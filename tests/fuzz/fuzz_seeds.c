@@ -35,8 +35,6 @@ static void put(const char *sub, const char *name, const void *p, size_t n)
             fprintf(lists[i], "%s%s", ftell(lists[i]) ? "," : "", path);
 }
 
-static void wr16(uint8_t *p, uint16_t v) { memcpy(p, &v, 2); }
-static void wr32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
 
 static void setup_seeds(void)
 {
@@ -54,17 +52,17 @@ static size_t reader_stream(uint8_t *s)
     s[0] = 1;  /* one fd, on the first chunk */
     s[1] = 0;  /* the first chunk ends... set below */
     memset(ex, 0, sizeof(ex));
-    wr32(ex, 0x45);                                          /* InternAtom: atom */
+    fs_wr32(ex, 0x45);                                          /* InternAtom: atom */
     n += fake_reply(s + n, 4, 0, ex, 24);
     memset(ex, 0, sizeof(ex));                               /* GetProperty: STRING, 8 bits, "hello" */
     s[n + 1] = 8;
-    wr32(ex, 31), wr32(ex + 8, 5), memcpy(ex + 24, "hello", 5);
+    fs_wr32(ex, 31), fs_wr32(ex + 8, 5), memcpy(ex + 24, "hello", 5);
     n += fake_reply(s + n, 5, 8, ex, 29);
     memset(ex, 0, sizeof(ex));                               /* QueryTree: two children */
-    wr32(ex, FAKE_ROOT), wr16(ex + 8, 2), wr32(ex + 24, 0x200001), wr32(ex + 28, 0x200002);
+    fs_wr32(ex, FAKE_ROOT), fs_wr16(ex + 8, 2), fs_wr32(ex + 24, 0x200001), fs_wr32(ex + 28, 0x200002);
     n += fake_reply(s + n, 6, 0, ex, 32);
     memset(ex, 0, sizeof(ex));                               /* ListFontsWithInfo: "fixed", 1 property */
-    wr16(ex + 38, 1), wr32(ex + 52, 18), wr32(ex + 56, 0x1234), memcpy(ex + 60, "fixed", 5);
+    fs_wr16(ex + 38, 1), fs_wr32(ex + 52, 18), fs_wr32(ex + 56, 0x1234), memcpy(ex + 60, "fixed", 5);
     n += fake_reply(s + n, 7, 5, ex, 65);
     memset(ex, 0, sizeof(ex));                               /* ... and the terminator */
     n += fake_reply(s + n, 7, 0, ex, 52);
@@ -77,12 +75,12 @@ static size_t reader_stream(uint8_t *s)
     memset(ex, 0, sizeof(ex));                               /* DRI3Open: one fd */
     n += fake_reply(s + n, 11, 1, ex, 24);
     memset(ex, 0, sizeof(ex));                               /* GetInputFocus */
-    wr32(ex, FAKE_ROOT);
+    fs_wr32(ex, FAKE_ROOT);
     n += fake_reply(s + n, 12, 1, ex, 24);
     fake_event(s + n, 12, 12, FAKE_ROOT);                    /* Expose */
     n += 32;
     memset(s + n, 0, 36);                                    /* XGE: XI Enter, no buttons */
-    s[n] = 35, s[n + 1] = 131, wr16(s + n + 2, 12), wr32(s + n + 4, 1), wr16(s + n + 8, 7);
+    s[n] = 35, s[n + 1] = 131, fs_wr16(s + n + 2, 12), fs_wr32(s + n + 4, 1), fs_wr16(s + n + 8, 7);
     n += 36;
     s[1] = 64; /* fd rides on the first 256 bytes */
     return n;
@@ -106,7 +104,7 @@ static void decode_seeds(void)
         for (size_t len = t->kind == FUZZ_XGE ? 36 : 32; len <= 1024; len += 4) {
             memset(p, 0, sizeof(p));
             p[2] = t->kind == FUZZ_XGE ? 35 : 1;
-            wr32(p + 6, (uint32_t)(len - (t->kind == FUZZ_XGE ? 36 : 32)) / 4);
+            fs_wr32(p + 6, (uint32_t)(len - (t->kind == FUZZ_XGE ? 36 : 32)) / 4);
             if (t->walk((const char *)p + 2, len, -1) >= 0) {
                 p[0] = (uint8_t)(i >> 8), p[1] = (uint8_t)i;
                 put("decode", t->name, p, len + 2);

@@ -13,30 +13,6 @@
 
 #include "fake_server.h"
 
-static void wr16(uint8_t *p, uint16_t v)
-{
-    memcpy(p, &v, 2);
-}
-
-static void wr32(uint8_t *p, uint32_t v)
-{
-    memcpy(p, &v, 4);
-}
-
-static uint16_t rd16(const uint8_t *p)
-{
-    uint16_t v;
-    memcpy(&v, p, 2);
-    return v;
-}
-
-static uint32_t rd32(const uint8_t *p)
-{
-    uint32_t v;
-    memcpy(&v, p, 4);
-    return v;
-}
-
 /* Exactly n bytes; 0 on EOF or error. */
 static int read_all(int fd, uint8_t *p, size_t n)
 {
@@ -72,8 +48,8 @@ static size_t reply_head(uint8_t *out, uint16_t seq, uint8_t byte1, uint32_t ext
 {
     out[0] = 1;
     out[1] = byte1;
-    wr16(out + 2, seq);
-    wr32(out + 4, extra_words);
+    fs_wr16(out + 2, seq);
+    fs_wr32(out + 4, extra_words);
     return 32 + 4 * (size_t)extra_words;
 }
 
@@ -88,7 +64,7 @@ static int core_has_reply(uint8_t op)
 
 static size_t answer_query_extension(const uint8_t *req, size_t len, uint16_t seq, uint8_t *out)
 {
-    size_t n = len >= 8 ? rd16(req + 4) : 0;
+    size_t n = len >= 8 ? fs_rd16(req + 4) : 0;
     const char *name = (const char *)req + 8;
     if (n + 8 > len)
         n = 0;
@@ -109,21 +85,21 @@ static size_t answer_dbe(const uint8_t *req, size_t len, uint16_t seq, uint8_t *
         out[9] = 0;
         return reply_head(out, seq, 0, 0);
     case 6: { /* GetVisualInfo: one VisualInfos per drawable asked (1 when none), each with one visual */
-        uint32_t n = len >= 8 ? rd32(req + 4) : 0, m = n ? n : 1;
+        uint32_t n = len >= 8 ? fs_rd32(req + 4) : 0, m = n ? n : 1;
         if (32 + 12 * (size_t)m > cap)
             return 0;
-        wr32(out + 8, m);
+        fs_wr32(out + 8, m);
         for (uint32_t i = 0; i < m; i++) {
             uint8_t *v = out + 32 + 12 * i;
-            wr32(v, 1);        /* n_infos */
-            wr32(v + 4, 0x21); /* visual */
+            fs_wr32(v, 1);        /* n_infos */
+            fs_wr32(v + 4, 0x21); /* visual */
             v[8] = 24;         /* depth */
             v[9] = (uint8_t)i; /* perf_level */
         }
         return reply_head(out, seq, 0, 3 * m);
     }
     case 7: /* GetBackBufferAttributes: the window */
-        wr32(out + 8, 0x1234);
+        fs_wr32(out + 8, 0x1234);
         return reply_head(out, seq, 0, 0);
     }
     return 0;
@@ -132,12 +108,12 @@ static size_t answer_dbe(const uint8_t *req, size_t len, uint16_t seq, uint8_t *
 /* A ModeInfo of xf86vidmode.xml (48 bytes) with recognisable values. */
 static void mode_info(uint8_t *p)
 {
-    wr32(p, 25175);
-    wr16(p + 4, 640), wr16(p + 6, 656), wr16(p + 8, 752), wr16(p + 10, 800);
-    wr32(p + 12, 0);
-    wr16(p + 16, 480), wr16(p + 18, 490), wr16(p + 20, 492), wr16(p + 22, 525);
-    wr32(p + 28, 0x0a); /* flags */
-    wr32(p + 44, 0);    /* privsize */
+    fs_wr32(p, 25175);
+    fs_wr16(p + 4, 640), fs_wr16(p + 6, 656), fs_wr16(p + 8, 752), fs_wr16(p + 10, 800);
+    fs_wr32(p + 12, 0);
+    fs_wr16(p + 16, 480), fs_wr16(p + 18, 490), fs_wr16(p + 20, 492), fs_wr16(p + 22, 525);
+    fs_wr32(p + 28, 0x0a); /* flags */
+    fs_wr32(p + 44, 0);    /* privsize */
 }
 
 /* XFree86-VidMode replies (xf86vidmode.xml, protocol 2.2). */
@@ -145,52 +121,52 @@ static size_t answer_vidmode(const uint8_t *req, size_t len, uint16_t seq, uint8
 {
     switch (req[1]) {
     case 0: /* QueryVersion: 2.2 */
-        wr16(out + 8, 2), wr16(out + 10, 2);
+        fs_wr16(out + 8, 2), fs_wr16(out + 10, 2);
         return reply_head(out, seq, 0, 0);
     case 1: /* GetModeLine: 52 bytes, privsize 0 */
-        wr32(out + 8, 25175);
-        wr16(out + 12, 640), wr16(out + 14, 656), wr16(out + 16, 752), wr16(out + 18, 800), wr16(out + 20, 0);
-        wr16(out + 22, 480), wr16(out + 24, 490), wr16(out + 26, 492), wr16(out + 28, 525);
-        wr32(out + 32, 0x0a);
-        wr32(out + 48, 0);
+        fs_wr32(out + 8, 25175);
+        fs_wr16(out + 12, 640), fs_wr16(out + 14, 656), fs_wr16(out + 16, 752), fs_wr16(out + 18, 800), fs_wr16(out + 20, 0);
+        fs_wr16(out + 22, 480), fs_wr16(out + 24, 490), fs_wr16(out + 26, 492), fs_wr16(out + 28, 525);
+        fs_wr32(out + 32, 0x0a);
+        fs_wr32(out + 48, 0);
         return reply_head(out, seq, 0, 5);
     case 4: /* GetMonitor: vendor "abc", model "xy", one hsync and one vsync range */
         out[8] = 3, out[9] = 2, out[10] = 1, out[11] = 1;
-        wr32(out + 32, (uint32_t)(8200u << 16 | 3150u));
-        wr32(out + 36, (uint32_t)(7500u << 16 | 5000u));
+        fs_wr32(out + 32, (uint32_t)(8200u << 16 | 3150u));
+        fs_wr32(out + 36, (uint32_t)(7500u << 16 | 5000u));
         memcpy(out + 40, "abc\0xy\0\0", 8);
         return reply_head(out, seq, 0, 4);
     case 6: /* GetAllModeLines: one mode */
-        wr32(out + 8, 1);
+        fs_wr32(out + 8, 1);
         mode_info(out + 32);
         return reply_head(out, seq, 0, 12);
     case 9: /* ValidateModeLine: status 0 (MODE_OK) */
         return reply_head(out, seq, 0, 0);
     case 11: /* GetViewPort */
-        wr32(out + 8, 16), wr32(out + 12, 32);
+        fs_wr32(out + 8, 16), fs_wr32(out + 12, 32);
         return reply_head(out, seq, 0, 0);
     case 13: /* GetDotClocks: two fixed clocks */
-        wr32(out + 8, 0), wr32(out + 12, 2), wr32(out + 16, 2);
-        wr32(out + 32, 25175), wr32(out + 36, 28322);
+        fs_wr32(out + 8, 0), fs_wr32(out + 12, 2), fs_wr32(out + 16, 2);
+        fs_wr32(out + 32, 25175), fs_wr32(out + 36, 28322);
         return reply_head(out, seq, 0, 2);
     case 16: /* GetGamma: 1.0 each */
-        wr32(out + 8, 10000), wr32(out + 12, 10000), wr32(out + 16, 10000);
+        fs_wr32(out + 8, 10000), fs_wr32(out + 12, 10000), fs_wr32(out + 16, 10000);
         return reply_head(out, seq, 0, 0);
     case 17: { /* GetGammaRamp: the size asked (rounded up to even), ramps 0, 1, 2, ... */
-        uint16_t size = len >= 8 ? rd16(req + 6) : 0;
+        uint16_t size = len >= 8 ? fs_rd16(req + 6) : 0;
         size_t n = ((size_t)size + 1) & ~(size_t)1;
         if (32 + 6 * n > cap)
             return 0;
-        wr16(out + 8, (uint16_t)n);
+        fs_wr16(out + 8, (uint16_t)n);
         for (size_t i = 0; i < 3 * n; i++)
-            wr16(out + 32 + 2 * i, (uint16_t)i);
+            fs_wr16(out + 32 + 2 * i, (uint16_t)i);
         return reply_head(out, seq, 0, (uint32_t)(6 * n / 4));
     }
     case 19: /* GetGammaRampSize */
-        wr16(out + 8, 256);
+        fs_wr16(out + 8, 256);
         return reply_head(out, seq, 0, 0);
     case 20: /* GetPermissions: read | write */
-        wr32(out + 8, 3);
+        fs_wr32(out + 8, 3);
         return reply_head(out, seq, 0, 0);
     }
     (void)len;
@@ -244,7 +220,7 @@ static int do_setup(struct dpy_conn *k)
     uint8_t h[12], skip[1024], setup[256];
     if (!read_all(k->fd, h, 12) || h[0] != 'l')
         return 0;
-    size_t n = rd16(h + 6), d = rd16(h + 8);
+    size_t n = fs_rd16(h + 6), d = fs_rd16(h + 8);
     size_t rest = ((n + 3) & ~(size_t)3) + ((d + 3) & ~(size_t)3);
     if (rest > sizeof(skip) || !read_all(k->fd, skip, rest))
         return 0;
@@ -261,7 +237,7 @@ static void *serve_conn(void *arg)
         for (;;) {
             if (!read_all(k->fd, req, 4))
                 break;
-            size_t len = 4u * rd16(req + 2);
+            size_t len = 4u * fs_rd16(req + 2);
             if (len < 4 || len > cap || !read_all(k->fd, req + 4, len - 4))
                 break; /* BIG-REQUESTS is not offered; a 0 length is a client error here */
             k->seq++;
@@ -402,7 +378,7 @@ const uint8_t *dpy_find(const uint8_t *buf, size_t n, size_t *off, int major, in
 {
     while (*off + 4 <= n) {
         const uint8_t *r = buf + *off;
-        size_t l = 4u * rd16(r + 2);
+        size_t l = 4u * fs_rd16(r + 2);
         if (l < 4 || *off + l > n)
             return NULL;
         *off += l;
