@@ -176,7 +176,7 @@ XW_EXPORT xw_connection_t *xw_connect_to_display_with_auth_info(const char *disp
     if (!name || !*name)
         return fail_new(XW_CONN_CLOSED_PARSE_ERR, "%s", "no display name given and $DISPLAY is not set");
     if (!xw__parse_display_full(name, &protocol, &host, &dpy, &screen))
-        return fail_new(XW_CONN_CLOSED_PARSE_ERR, "cannot parse display \"%s\"", name ? name : "(unset)");
+        return fail_new(XW_CONN_CLOSED_PARSE_ERR, "cannot parse display \"%s\"", name);
     char why[256] = "";
     int fd = xw__socket_open(host, protocol, dpy, why, sizeof(why));
     free(protocol);

@@ -209,15 +209,10 @@ int xw__out_sync(xw_connection_t *c)
     return append(c, iov + 1, 1);
 }
 
-static uint64_t reject(xw_connection_t *c, int *fds, unsigned nfds, const char *why)
+uint64_t xw__request_reject(xw_connection_t *c, unsigned int nfds, int *fds, const char *why)
 {
     xw__close_fds(fds, nfds);
     return xw__request_fail(c, "%s", why);
-}
-
-uint64_t xw__request_reject(xw_connection_t *c, unsigned int nfds, int *fds, const char *why)
-{
-    return reject(c, fds, nfds, why);
 }
 
 /* The slices must add up to total, a multiple of 4 with room for a header;
@@ -320,19 +315,19 @@ uint64_t xw__send_locked(xw_connection_t *c, int flags, struct iovec *vector, co
     uint8_t major, hdr[8];
     int big;
     if (c->error)
-        return reject(c, fds, nfds, c->errstr);
+        return xw__request_reject(c, nfds, fds, c->errstr);
     if (vet(c, flags, vector, req, total, nfds, &major, &big, why, sizeof(why)) < 0)
-        return reject(c, fds, nfds, c->error ? c->errstr : why);
+        return xw__request_reject(c, nfds, fds, c->error ? c->errstr : why);
     /* Borrowed: the owner routes errors of checked requests and carries fds (see
      * xwext.h); xwire's own write path only ever sends what the owner need not track. */
     if (c->borrow && ((flags & (XW_REQUEST_CHECKED | XW_REQUEST_REPLY_FDS)) || nfds))
         return xw__borrow_send(c, flags, vector, req, nfds, fds);
     if (make_room(c, req->isvoid, nfds) < 0)
-        return reject(c, fds, nfds, c->errstr);
+        return xw__request_reject(c, nfds, fds, c->errstr);
     uint64_t seq = o->seq + 1;
     int track = !req->isvoid || (flags & ~XW_REQUEST_RAW);
     if (track && xw__pend_add(c, seq, flags, req) < 0)
-        return reject(c, fds, nfds, "out of memory for the pending-reply table");
+        return xw__request_reject(c, nfds, fds, "out of memory for the pending-reply table");
     struct iovec *v = vector;
     size_t n = req->count;
     if (!(flags & XW_REQUEST_RAW)) {
