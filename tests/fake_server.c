@@ -74,11 +74,11 @@ size_t fake_setup_refused(uint8_t *b, size_t cap, int status, const char *reason
     return 8 + padded;
 }
 
-int fake_send(struct fake_server *f, const void *buf, size_t len)
+int fake_write_all(int fd, const void *buf, size_t len)
 {
     const uint8_t *p = buf;
     while (len > 0) {
-        ssize_t w = send(f->fd, p, len, MSG_NOSIGNAL);
+        ssize_t w = send(fd, p, len, MSG_NOSIGNAL);
         if (w < 0 && errno == EINTR)
             continue;
         if (w <= 0)
@@ -87,6 +87,11 @@ int fake_send(struct fake_server *f, const void *buf, size_t len)
         len -= (size_t)w;
     }
     return 0;
+}
+
+int fake_send(struct fake_server *f, const void *buf, size_t len)
+{
+    return fake_write_all(f->fd, buf, len);
 }
 
 int fake_send_fds(struct fake_server *f, const void *buf, size_t len, const int *fds, int nfds)

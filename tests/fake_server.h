@@ -76,6 +76,8 @@ void fake_stop(struct fake_server *f);
 
 /* Blocking helpers for scripts run on the test's own thread. */
 int fake_send(struct fake_server *f, const void *buf, size_t len);
+/* The same on any socket: all len bytes, 0; -1 when the peer is gone. */
+int fake_write_all(int fd, const void *buf, size_t len);
 /* Sends bytes with fds attached (SCM_RIGHTS). */
 int fake_send_fds(struct fake_server *f, const void *buf, size_t len, const int *fds, int nfds);
 /* Reads one request (normal or BIG-REQUESTS framing) into buf; returns its length

@@ -89,26 +89,13 @@ struct server {
 };
 
 
-static void write_all(int fd, const void *p, size_t n)
-{
-    const char *b = p;
-    while (n) {
-        ssize_t w = write(fd, b, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return;
-        b += w, n -= (size_t)w;
-    }
-}
-
 static void reply32(int fd, uint16_t seq, uint8_t b1, const uint8_t *body24)
 {
     uint8_t r[32] = { 1, b1 };
     memcpy(r + 2, &seq, 2);
     if (body24)
         memcpy(r + 8, body24, 24);
-    write_all(fd, r, 32);
+    fake_write_all(fd, r, 32);
 }
 
 /* Answers QueryExtension, GetInputFocus and BigReqEnable; returns 1 when it did. */
@@ -180,7 +167,7 @@ static void *serve(void *arg)
     uint8_t setup[1024];
     size_t sn = fake_setup_success(setup, sizeof(setup), 65535);
     skip_setup_request(s);
-    write_all(s->fd, setup, sn);
+    fake_write_all(s->fd, setup, sn);
     for (;;) {
         char ctl[CMSG_SPACE(sizeof(int) * 32)];
         if (s->incap - s->inlen < 65536) {

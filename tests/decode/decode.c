@@ -54,19 +54,6 @@ struct server {
 
 static struct server sx, sw;
 
-static void write_all(int fd, const void *p, size_t n)
-{
-    const char *b = p;
-    while (n) {
-        ssize_t w = write(fd, b, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return;
-        b += w, n -= (size_t)w;
-    }
-}
-
 static int read_all(int fd, void *p, size_t n)
 {
     char *b = p;
@@ -95,18 +82,18 @@ static void answer(struct server *s, const uint8_t *req, size_t len)
                 rep[10] = (uint8_t)(64 + i);
                 rep[11] = (uint8_t)(150 + i);
             }
-        write_all(s->fd, rep, 32);
+        fake_write_all(s->fd, rep, 32);
     } else if (req[0] == 43) { /* GetInputFocus: carries the reply under test */
         pthread_mutex_lock(&s->lock);
         if (s->next && s->seq == s->next_seq) {
             uint8_t *copy = malloc(s->next_len);
             memcpy(copy, s->next, s->next_len);
             memcpy(copy + 2, &s->seq, 2);
-            write_all(s->fd, copy, s->next_len);
+            fake_write_all(s->fd, copy, s->next_len);
             free(copy);
             s->next = NULL;
         } else {
-            write_all(s->fd, rep, 32);
+            fake_write_all(s->fd, rep, 32);
         }
         pthread_mutex_unlock(&s->lock);
     }
@@ -119,7 +106,7 @@ static void *serve(void *arg)
     if (read_all(s->fd, hdr, 12))
         return NULL;
     size_t n = fake_setup_success(setup, sizeof(setup), 65535);
-    write_all(s->fd, setup, n);
+    fake_write_all(s->fd, setup, n);
     for (;;) {
         if (read_all(s->fd, req, 4))
             return NULL;
@@ -283,12 +270,12 @@ void db_event(struct db *r, size_t need, int number, int xge, int ext)
     }
     if (r->buf[0] != 11) { /* KeymapNotify carries no sequence */
         memcpy(r->buf + 2, &sx.seq, 2);
-        write_all(sx.fd, r->buf, r->len);
+        fake_write_all(sx.fd, r->buf, r->len);
         memcpy(r->buf + 2, &sw.seq, 2);
-        write_all(sw.fd, r->buf, r->len);
+        fake_write_all(sw.fd, r->buf, r->len);
     } else {
-        write_all(sx.fd, r->buf, r->len);
-        write_all(sw.fd, r->buf, r->len);
+        fake_write_all(sx.fd, r->buf, r->len);
+        fake_write_all(sw.fd, r->buf, r->len);
     }
     r->x = xcb_wait_for_event(r->xc);
     r->w = xw_wait_for_event(r->wc);
