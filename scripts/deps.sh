@@ -11,11 +11,18 @@ xcb_ext_devs=(
   libxcb-xf86dri0-dev libxcb-xfixes0-dev libxcb-xinerama0-dev libxcb-xinput-dev libxcb-xkb-dev
   libxcb-xtest0-dev libxcb-xv0-dev libxcb-xvmc0-dev
 )
+# Debian's xcb-util family and a cursor theme: the oracles of libxwire-util's tests,
+# never dependencies of the library.
+xcb_util_oracles=(
+  libxcb-util-dev libxcb-icccm4-dev libxcb-ewmh-dev libxcb-keysyms1-dev libxcb-image0-dev
+  libxcb-cursor-dev libxcb-render-util0-dev libxcb-xrm-dev xcursor-themes
+)
 packages=(
   meson ninja-build gcc g++ clang pkg-config libexpat1-dev xcb-proto check libxau-dev
   xvfb x11-utils x11-apps xtrace libx11-dev libx11-xcb-dev libxcb1-dev python3
   "${xcb_ext_devs[@]}"
   libxext-dev libxxf86vm-dev valgrind libclang-rt-14-dev
+  "${xcb_util_oracles[@]}"
 )
 
 # A package counts as present only when dpkg says "install ok installed"; one
