@@ -44,20 +44,45 @@ def install():
     libdir = os.path.dirname(os.path.dirname(pcs[0]))
     incdir = glob.glob(os.path.join(stage, "**", "include", "xw"), recursive=True)
     check(len(incdir) == 1, "include/xw found %d times" % len(incdir))
-    headers = sorted(os.listdir(incdir[0]))
+    # libxwire's own headers, and libxwire-util's (named xw_<helper>.h after xcb-util's).
+    everything = sorted(os.listdir(incdir[0]))
+    util = [h for h in everything if h.startswith("xw_")]
+    headers = [h for h in everything if h not in util]
     for h in ("xw.h", "xwext.h", "xproto.h", "xinput.h", "xtest.h", "randr.h"):
         check(h in headers, "include/xw/%s is not installed" % h)
     check(len(headers) == 34, "%d headers in include/xw (want 32 generated + 2)" % len(headers))
+    check("xw_aux.h" in util, "include/xw/xw_aux.h (libxwire-util) is not installed")
+    check(os.path.exists(os.path.join(os.path.dirname(pcs[0]), "xwire-util.pc")), "no xwire-util.pc")
     check(os.readlink(os.path.join(libdir, "libxwire.so")) == "libxwire.so.0", "libxwire.so symlink")
     check(os.path.exists(os.path.join(libdir, "libxwire.a")), "no libxwire.a")
-    print("installed: %d headers in include/xw, libxwire.so -> libxwire.so.0, libxwire.a, xwire.pc" % len(headers))
+    print("installed: %d headers in include/xw, libxwire.so -> libxwire.so.0, libxwire.a, xwire.pc; "
+          "%d libxwire-util headers, xwire-util.pc" % (len(headers), len(util)))
     return os.path.dirname(pcs[0]), libdir
 
 
-def pkg_config(pcdir, *what):
+def pkg_config(pcdir, *what, package="xwire"):
     env = dict(os.environ, PKG_CONFIG_PATH=pcdir, PKG_CONFIG_SYSROOT_DIR=stage)
     env.pop("PKG_CONFIG_LIBDIR", None)
-    return shlex.split(sh(["pkg-config"] + list(what) + ["xwire"], env=env))
+    return shlex.split(sh(["pkg-config"] + list(what) + [package], env=env))
+
+
+# A user of libxwire-util: the root visual's depth through xw_aux.h, then a sync.
+UTIL_PROGRAM = r"""
+#include <stdio.h>
+#include <xw/xw_aux.h>
+int main(void)
+{
+    xw_connection_t *c = xw_connect(NULL, NULL);
+    xw_screen_t *s = xw_aux_get_screen(c, 0);
+    if (xw_connection_has_error(c) || !s)
+        return 1;
+    xw_aux_sync(c);
+    printf("depth %u, visual %s\n", xw_aux_get_depth(c, s),
+           xw_aux_find_visual_by_id(s, s->root_visual) ? "found" : "missing");
+    xw_disconnect(c);
+    return 0;
+}
+"""
 
 
 def compile_and_run(pcdir, libdir):
@@ -90,7 +115,13 @@ def compile_and_run(pcdir, libdir):
         f.write(code.group(1))
     quick = os.path.join(work, "hello")
     sh(cc + flags + ["-o", quick, hello] + cflags_libs)
-    print("built out of tree: xwev (shared), xwinfo (static), the README's hello.c")
+    util_src = os.path.join(work, "util.c")
+    with open(util_src, "w") as f:
+        f.write(UTIL_PROGRAM)
+    util_prog = os.path.join(work, "util")
+    sh(cc + flags + ["-o", util_prog, util_src] + pkg_config(pcdir, "--cflags", "--libs", package="xwire-util"))
+    check("[libxwire-util.so.0]" in sh(["readelf", "-d", util_prog]), "util does not need libxwire-util.so.0")
+    print("built out of tree: xwev (shared), xwinfo (static), the README's hello.c, a libxwire-util user")
 
     env_shared = dict(os.environ, LD_LIBRARY_PATH=libdir)
     trace = sh([shared], env=dict(env_shared, LD_TRACE_LOADED_OBJECTS="1"))
@@ -108,6 +139,8 @@ def compile_and_run(pcdir, libdir):
         want = ("WM_CLASS is atom 67\nexposed\n"
                 "BadWindow (3) in MapWindow (major 8, minor 0), resource 0x123\n")
         check(status == 0 and out == want, "README's hello.c: %d %r %r" % (status, out, err))
+        status, out, err = run([util_prog], env=x.env(LD_LIBRARY_PATH=libdir))
+        check(status == 0 and out == "depth 24, visual found\n", "libxwire-util user: %d %r %r" % (status, out, err))
     print("both run against Xvfb, and so does the README's quick start program")
 
 
