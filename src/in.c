@@ -343,6 +343,10 @@ static int route(xw_connection_t *c, const uint8_t *w, size_t n, struct xw_pkt *
                             (unsigned long long)seq, (unsigned long long)c->out.seq);
         in->last_seq = seq;
     }
+    /* any packet finishes the requests before it; an error, its own too */
+    uint64_t done = type == 0 ? seq : seq - 1;
+    if (seq && done > in->done_seq)
+        in->done_seq = done;
     complete_before(in, seq);
     if (type == 1)
         return route_reply(c, w, n, rec, seq);
@@ -602,19 +606,38 @@ int xw__reply_take_fit(xw_connection_t *c, uint64_t seq, int64_t deadline, size_
     return 1;
 }
 
-/* Lock held. Waits until a checked void request is finished, syncing if no later
- * reply-bearing request would tell us. */
+/* Lock held. Waits until the server has finished request seq, which has no
+ * pending entry (an unchecked void request): a later packet must arrive. */
+static int done_wait(xw_connection_t *c, uint64_t seq)
+{
+    while (seq > c->in.done_seq) {
+        if (c->error)
+            return -EPIPE;
+        xw__in_wait(c, -1);
+    }
+    return 1;
+}
+
+/* Lock held. Waits until a void request is finished, as libxcb does for checked
+ * and unchecked ones alike (callers use the check as a barrier): a sync follows
+ * it unless a later reply-bearing request will tell, and everything up to that
+ * request goes out. A checked request's error is handed back; an unchecked one's
+ * went to the event queue. */
 int xw__check_wait(xw_connection_t *c, uint64_t seq, struct xw_pkt **pkt)
 {
     if (XW_UNLIKELY(c->borrow))
         return xw__borrow_check(c, seq, pkt);
     *pkt = NULL;
     struct xw_pend *e = pend_find(&c->in, seq);
-    /* the sync must reach the server even when the checked request already has
-     * (flushed, or written straight out as a large request) */
-    if (e && !e->done && seq > c->out.last_reply && (xw__out_sync(c) < 0 || xw__out_flush(c) < 0))
+    int tracked = e != NULL;
+    /* an entry retires only once finished, so without one done_seq says it */
+    int done = e ? e->done : seq <= c->in.done_seq;
+    if (!done && seq > c->out.last_reply && xw__out_sync(c) < 0)
         return -EPIPE;
-    return xw__reply_take(c, seq, -1, pkt);
+    /* the answering request may sit in the buffer behind a flushed seq */
+    if (!done && xw__out_flush_to(c, c->out.last_reply) < 0)
+        return -EPIPE;
+    return tracked ? xw__reply_take(c, seq, -1, pkt) : done_wait(c, seq);
 }
 
 /* Lock held. The reply will be dropped on arrival (or now, if queued); with

@@ -195,6 +195,7 @@ struct xw_in {
     struct xw_pkt *partial; /* a packet larger than buf being filled in place */
     size_t pfill, pneed;
     uint64_t last_seq; /* widened sequence of the last packet read */
+    uint64_t done_seq; /* the server has finished every request up to this one */
     int reading;       /* a thread is in poll()/recvmsg() for this connection */
     unsigned nfds;
     int fds[XW_MAX_FDS * 4]; /* received, not yet claimed by a reply */

@@ -2,9 +2,12 @@
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <xw/xwext.h>
@@ -637,6 +640,157 @@ START_TEST(check_after_flush)
 }
 END_TEST
 
+/* ---- xw_request_check as a barrier ---- */
+
+/* 1 when the client has written something the server has not read, within ms. */
+static int server_has_input(int ms)
+{
+    struct pollfd p = {.fd = F.fd, .events = POLLIN};
+    return poll(&p, 1, ms) == 1 && (p.revents & POLLIN);
+}
+
+/* The next request the server reads: its major opcode (its sequence is F.seq). */
+static int next_opcode(void)
+{
+    uint8_t buf[256];
+    ck_assert_msg(server_has_input(5000), "the client wrote nothing");
+    ck_assert_int_gt(fake_read_request(&F, buf, sizeof(buf), NULL, NULL), 0);
+    return buf[0];
+}
+
+struct checker {
+    pthread_t t;
+    uint64_t seq;
+    int done;
+    xw_generic_error_t *error;
+};
+
+static void *check_thread(void *arg)
+{
+    struct checker *k = arg;
+    k->error = xw_request_check(c, (xw_void_cookie_t){(unsigned)k->seq});
+    __atomic_store_n(&k->done, 1, __ATOMIC_RELEASE);
+    return NULL;
+}
+
+static void check_start(struct checker *k, uint64_t seq)
+{
+    *k = (struct checker){.seq = seq};
+    ck_assert_int_eq(pthread_create(&k->t, NULL, check_thread, k), 0);
+}
+
+/* Still blocked after ms. */
+static int check_blocked(struct checker *k, int ms)
+{
+    struct timespec t = {0, (long)ms * 1000000L};
+    nanosleep(&t, NULL);
+    return !__atomic_load_n(&k->done, __ATOMIC_ACQUIRE);
+}
+
+static xw_generic_error_t *check_join(struct checker *k)
+{
+    ck_assert_int_eq(pthread_join(k->t, NULL), 0);
+    return k->error;
+}
+
+/* An unchecked void request with nothing after it: exactly one GetInputFocus
+ * follows it, and the check returns only once the request is known finished (an
+ * event of its own sequence does not say so; its error does), NULL, with the
+ * error in the event queue; the sync's reply is dropped. */
+START_TEST(check_unchecked_waits_for_the_server)
+{
+    c = fake_connect(&F, NULL, 0);
+    uint64_t v = send_void(0, 8);
+    flush_to_server(1);
+    struct checker k;
+    check_start(&k, v);
+    ck_assert_int_eq(next_opcode(), 43);
+    ck_assert_uint_eq(F.seq, v + 1);
+    ck_assert(check_blocked(&k, 200));
+    send_event(33, v, 1); /* generated while v runs: v may still fail */
+    ck_assert(check_blocked(&k, 200));
+    send_error(v, 3, 0x1234, 8);
+    ck_assert_ptr_null(check_join(&k));
+    send_reply(v + 1, 0);
+    xw_generic_event_t *ev = xw_wait_for_event(c);
+    ck_assert_uint_eq(ev->response_type, 33);
+    free(ev);
+    ev = xw_wait_for_event(c);
+    ck_assert_uint_eq(ev->response_type, 0);
+    ck_assert_uint_eq(((xw_generic_error_t *)ev)->resource_id, 0x1234);
+    ck_assert_uint_eq(ev->full_sequence, v);
+    free(ev);
+    /* no second sync, and the dropped reply left nothing behind */
+    uint64_t s = send_void(0, 127);
+    xw_flush(c);
+    ck_assert_int_eq(next_opcode(), 127);
+    ck_assert_uint_eq(F.seq, s);
+    ck_assert(!server_has_input(50));
+    ck_assert_ptr_null(xw_poll_for_event(c));
+    /* without an error: the sync's reply ends the wait */
+    check_start(&k, s);
+    ck_assert_int_eq(next_opcode(), 43);
+    ck_assert(check_blocked(&k, 100));
+    send_reply(s + 1, 0);
+    ck_assert_ptr_null(check_join(&k));
+    ck_assert(!server_has_input(50));
+    ck_assert_ptr_null(xw_poll_for_event(c));
+    ck_assert_int_eq(xw_connection_has_error(c), 0);
+}
+END_TEST
+
+/* A reply-bearing request after the void one tells when it finished: no sync,
+ * checked or not, even when the void request was flushed and the later one was
+ * not (the check must send it). Once known finished, the check neither writes
+ * nor waits. */
+START_TEST(check_without_redundant_sync)
+{
+    for (int flushed = 0; flushed < 2; flushed++) {
+        for (int checked = 0; checked < 2; checked++) {
+            c = fake_connect(&F, NULL, 0);
+            uint64_t v = send_void(checked ? XW_REQUEST_CHECKED : 0, 8);
+            if (flushed)
+                flush_to_server(1);
+            uint64_t r = send_reply_req(0, 200);
+            struct checker k;
+            check_start(&k, v);
+            if (!flushed)
+                ck_assert_int_eq(next_opcode(), 8);
+            ck_assert_int_eq(next_opcode(), 200);
+            ck_assert_uint_eq(F.seq, r);
+            ck_assert(check_blocked(&k, 100));
+            ck_assert(!server_has_input(0));
+            send_reply(r, 0);
+            ck_assert_ptr_null(check_join(&k));
+            ck_assert(!server_has_input(50)); /* no GetInputFocus, ever */
+            ck_assert_ptr_null(xw_request_check(c, (xw_void_cookie_t){(unsigned)v}));
+            ck_assert(!server_has_input(50));
+            uint8_t *rep = xw_wait_for_reply64(c, r, NULL);
+            ck_assert_ptr_nonnull(rep);
+            free(rep);
+            ck_assert_int_eq(xw_connection_has_error(c), 0);
+            hang_up();
+        }
+    }
+}
+END_TEST
+
+/* The connection fails while a check waits: it returns NULL instead of hanging. */
+START_TEST(check_unchecked_ends_with_the_connection)
+{
+    c = fake_connect(&F, NULL, 0);
+    uint64_t v = send_void(0, 8);
+    struct checker k;
+    check_start(&k, v);
+    ck_assert_int_eq(next_opcode(), 8);
+    ck_assert_int_eq(next_opcode(), 43);
+    ck_assert(check_blocked(&k, 100));
+    shutdown(F.fd, SHUT_RDWR);
+    ck_assert_ptr_null(check_join(&k));
+    ck_assert_int_ne(xw_connection_has_error(c), 0);
+}
+END_TEST
+
 static uint8_t big_body[600 * 1024];
 
 START_TEST(too_long_fails_alone)
@@ -1104,6 +1258,8 @@ int main(void)
                  too_many_fds_in_one_message_is_fatal}},
         {"write", {auto_sync_before_65535_voids, sequence_wrap, check_after_flush, too_long_fails_alone, big_requests,
                    blocked_write_keeps_reading, single_threaded_mode}},
+        {"barrier", {check_unchecked_waits_for_the_server, check_without_redundant_sync,
+                     check_unchecked_ends_with_the_connection}},
     };
     for (size_t g = 0; g < sizeof(groups) / sizeof(groups[0]); g++) {
         TCase *tc = tcase_create(groups[g].name);
