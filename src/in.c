@@ -706,11 +706,19 @@ static int done_wait(xw_connection_t *c, uint64_t seq)
     return 1;
 }
 
+/* Lock held. Makes sure the server will tell when request seq is finished: a
+ * sync after it unless a later reply-bearing request will tell (libxcb's rule),
+ * and everything up to that request on the wire (it may sit in the buffer behind
+ * a flushed seq). */
+static int ask_for_news(xw_connection_t *c, uint64_t seq)
+{
+    int r = seq > c->out.last_reply ? xw__out_sync(c) : 0;
+    return r < 0 ? r : xw__out_flush_to(c, c->out.last_reply);
+}
+
 /* Lock held. Waits until a void request is finished, as libxcb does for checked
- * and unchecked ones alike (callers use the check as a barrier): a sync follows
- * it unless a later reply-bearing request will tell, and everything up to that
- * request goes out. A checked request's error is handed back; an unchecked one's
- * went to the event queue. */
+ * and unchecked ones alike (callers use the check as a barrier). A checked
+ * request's error is handed back; an unchecked one's went to the event queue. */
 int xw__check_wait(xw_connection_t *c, uint64_t seq, struct xw_pkt **pkt)
 {
     if (XW_UNLIKELY(c->borrow))
@@ -720,11 +728,10 @@ int xw__check_wait(xw_connection_t *c, uint64_t seq, struct xw_pkt **pkt)
     int tracked = e != NULL;
     /* an entry retires only once finished, so without one done_seq says it */
     int done = e ? e->done : seq <= c->in.done_seq;
-    if (!done && seq > c->out.last_reply && xw__out_sync(c) < 0)
-        return -EPIPE;
-    /* the answering request may sit in the buffer behind a flushed seq */
-    if (!done && xw__out_flush_to(c, c->out.last_reply) < 0)
-        return -EPIPE;
+    /* after a connection error the waits below return at once (a checked
+     * request's error already read is still handed back) */
+    if (!done && !c->error && ask_for_news(c, seq) < 0 && !c->error)
+        return -ENOMEM; /* no room for the sync's entry: nothing would tell */
     return tracked ? xw__reply_take(c, seq, -1, pkt) : done_wait(c, seq);
 }
 

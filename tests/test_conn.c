@@ -789,6 +789,7 @@ START_TEST(check_unchecked_ends_with_the_connection)
     shutdown(F.fd, SHUT_RDWR);
     ck_assert_ptr_null(check_join(&k));
     ck_assert_int_ne(xw_connection_has_error(c), 0);
+    ck_assert_ptr_null(xw_request_check(c, (xw_void_cookie_t){(unsigned)v})); /* at once */
 }
 END_TEST
 
