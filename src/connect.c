@@ -46,8 +46,7 @@ int xw__conn_fail(xw_connection_t *c, int code, const char *fmt, ...)
         shutdown(c->fd, SHUT_RDWR);
     xw__close_fds(c->out.fds, c->out.nfds);
     c->out.nfds = 0;
-    xw__close_fds(c->in.fds, c->in.nfds);
-    c->in.nfds = 0;
+    xw__in_close_fds(c);
     c->out.fast_limit = 0;
     __atomic_store_n(&c->out.inline_limit, 0, __ATOMIC_RELAXED);
     xw__cond_broadcast(&c->in_cond);

@@ -79,6 +79,8 @@ int xw__pend_add(xw_connection_t *c, uint64_t seq, int flags, const xw_protocol_
     if (XW_UNLIKELY(in->pn == in->pcap) && pend_room(in) < 0)
         return -ENOMEM;
     xw__pend_push(c, seq, flags, req, req->isvoid ? 0 : multi_kind(req));
+    if (flags & XW_REQUEST_REPLY_FDS)
+        in->fdwait++;
     return 0;
 }
 
@@ -107,6 +109,8 @@ static void finish(struct xw_in *in, struct xw_pend *e)
     if (!e->done) {
         e->done = 1;
         in->pundone--;
+        if (e->flags & XW_REQUEST_REPLY_FDS)
+            in->fdwait--;
     }
 }
 
@@ -161,14 +165,82 @@ static int fail_pkt(xw_connection_t *c, struct xw_pkt *rec, const char *fmt, uns
     return xw__conn_fail(c, XW_CONN_CLOSED_MALFORMED, "%s", msg);
 }
 
-/* Takes the first n received fds, in order, for a reply. */
-static void take_fds(struct xw_in *in, int *dst, unsigned n)
+/* ---- received fds: each recvmsg's batch belongs to the bytes it came with ---- */
+
+/* Fds a reply at stream bytes [s, e) may claim from batch b: own (it overlaps b)
+ * or earlier (b ended before it: kept for a waiting request, see fds_sweep). */
+static int batch_is(const struct xw_fd_batch *b, uint64_t s, uint64_t e, int own)
 {
-    if (!n) /* nearly every reply: skip two library calls */
-        return;
-    memcpy(dst, in->fds, n * sizeof(int));
-    memmove(in->fds, in->fds + n, (in->nfds - n) * sizeof(int));
-    in->nfds -= n;
+    return b->start < e && (b->end > s) == own;
+}
+
+/* Drops batch i (its fds claimed or closed). */
+static void batch_drop(struct xw_in *in, unsigned i)
+{
+    memmove(in->fdb + i, in->fdb + i + 1, (in->nfdb - i - 1) * sizeof(in->fdb[0]));
+    in->nfdb--;
+}
+
+/* Moves up to n fds of the batches of one kind to dst, oldest first; returns how many. */
+static unsigned take_from(struct xw_in *in, uint64_t s, uint64_t e, int own, int *dst, unsigned n)
+{
+    unsigned got = 0;
+    for (unsigned i = 0; i < in->nfdb && got < n; i++) {
+        struct xw_fd_batch *b = &in->fdb[i];
+        if (!batch_is(b, s, e, own))
+            continue;
+        unsigned k = b->n - b->used < n - got ? b->n - b->used : n - got;
+        memcpy(dst + got, b->fds + b->used, k * sizeof(int));
+        b->used += k;
+        got += k;
+    }
+    return got;
+}
+
+/* Fds received no later than stream offset e and not claimed yet. */
+static unsigned fds_before(const struct xw_in *in, uint64_t e)
+{
+    unsigned have = 0;
+    for (unsigned i = 0; i < in->nfdb; i++)
+        if (in->fdb[i].start < e)
+            have += in->fdb[i].n - in->fdb[i].used;
+    return have;
+}
+
+/* Moves n fds (at most fds_before(e)) to dst, the caller owns them then, for the
+ * reply at stream bytes [s, e): first from the reads it came with, then from
+ * earlier reads kept for it. */
+static void take_fds(struct xw_in *in, uint64_t s, uint64_t e, int *dst, unsigned n)
+{
+    unsigned got = take_from(in, s, e, 1, dst, n);
+    take_from(in, s, e, 0, dst + got, n - got);
+    for (unsigned i = in->nfdb; i-- > 0;)
+        if (in->fdb[i].used == in->fdb[i].n)
+            batch_drop(in, i);
+}
+
+/* Stream offset up to which every received byte has been parsed. */
+static uint64_t parsed_to(const struct xw_in *in)
+{
+    return in->partial ? in->pstart : in->rpos - in->len;
+}
+
+/* Closes the unclaimed fds of each batch whose bytes are all parsed. While a
+ * request whose reply brings fds is unfinished they are kept for it instead: a
+ * server sends fds with the first segment of a flush, which can end before the
+ * reply (Linux cuts a large sendmsg into ~36 KiB segments and hands the fds out
+ * with the first). A full queue drops the oldest parsed batch. */
+static void fds_sweep(struct xw_in *in, int room)
+{
+    uint64_t done = parsed_to(in);
+    for (unsigned i = in->nfdb; i-- > 0;) {
+        struct xw_fd_batch *b = &in->fdb[i];
+        int full = room && in->nfdb == XW_FD_BATCHES && i == 0;
+        if (b->end <= done && (!in->fdwait || full)) {
+            xw__close_fds(b->fds + b->used, b->n - b->used);
+            batch_drop(in, i);
+        }
+    }
 }
 
 /* Events, errors and XGE events in libxcb's layout: 32 bytes, the widened sequence
@@ -218,7 +290,8 @@ static int is_last_reply(const struct xw_pend *e, const uint8_t *w)
     return 1;
 }
 
-static int route_reply(xw_connection_t *c, const uint8_t *w, size_t n, struct xw_pkt *rec, uint64_t seq)
+static int route_reply(xw_connection_t *c, const uint8_t *w, size_t n, struct xw_pkt *rec, uint64_t seq,
+                       uint64_t at)
 {
     struct xw_in *in = &c->in;
     struct xw_pend *e = first_undone(in);
@@ -226,13 +299,16 @@ static int route_reply(xw_connection_t *c, const uint8_t *w, size_t n, struct xw
         return fail_pkt(c, rec, "malformed reply: sequence %llu belongs to no request awaiting a reply (%llu sent)",
                         (unsigned long long)seq, (unsigned long long)c->out.seq);
     unsigned nfds = (e->flags & XW_REQUEST_REPLY_FDS) ? w[1] : 0;
-    if (nfds > in->nfds || nfds > XW_MAX_FDS)
-        return fail_pkt(c, rec, "malformed reply: claims %llu fds, %llu received", nfds, in->nfds);
+    int fds[XW_MAX_FDS]; /* owned here until they move into the packet or are closed */
+    if (nfds) { /* nearly every reply claims none */
+        unsigned have = fds_before(in, at + n);
+        if (nfds > have || nfds > XW_MAX_FDS)
+            return fail_pkt(c, rec, "malformed reply: claims %llu fds, %llu received", nfds, have);
+        take_fds(in, at, at + n, fds, nfds);
+    }
     if (is_last_reply(e, w))
         finish(in, e);
     if (e->dead) {
-        int fds[XW_MAX_FDS];
-        take_fds(in, fds, nfds);
         xw__close_fds(fds, nfds);
         if (rec)
             xw__pkt_free(c, rec);
@@ -241,8 +317,6 @@ static int route_reply(xw_connection_t *c, const uint8_t *w, size_t n, struct xw
     }
     struct xw_pkt *p;
     if (e->validate && e->validate(w, n) != 0) {
-        int fds[XW_MAX_FDS];
-        take_fds(in, fds, nfds);
         xw__close_fds(fds, nfds);
         p = malformed_record(c, rec, seq, 0, 0);
     } else {
@@ -253,8 +327,10 @@ static int route_reply(xw_connection_t *c, const uint8_t *w, size_t n, struct xw
             p->len = (uint32_t)n;
             p->seq = seq;
             p->kind = XW_PKT_REPLY;
-            take_fds(in, (int *)(XW_PKT_DATA(p) + n), nfds);
+            memcpy(XW_PKT_DATA(p) + n, fds, nfds * sizeof(int));
             p->nfds = (uint16_t)nfds;
+        } else {
+            xw__close_fds(fds, nfds);
         }
     }
     if (!p)
@@ -330,7 +406,8 @@ static int route_event(xw_connection_t *c, const uint8_t *w, size_t n, struct xw
     return 0;
 }
 
-static int route(xw_connection_t *c, const uint8_t *w, size_t n, struct xw_pkt *rec)
+/* Routes the packet of n bytes at w, which the stream carried at offset at. */
+static int route(xw_connection_t *c, const uint8_t *w, size_t n, struct xw_pkt *rec, uint64_t at)
 {
     struct xw_in *in = &c->in;
     uint8_t type = w[0] & 0x7f;
@@ -343,9 +420,13 @@ static int route(xw_connection_t *c, const uint8_t *w, size_t n, struct xw_pkt *
                             (unsigned long long)seq, (unsigned long long)c->out.seq);
         in->last_seq = seq;
     }
+    /* any packet finishes the requests before it; an error, its own too */
+    uint64_t done = type == 0 ? seq : seq - 1;
+    if (seq && done > in->done_seq)
+        in->done_seq = done;
     complete_before(in, seq);
     if (type == 1)
-        return route_reply(c, w, n, rec, seq);
+        return route_reply(c, w, n, rec, seq, at);
     if (type == 0)
         return route_error(c, w, rec, seq);
     return route_event(c, w, n, rec, seq);
@@ -378,6 +459,7 @@ static int start_partial(xw_connection_t *c, const uint8_t *w, size_t have, size
     if (!p)
         return xw__conn_fail(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for a %zu-byte packet", need);
     memcpy(XW_PKT_DATA(p), w, have);
+    in->pstart = in->rpos - have;
     in->partial = p;
     in->pfill = have;
     in->pneed = need;
@@ -395,7 +477,7 @@ static int parse(xw_connection_t *c)
             break;
         size_t have = in->len - pos;
         if (have >= need) {
-            route(c, w, need, NULL);
+            route(c, w, need, NULL, in->rpos - have);
             pos += need;
             continue;
         }
@@ -405,35 +487,44 @@ static int parse(xw_connection_t *c)
     }
     memmove(in->buf, in->buf + pos, in->len - pos);
     in->len -= pos;
-    /* Fds arrive with the bytes of the reply they belong to; once every byte read
-     * so far is parsed, any left over belong to nothing. */
-    if (!in->len && !in->partial && in->nfds) {
-        xw__close_fds(in->fds, in->nfds);
-        in->nfds = 0;
-    }
+    if (in->nfdb)
+        fds_sweep(in, 0);
     return c->error ? -EPIPE : 0;
 }
 
-/* Queue fds that came with the bytes; a truncated control message is fatal. */
-static int collect_fds(xw_connection_t *c, struct msghdr *m)
+/* Keeps the fds that came with the got bytes just received as one batch; a
+ * truncated control message is fatal, and so is a full queue of batches whose
+ * bytes are not parsed yet (only a hostile server sends that many). */
+static int collect_fds(xw_connection_t *c, struct msghdr *m, size_t got)
 {
     struct xw_in *in = &c->in;
     int lost = (m->msg_flags & MSG_CTRUNC) != 0;
+    int fds[XW_MAX_FDS];
+    unsigned n = 0;
     for (struct cmsghdr *h = CMSG_FIRSTHDR(m); h; h = CMSG_NXTHDR(m, h)) {
         if (h->cmsg_level != SOL_SOCKET || h->cmsg_type != SCM_RIGHTS)
             continue;
-        size_t n = (h->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-        int *fds = (int *)CMSG_DATA(h);
-        for (size_t i = 0; i < n; i++) {
+        size_t k = (h->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+        for (size_t i = 0; i < k; i++) {
             int fd;
-            memcpy(&fd, fds + i, sizeof(int));
-            if (in->nfds < sizeof(in->fds) / sizeof(in->fds[0]))
-                in->fds[in->nfds++] = fd;
+            memcpy(&fd, (int *)CMSG_DATA(h) + i, sizeof(int));
+            if (n < XW_MAX_FDS)
+                fds[n++] = fd;
             else {
                 close(fd);
                 lost = 1;
             }
         }
+    }
+    if (n && in->nfdb == XW_FD_BATCHES)
+        fds_sweep(in, 1);
+    if (n && in->nfdb == XW_FD_BATCHES) {
+        xw__close_fds(fds, n);
+        lost = 1;
+    } else if (n) {
+        struct xw_fd_batch *b = &in->fdb[in->nfdb++];
+        *b = (struct xw_fd_batch){.start = in->rpos, .end = in->rpos + got, .n = n};
+        memcpy(b->fds, fds, n * sizeof(int));
     }
     if (lost)
         return xw__conn_fail(c, XW_CONN_CLOSED_FDPASSING_FAILED, "file descriptors from the server were lost");
@@ -449,7 +540,7 @@ static void finish_partial(xw_connection_t *c, size_t *got)
     if (in->pfill == in->pneed) {
         struct xw_pkt *p = in->partial;
         in->partial = NULL;
-        route(c, XW_PKT_DATA(p), in->pneed, p);
+        route(c, XW_PKT_DATA(p), in->pneed, p, in->pstart);
     }
 }
 
@@ -476,12 +567,13 @@ int xw__in_read_nonblock(xw_connection_t *c)
     while (r < 0 && errno == EINTR);
     if (r < 0)
         return errno == EAGAIN ? 0 : xw__conn_fail(c, XW_CONN_ERROR, "read from server: %s", strerror(errno));
-    if (collect_fds(c, &m) < 0)
+    if (collect_fds(c, &m, (size_t)r) < 0)
         return -EPIPE;
     if (r == 0)
         return xw__conn_fail(c, XW_CONN_ERROR, "server closed the connection%s",
                              in->len || in->partial ? " in the middle of a packet" : "");
     c->total_read += (uint64_t)r;
+    in->rpos += (uint64_t)r;
     size_t got = (size_t)r;
     if (in->partial)
         finish_partial(c, &got);
@@ -602,19 +694,45 @@ int xw__reply_take_fit(xw_connection_t *c, uint64_t seq, int64_t deadline, size_
     return 1;
 }
 
-/* Lock held. Waits until a checked void request is finished, syncing if no later
- * reply-bearing request would tell us. */
+/* Lock held. Waits until the server has finished request seq, which has no
+ * pending entry (an unchecked void request): a later packet must arrive. */
+static int done_wait(xw_connection_t *c, uint64_t seq)
+{
+    while (seq > c->in.done_seq) {
+        if (c->error)
+            return -EPIPE;
+        xw__in_wait(c, -1);
+    }
+    return 1;
+}
+
+/* Lock held. Makes sure the server will tell when request seq is finished: a
+ * sync after it unless a later reply-bearing request will tell (libxcb's rule),
+ * and everything up to that request on the wire (it may sit in the buffer behind
+ * a flushed seq). */
+static int ask_for_news(xw_connection_t *c, uint64_t seq)
+{
+    int r = seq > c->out.last_reply ? xw__out_sync(c) : 0;
+    return r < 0 ? r : xw__out_flush_to(c, c->out.last_reply);
+}
+
+/* Lock held. Waits until a void request is finished, as libxcb does for checked
+ * and unchecked ones alike (callers use the check as a barrier). A checked
+ * request's error is handed back; an unchecked one's went to the event queue. */
 int xw__check_wait(xw_connection_t *c, uint64_t seq, struct xw_pkt **pkt)
 {
     if (XW_UNLIKELY(c->borrow))
         return xw__borrow_check(c, seq, pkt);
     *pkt = NULL;
     struct xw_pend *e = pend_find(&c->in, seq);
-    /* the sync must reach the server even when the checked request already has
-     * (flushed, or written straight out as a large request) */
-    if (e && !e->done && seq > c->out.last_reply && (xw__out_sync(c) < 0 || xw__out_flush(c) < 0))
-        return -EPIPE;
-    return xw__reply_take(c, seq, -1, pkt);
+    int tracked = e != NULL;
+    /* an entry retires only once finished, so without one done_seq says it */
+    int done = e ? e->done : seq <= c->in.done_seq;
+    /* after a connection error the waits below return at once (a checked
+     * request's error already read is still handed back) */
+    if (!done && !c->error && ask_for_news(c, seq) < 0 && !c->error)
+        return -ENOMEM; /* no room for the sync's entry: nothing would tell */
+    return tracked ? xw__reply_take(c, seq, -1, pkt) : done_wait(c, seq);
 }
 
 /* Lock held. The reply will be dropped on arrival (or now, if queued); with
@@ -699,5 +817,13 @@ void xw__in_fini(xw_connection_t *c)
     if (in->partial)
         xw__pkt_free(c, in->partial);
     queue_free(c, &c->borrow_stash);
-    xw__close_fds(in->fds, in->nfds);
+    xw__in_close_fds(c);
+}
+
+void xw__in_close_fds(xw_connection_t *c)
+{
+    struct xw_in *in = &c->in;
+    for (unsigned i = 0; i < in->nfdb; i++)
+        xw__close_fds(in->fdb[i].fds + in->fdb[i].used, in->fdb[i].n - in->fdb[i].used);
+    in->nfdb = 0;
 }

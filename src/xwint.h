@@ -189,15 +189,32 @@ struct xw_out {
     uint64_t accounted;  /* borrowed: requests up to here were counted to the owner */
 };
 
+/* The fds one recvmsg returned, with the stream bytes it returned: they belong to
+ * the packets overlapping [start, end). Owned until a reply claims them or they
+ * are closed (in.c). */
+struct xw_fd_batch {
+    uint64_t start, end;
+    unsigned n, used; /* fds[used..n) are not claimed yet */
+    int fds[XW_MAX_FDS];
+};
+
+/* Batches held at once: a reply's fds come in one or two reads, so only a
+ * hostile server needs more (the oldest parsed batch is then closed). */
+#define XW_FD_BATCHES 8u
+
 struct xw_in {
     uint8_t *buf; /* XW_IN_SIZE bytes, allocated at connect */
     size_t len;   /* valid bytes from buf[0] */
     struct xw_pkt *partial; /* a packet larger than buf being filled in place */
     size_t pfill, pneed;
     uint64_t last_seq; /* widened sequence of the last packet read */
+    uint64_t done_seq; /* the server has finished every request up to this one */
     int reading;       /* a thread is in poll()/recvmsg() for this connection */
-    unsigned nfds;
-    int fds[XW_MAX_FDS * 4]; /* received, not yet claimed by a reply */
+    uint64_t rpos;     /* stream offset just past the last byte received */
+    uint64_t pstart;   /* stream offset of the partial packet's first byte */
+    unsigned fdwait;   /* unfinished requests whose reply brings fds */
+    unsigned nfdb;     /* fd batches held, in stream order */
+    struct xw_fd_batch fdb[XW_FD_BATCHES];
     struct xw_pend *pend;    /* ring, sorted by seq */
     size_t pcap, phead, pn, pundone; /* the last pundone entries are not done */
     struct xw_queue events;
@@ -363,6 +380,8 @@ void xw__queue_push(struct xw_queue *q, struct xw_pkt *p);
 struct xw_pkt *xw__queue_pop(struct xw_queue *q);
 void xw__queue_free(xw_connection_t *c, struct xw_queue *q);
 void xw__in_fini(xw_connection_t *c);
+/* Closes every received fd not yet claimed (connection failure, disconnect). */
+void xw__in_close_fds(xw_connection_t *c);
 uint64_t xw__widen32(xw_connection_t *c, unsigned int seq);
 
 /* ext.c (lock held) */

@@ -2,9 +2,13 @@
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <xw/xwext.h>
@@ -637,6 +641,158 @@ START_TEST(check_after_flush)
 }
 END_TEST
 
+/* ---- xw_request_check as a barrier ---- */
+
+/* 1 when the client has written something the server has not read, within ms. */
+static int server_has_input(int ms)
+{
+    struct pollfd p = {.fd = F.fd, .events = POLLIN};
+    return poll(&p, 1, ms) == 1 && (p.revents & POLLIN);
+}
+
+/* The next request the server reads: its major opcode (its sequence is F.seq). */
+static int next_opcode(void)
+{
+    uint8_t buf[256];
+    ck_assert_msg(server_has_input(5000), "the client wrote nothing");
+    ck_assert_int_gt(fake_read_request(&F, buf, sizeof(buf), NULL, NULL), 0);
+    return buf[0];
+}
+
+struct checker {
+    pthread_t t;
+    uint64_t seq;
+    int done;
+    xw_generic_error_t *error;
+};
+
+static void *check_thread(void *arg)
+{
+    struct checker *k = arg;
+    k->error = xw_request_check(c, (xw_void_cookie_t){(unsigned)k->seq});
+    __atomic_store_n(&k->done, 1, __ATOMIC_RELEASE);
+    return NULL;
+}
+
+static void check_start(struct checker *k, uint64_t seq)
+{
+    *k = (struct checker){.seq = seq};
+    ck_assert_int_eq(pthread_create(&k->t, NULL, check_thread, k), 0);
+}
+
+/* Still blocked after ms. */
+static int check_blocked(struct checker *k, int ms)
+{
+    struct timespec t = {0, (long)ms * 1000000L};
+    nanosleep(&t, NULL);
+    return !__atomic_load_n(&k->done, __ATOMIC_ACQUIRE);
+}
+
+static xw_generic_error_t *check_join(struct checker *k)
+{
+    ck_assert_int_eq(pthread_join(k->t, NULL), 0);
+    return k->error;
+}
+
+/* An unchecked void request with nothing after it: exactly one GetInputFocus
+ * follows it, and the check returns only once the request is known finished (an
+ * event of its own sequence does not say so; its error does), NULL, with the
+ * error in the event queue; the sync's reply is dropped. */
+START_TEST(check_unchecked_waits_for_the_server)
+{
+    c = fake_connect(&F, NULL, 0);
+    uint64_t v = send_void(0, 8);
+    flush_to_server(1);
+    struct checker k;
+    check_start(&k, v);
+    ck_assert_int_eq(next_opcode(), 43);
+    ck_assert_uint_eq(F.seq, v + 1);
+    ck_assert(check_blocked(&k, 200));
+    send_event(33, v, 1); /* generated while v runs: v may still fail */
+    ck_assert(check_blocked(&k, 200));
+    send_error(v, 3, 0x1234, 8);
+    ck_assert_ptr_null(check_join(&k));
+    send_reply(v + 1, 0);
+    xw_generic_event_t *ev = xw_wait_for_event(c);
+    ck_assert_uint_eq(ev->response_type, 33);
+    free(ev);
+    ev = xw_wait_for_event(c);
+    ck_assert_uint_eq(ev->response_type, 0);
+    ck_assert_uint_eq(((xw_generic_error_t *)ev)->resource_id, 0x1234);
+    ck_assert_uint_eq(ev->full_sequence, v);
+    free(ev);
+    /* no second sync, and the dropped reply left nothing behind */
+    uint64_t s = send_void(0, 127);
+    xw_flush(c);
+    ck_assert_int_eq(next_opcode(), 127);
+    ck_assert_uint_eq(F.seq, s);
+    ck_assert(!server_has_input(50));
+    ck_assert_ptr_null(xw_poll_for_event(c));
+    /* without an error: the sync's reply ends the wait */
+    check_start(&k, s);
+    ck_assert_int_eq(next_opcode(), 43);
+    ck_assert(check_blocked(&k, 100));
+    send_reply(s + 1, 0);
+    ck_assert_ptr_null(check_join(&k));
+    ck_assert(!server_has_input(50));
+    ck_assert_ptr_null(xw_poll_for_event(c));
+    ck_assert_int_eq(xw_connection_has_error(c), 0);
+}
+END_TEST
+
+/* A reply-bearing request after the void one tells when it finished: no sync,
+ * checked or not, even when the void request was flushed and the later one was
+ * not (the check must send it). Once known finished, the check neither writes
+ * nor waits. */
+START_TEST(check_without_redundant_sync)
+{
+    for (int flushed = 0; flushed < 2; flushed++) {
+        for (int checked = 0; checked < 2; checked++) {
+            c = fake_connect(&F, NULL, 0);
+            uint64_t v = send_void(checked ? XW_REQUEST_CHECKED : 0, 8);
+            if (flushed)
+                flush_to_server(1);
+            uint64_t r = send_reply_req(0, 200);
+            struct checker k;
+            check_start(&k, v);
+            if (!flushed)
+                ck_assert_int_eq(next_opcode(), 8);
+            ck_assert_int_eq(next_opcode(), 200);
+            ck_assert_uint_eq(F.seq, r);
+            ck_assert(check_blocked(&k, 100));
+            ck_assert(!server_has_input(0));
+            send_reply(r, 0);
+            ck_assert_ptr_null(check_join(&k));
+            ck_assert(!server_has_input(50)); /* no GetInputFocus, ever */
+            ck_assert_ptr_null(xw_request_check(c, (xw_void_cookie_t){(unsigned)v}));
+            ck_assert(!server_has_input(50));
+            uint8_t *rep = xw_wait_for_reply64(c, r, NULL);
+            ck_assert_ptr_nonnull(rep);
+            free(rep);
+            ck_assert_int_eq(xw_connection_has_error(c), 0);
+            hang_up();
+        }
+    }
+}
+END_TEST
+
+/* The connection fails while a check waits: it returns NULL instead of hanging. */
+START_TEST(check_unchecked_ends_with_the_connection)
+{
+    c = fake_connect(&F, NULL, 0);
+    uint64_t v = send_void(0, 8);
+    struct checker k;
+    check_start(&k, v);
+    ck_assert_int_eq(next_opcode(), 8);
+    ck_assert_int_eq(next_opcode(), 43);
+    ck_assert(check_blocked(&k, 100));
+    shutdown(F.fd, SHUT_RDWR);
+    ck_assert_ptr_null(check_join(&k));
+    ck_assert_int_ne(xw_connection_has_error(c), 0);
+    ck_assert_ptr_null(xw_request_check(c, (xw_void_cookie_t){(unsigned)v})); /* at once */
+}
+END_TEST
+
 static uint8_t big_body[600 * 1024];
 
 START_TEST(too_long_fails_alone)
@@ -1060,6 +1216,230 @@ START_TEST(too_many_fds_in_one_message_is_fatal)
 }
 END_TEST
 
+/* ---- fds belong to the bytes they came with ---- */
+
+/* A fresh open file (a pipe's read end) to pass: its own inode, so it can be told apart. */
+static int new_fd(void)
+{
+    int p[2];
+    ck_assert_int_eq(pipe2(p, O_CLOEXEC), 0);
+    close(p[1]);
+    return p[0];
+}
+
+static int same_file(int a, int b)
+{
+    struct stat x, y;
+    return fstat(a, &x) == 0 && fstat(b, &y) == 0 && x.st_ino == y.st_ino && x.st_dev == y.st_dev;
+}
+
+/* A request whose reply brings fds, sent and read by the server: its sequence. */
+static uint64_t ask_for_fds(void)
+{
+    uint64_t s = send_reply_req(XW_REQUEST_CHECKED | XW_REQUEST_REPLY_FDS, 200);
+    flush_to_server(1);
+    return s;
+}
+
+/* s's reply brought exactly one fd, the same file as want: closes it. */
+static void reply_has_fd(uint64_t s, int want)
+{
+    uint8_t *r = xw_wait_for_reply64(c, s, NULL);
+    ck_assert_msg(r != NULL, "no reply: %s", xw_connection_error_string(c));
+    ck_assert_uint_eq(r[1], 1);
+    int got = xw_get_reply_fds(c, r, 32 + 4 * (size_t)fs_rd32(r + 4))[0];
+    ck_assert_msg(same_file(got, want), "the reply got another packet's fd");
+    close(got);
+    free(r);
+}
+
+/* Every queued event (n of them) and a round trip: the connection is healthy. */
+static void drain_and_round_trip(int n)
+{
+    for (int i = 0; i < n; i++) {
+        xw_generic_event_t *ev = xw_wait_for_event(c);
+        ck_assert_ptr_nonnull(ev);
+        ck_assert_uint_eq(ev->response_type, 33);
+        free(ev);
+    }
+    ck_assert_ptr_null(xw_poll_for_event(c));
+    uint64_t s = send_reply_req(XW_REQUEST_CHECKED, 16);
+    flush_to_server(1);
+    send_reply(s, 0);
+    free(xw_wait_for_reply64(c, s, NULL));
+    ck_assert_int_eq(xw_connection_has_error(c), 0);
+}
+
+/* n events of sequence seq at b. */
+static size_t events_at(uint8_t *b, size_t n, uint64_t seq)
+{
+    for (size_t i = 0; i < n; i++)
+        fake_event(b + 32 * i, 33, (uint16_t)seq, (uint32_t)i);
+    return 32 * n;
+}
+
+/* Fds sent with an event, which claims none, while a request that gets fds waits;
+ * then the reply with its own fd, after the rest of a second event that the
+ * first read cut (so bytes were still unparsed when the reply's fd came): the
+ * reply gets its own fd, the event's are closed. */
+START_TEST(fds_of_an_event_are_not_a_later_replys)
+{
+    c = fake_connect(&F, NULL, 0);
+    uint64_t s = ask_for_fds();
+    int base = count_open_fds();
+    int a[2] = {new_fd(), new_fd()}, b = new_fd();
+    uint8_t st[128];
+    size_t n = events_at(st, 2, s);
+    n += fake_reply(st + n, (uint16_t)s, 1, NULL, 0);
+    fake_send_fds(&F, st, 40, a, 2); /* an event and 8 bytes of the next */
+    fake_send_fds(&F, st + 40, n - 40, &b, 1);
+    reply_has_fd(s, b);
+    close_all(a, 2);
+    close(b);
+    ck_assert_int_eq(count_open_fds(), base);
+    drain_and_round_trip(2);
+}
+END_TEST
+
+/* A flush that carries earlier packets before the reply, with the reply's fd:
+ * (1) small, one read; (2) 44 KiB of events first, which the kernel hands over in
+ * two reads with the fd on the first, before any byte of the reply; (3) the fd
+ * on an earlier write than the reply (a server's partial write). */
+START_TEST(fds_sent_with_a_flush_of_earlier_packets)
+{
+    static uint8_t st[45 * 1024 + 64];
+    c = fake_connect(&F, NULL, 0);
+    int base = count_open_fds();
+    for (int form = 0; form < 3; form++) {
+        uint64_t s = ask_for_fds();
+        size_t nev = form == 0 ? 2 : 44 * 32;
+        size_t n = events_at(st, nev, s);
+        size_t head = n;
+        n += fake_reply(st + n, (uint16_t)s, 1, NULL, 0);
+        int fd = new_fd();
+        if (form < 2) {
+            fake_send_fds(&F, st, n, &fd, 1);
+        } else {
+            fake_send_fds(&F, st, head, &fd, 1);
+            fake_send(&F, st + head, n - head);
+        }
+        reply_has_fd(s, fd);
+        close(fd);
+        ck_assert_int_eq(count_open_fds(), base);
+        drain_and_round_trip((int)nev);
+    }
+}
+END_TEST
+
+/* A reply spanning two reads, its fd with the first or the second: a 64-byte
+ * reply after an event, and a 200 KB reply (filled in its own record) in 5 pieces
+ * with the fd on one of them. */
+START_TEST(fds_with_a_reply_spanning_reads)
+{
+    static uint8_t st[32 + 200032], extra[200000];
+    c = fake_connect(&F, NULL, 0);
+    int base = count_open_fds();
+    for (int big = 0; big < 2; big++) {
+        size_t pieces = big ? 5 : 2;
+        for (size_t with = 0; with < pieces; with++) {
+            uint64_t s = ask_for_fds();
+            size_t n = events_at(st, 1, s);
+            n += fake_reply(st + n, (uint16_t)s, 1, extra, big ? sizeof(extra) : 32);
+            size_t cut[6] = {0, 50, n};
+            if (big)
+                for (size_t i = 0; i <= pieces; i++)
+                    cut[i] = i == pieces ? n : i * (n / pieces);
+            int fd = new_fd();
+            for (size_t i = 0; i < pieces; i++) {
+                if (i == with)
+                    fake_send_fds(&F, st + cut[i], cut[i + 1] - cut[i], &fd, 1);
+                else
+                    fake_send(&F, st + cut[i], cut[i + 1] - cut[i]);
+                void *r = NULL;
+                if (i + 1 < pieces) /* the client reads this piece on its own */
+                    ck_assert_int_eq(xw_poll_for_reply64(c, s, &r, NULL), 0);
+            }
+            reply_has_fd(s, fd);
+            close(fd);
+            ck_assert_int_eq(count_open_fds(), base);
+            drain_and_round_trip(1);
+        }
+    }
+}
+END_TEST
+
+/* Fds nobody claims are closed once their bytes are parsed: with an event while no
+ * request expects fds; with an event while one does, closed when it gets an error
+ * instead; claimed by a reply that was discarded. */
+START_TEST(fds_nobody_claims_are_closed)
+{
+    uint8_t st[64];
+    int fds[2] = {new_fd(), new_fd()};
+    c = fake_connect(&F, NULL, 0);
+    int base = count_open_fds();
+    events_at(st, 1, 0);
+    fake_send_fds(&F, st, 32, fds, 2);
+    free(xw_wait_for_event(c));
+    ck_assert_int_eq(count_open_fds(), base);
+
+    uint64_t s = ask_for_fds();
+    events_at(st, 1, s);
+    fake_send_fds(&F, st, 32, fds, 2);
+    free(xw_wait_for_event(c));
+    ck_assert_int_eq(count_open_fds(), base + 2); /* kept: its reply may follow */
+    send_error(s, 2, 0, 200);
+    xw_generic_error_t *e = NULL;
+    ck_assert_ptr_null(xw_wait_for_reply64(c, s, &e));
+    ck_assert_ptr_nonnull(e);
+    free(e);
+    ck_assert_int_eq(count_open_fds(), base);
+
+    s = ask_for_fds();
+    xw_discard_reply64(c, s);
+    fake_reply(st, (uint16_t)s, 2, NULL, 0);
+    fake_send_fds(&F, st, 32, fds, 2);
+    drain_and_round_trip(0);
+    ck_assert_int_eq(count_open_fds(), base);
+    close_all(fds, 2);
+}
+END_TEST
+
+/* Hostile counts: fds with each of 12 events while a request waits for fds (at
+ * most 8 reads' worth are kept, the oldest closed first), then the reply with its
+ * own; and fds on 10 reads of one unfinished 200 KB reply: fatal, all closed. */
+START_TEST(fds_hostile_counts_are_bounded)
+{
+    static uint8_t st[200032], extra[200000];
+    c = fake_connect(&F, NULL, 0);
+    uint64_t s = ask_for_fds();
+    int fd = new_fd(), mine = new_fd();
+    int base = count_open_fds();
+    for (int i = 0; i < 12; i++) {
+        events_at(st, 1, s);
+        fake_send_fds(&F, st, 32, &fd, 1);
+        free(xw_wait_for_event(c));
+        ck_assert_int_le(count_open_fds(), base + 8);
+    }
+    ck_assert_int_eq(count_open_fds(), base + 8);
+    size_t n = fake_reply(st, (uint16_t)s, 1, NULL, 0);
+    fake_send_fds(&F, st, n, &mine, 1);
+    reply_has_fd(s, mine);
+    ck_assert_int_eq(count_open_fds(), base);
+    drain_and_round_trip(0);
+
+    s = ask_for_fds();
+    n = fake_reply(st, (uint16_t)s, 1, extra, sizeof(extra));
+    for (size_t i = 0; i < 10; i++) {
+        fake_send_fds(&F, st + i * 1000, 1000, &fd, 1);
+        xw_poll_for_event(c);
+    }
+    ck_assert_str_eq(dead_with(XW_CONN_CLOSED_FDPASSING_FAILED), "file descriptors from the server were lost");
+    ck_assert_int_eq(count_open_fds(), base);
+    close(fd);
+    close(mine);
+}
+END_TEST
+
 /* Truncated packets: an event cut at 20 bytes, a 200 KB reply cut in the middle
  * (being filled in its own record), then the server closes. */
 START_TEST(server_closes_mid_event_and_mid_big_reply)
@@ -1101,9 +1481,13 @@ int main(void)
                      server_closes_mid_event_and_mid_big_reply}},
         {"fds", {fds_out_with_request, fds_in_with_reply_and_unclaimed, fds_with_no_reply_are_closed,
                  more_fds_than_the_reply_claims, fewer_fds_than_the_reply_claims_is_fatal,
-                 too_many_fds_in_one_message_is_fatal}},
+                 too_many_fds_in_one_message_is_fatal, fds_of_an_event_are_not_a_later_replys,
+                 fds_sent_with_a_flush_of_earlier_packets, fds_with_a_reply_spanning_reads, fds_nobody_claims_are_closed,
+                 fds_hostile_counts_are_bounded}},
         {"write", {auto_sync_before_65535_voids, sequence_wrap, check_after_flush, too_long_fails_alone, big_requests,
                    blocked_write_keeps_reading, single_threaded_mode}},
+        {"barrier", {check_unchecked_waits_for_the_server, check_without_redundant_sync,
+                     check_unchecked_ends_with_the_connection}},
     };
     for (size_t g = 0; g < sizeof(groups) / sizeof(groups[0]); g++) {
         TCase *tc = tcase_create(groups[g].name);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <xw/shm.h>
@@ -375,6 +376,84 @@ START_TEST(errors_checked_unchecked)
     sync_server();
     ck_assert_ptr_null(xw_poll_for_queued_event(c));
     xw_destroy_window(c, w);
+}
+END_TEST
+
+/* ---- 4b. xw_request_check on an unchecked request: a barrier, as in libxcb ---- */
+
+struct barrier_wait {
+    xw_void_cookie_t ck;
+    int done;
+    int64_t returned_ns;
+};
+
+static int64_t now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+static void *barrier_thread(void *arg)
+{
+    struct barrier_wait *b = arg;
+    xw_generic_error_t *e = xw_request_check(c, b->ck);
+    b->returned_ns = now_ns();
+    __atomic_store_n(&b->done, e == NULL ? 1 : 2, __ATOMIC_RELEASE);
+    free(e);
+    return NULL;
+}
+
+/* A second client grabs the server, so nothing of ours is processed; the check of
+ * an unchecked request must block until the grab ends, then return NULL with the
+ * request's error already in the event queue and its effects visible to others. */
+START_TEST(check_unchecked_is_a_barrier)
+{
+    xw_window_t w = make_window(0);
+    xw_atom_t prop = intern("XW_BARRIER_TEST", 0);
+    xw_connection_t *g = xw_connect(xvfb_server.name, NULL);
+    ck_assert_int_eq(xw_connection_has_error(g), 0);
+    xw_grab_server(g);
+    free(xw_get_input_focus_reply(g, xw_get_input_focus(g), NULL));
+
+    uint32_t value = 0x5eed;
+    xw_change_property(c, XW_PROP_MODE_REPLACE, w, prop, XW_ATOM_CARDINAL, 32, 1, &value);
+    xw_window_t bad = xw_generate_id(c); /* never created */
+    struct barrier_wait b = {.ck = xw_map_window(c, bad)};
+    ck_assert_uint_ne(b.ck.sequence, 0);
+    pthread_t t;
+    ck_assert_int_eq(pthread_create(&t, NULL, barrier_thread, &b), 0);
+    struct timespec hold = {0, 300 * 1000000L};
+    nanosleep(&hold, NULL);
+    ck_assert_int_eq(__atomic_load_n(&b.done, __ATOMIC_ACQUIRE), 0); /* blocked by the grab */
+    int64_t ungrab_ns = now_ns();
+    xw_ungrab_server(g);
+    xw_flush(g);
+    ck_assert_int_eq(pthread_join(t, NULL), 0);
+    ck_assert_int_eq(b.done, 1); /* NULL: the error is not the check's */
+    ck_assert_int_ge(b.returned_ns, ungrab_ns);
+
+    /* the error was read before the check returned: queued, no read needed */
+    xw_generic_event_t *ev = xw_poll_for_queued_event(c);
+    ck_assert_ptr_nonnull(ev);
+    ck_assert_uint_eq(ev->response_type, 0);
+    ck_assert_uint_eq(((xw_generic_error_t *)ev)->error_code, 3); /* BadWindow */
+    ck_assert_uint_eq(((xw_generic_error_t *)ev)->resource_id, bad);
+    ck_assert_uint_eq(ev->full_sequence, b.ck.sequence);
+    free(ev);
+    ck_assert_ptr_null(xw_poll_for_queued_event(c));
+    /* the property request before it was processed too: another client sees it */
+    xw_get_property_reply_t *r =
+        xw_get_property_reply(g, xw_get_property(g, 0, w, prop, XW_ATOM_CARDINAL, 0, 1), NULL);
+    ck_assert_ptr_nonnull(r);
+    ck_assert_int_eq(xw_get_property_value_length(r), 4);
+    ck_assert_uint_eq(*(uint32_t *)xw_get_property_value(r), 0x5eed);
+    free(r);
+    /* exactly one sync went out after the request: it took one sequence number */
+    ck_assert_uint_eq(xw_no_operation(c).sequence, b.ck.sequence + 2);
+    xw_disconnect(g);
+    xw_destroy_window(c, w);
+    sync_server();
 }
 END_TEST
 
@@ -849,6 +928,7 @@ int main(void)
     tcase_add_test(tc, property_one_mib);
     tcase_add_test(tc, property_pipelined_both_ways);
     tcase_add_test(tc, errors_checked_unchecked);
+    tcase_add_test(tc, check_unchecked_is_a_barrier);
     tcase_add_test(tc, events_property_client_message);
     tcase_add_test(tc, shm_fds);
     tcase_add_test(tc, shm_fd_unclaimed_and_into);

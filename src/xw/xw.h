@@ -191,9 +191,13 @@ XW_EXPORT xw_generic_event_t *xw_wait_for_event(xw_connection_t *c);
 XW_EXPORT xw_generic_event_t *xw_poll_for_event(xw_connection_t *c);
 /** As xw_poll_for_event() but never reads the socket: only what is queued. */
 XW_EXPORT xw_generic_event_t *xw_poll_for_queued_event(xw_connection_t *c);
-/** Waits until a request sent with a _checked function is done: its error
- * (malloc'd, the caller frees it) or NULL when it succeeded. Sends a sync when no
- * later reply would tell. */
+/** Waits until the server has finished a void request, as libxcb does. Checked
+ * (sent with a _checked function): its error (malloc'd, the caller frees it) or
+ * NULL when it succeeded. Unchecked: always NULL, and its error, if any, is in the
+ * event queue; the call still returns only once the request is known finished,
+ * so it serves as a barrier. Sends a sync (GetInputFocus) when no later
+ * reply-bearing request would tell, and flushes up to that request. NULL at once
+ * after a connection error. Thread-safe. */
 XW_EXPORT xw_generic_error_t *xw_request_check(xw_connection_t *c, xw_void_cookie_t cookie);
 /** The reply (and error) of this request will be dropped when it arrives, or
  * now if it already has; nobody may wait for it afterwards. For a cookie the

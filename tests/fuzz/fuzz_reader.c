@@ -4,8 +4,9 @@
  * The fake server's end is a socketpair: it holds the setup and the three
  * QueryExtension answers (XInputExtension, XKEYBOARD, DRI3, sequences 1-3) before
  * the client asks; once the client's requests are out, the input, then EOF. Input: byte 0 low 3 bits = fds to attach (0-7,
- * SCM_RIGHTS, copies of /dev/null), byte 1 = where the first chunk (the one the
- * fds ride on) ends, in 4-byte units; the rest is the stream. The client sends
+ * SCM_RIGHTS, copies of /dev/null) to the first chunk, bits 3-5 = fds to attach
+ * to the second chunk (the rest of the stream), byte 1 = where the first chunk
+ * ends, in 4-byte units; the rest is the stream. The client sends
  * reply-bearing requests (sequences 4..11, one checked void request among them),
  * then drains: each reply (list accessors walked with the generated table, inside
  * the reply's bytes), the check, every event. Nothing may crash, over-read, hang or
@@ -82,24 +83,34 @@ static void prologue(int fd)
     }
 }
 
+/* size bytes from data on fd, with nfds fresh fds attached (0: a plain write). */
+static void send_chunk(struct fake_server *f, const uint8_t *data, size_t size, int nfds)
+{
+    int fds[8];
+    if (nfds == 0 || size == 0) {
+        fake_send(f, data, size);
+        return;
+    }
+    for (int i = 0; i < nfds; i++)
+        if ((fds[i] = open("/dev/null", O_RDONLY | O_CLOEXEC)) < 0)
+            die("open /dev/null");
+    fake_send_fds(f, data, size, fds, nfds);
+    for (int i = 0; i < nfds; i++)
+        close(fds[i]);
+}
+
 static void send_stream(int fd, const uint8_t *data, size_t size)
 {
-    int nfds = data[0] & 7, fds[8];
+    int nfds = data[0] & 7, nfds2 = (data[0] >> 3) & 7;
     size_t first = 4 * (size_t)data[1];
     data += 2, size -= 2;
     if (first > size)
         first = size;
     struct fake_server f = {.fd = fd};
-    if (nfds > 0 && first > 0) {
-        for (int i = 0; i < nfds; i++)
-            if ((fds[i] = open("/dev/null", O_RDONLY | O_CLOEXEC)) < 0)
-                die("open /dev/null");
-        fake_send_fds(&f, data, first, fds, nfds);
-        for (int i = 0; i < nfds; i++)
-            close(fds[i]);
-        data += first, size -= first;
-    }
-    fake_send(&f, data, size);
+    if (nfds == 0) /* as before the second chunk existed: one plain write */
+        first = 0;
+    send_chunk(&f, data, first, nfds);
+    send_chunk(&f, data + first, size - first, nfds2);
     shutdown(fd, SHUT_WR);
 }
 

@@ -91,6 +91,9 @@ static void reader_seeds(void)
     static uint8_t s[4096];
     size_t n = reader_stream(s);
     put("reader", "wellformed-fd", s, n);
+    s[0] = 1 | 1 << 3; /* and one on the rest, which holds the DRI3 reply */
+    s[1] = 48;
+    put("reader", "wellformed-fd-two-reads", s, n);
     s[0] = 0;
     put("reader", "wellformed", s, n);
     put("reader", "empty", s, 2);
