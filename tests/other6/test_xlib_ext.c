@@ -1,6 +1,7 @@
 /* test_xlib_ext.c — a second byte oracle for the XKB, XInput and RandR request forms that
  * libxcb gets wrong or aborts on (the conformance test checks those against their length
- * field only, see known[] in tests/conform/conform.c), and for the other XKB Set* requests:
+ * field only, see known[] in tests/conform/conform.c), and for XKB SetIndicatorMap and
+ * SetNamedIndicator:
  * libX11's own XKB, libXi and libXrandr. Xlib and xwire connect to one fake server on ":N"
  * (dpyserver.c), which answers what those libraries ask first (XKB UseExtension; XInput
  * GetExtensionVersion, OpenDevice, the ChangeDeviceControl reply; RandR QueryVersion) and
@@ -44,6 +45,7 @@ static struct req_mark marks[] = {
     {"Input", "ChangeDeviceProperty", 0, 0, 0}, {"Input", "ChangeDeviceProperty (aux)", 0, 0, 0},
     {"Input", "ChangeFeedbackControl", 0, 0, 0}, {"Input", "ChangeDeviceControl", 0, 0, 0},
     {"RandR", "SetMonitor", 0, 0, 0},      {"RandR", "SetCrtcGamma", 0, 0, 0},
+    {"xkb", "SetIndicatorMap", 0, 0, 0},   {"xkb", "SetNamedIndicator", 0, 0, 0},
 };
 
 #define AUX_SYMS                                                                                       \
@@ -583,6 +585,70 @@ static void set_map_cases(void)
     set_map_case(&s, "2 key types (preserve), KeySymMaps of 1, 0 and 6 syms, 2 behaviors");
 }
 
+/* ---- XKB indicators ---- */
+
+static void indicator_map_fill(XkbIndicatorMapRec *m, int i)
+{
+    m->flags = (unsigned char)(0x80 | i);
+    m->which_groups = (unsigned char)(1 + i % 7), m->groups = (unsigned char)(0xf0 >> (i % 4));
+    m->which_mods = (unsigned char)(0x1f - i), m->mods.mask = (unsigned char)(0x40 + i);
+    m->mods.real_mods = (unsigned char)(0x20 + i), m->mods.vmods = (unsigned short)(0x8000 | i);
+    m->ctrls = 0x10000000u * (unsigned)(i % 16) + (unsigned)i;
+}
+
+/* libX11 (XKBleds.c) puts a map's real modifiers in the IndicatorMap's `mods` byte and never
+ * writes `realMods` (zero in its cleared buffer); xwire is given those values. */
+static xw_xkb_indicator_map_t indicator_map_wire(const XkbIndicatorMapRec *m)
+{
+    xw_xkb_indicator_map_t w = {m->flags, m->which_groups, m->groups, m->which_mods, m->mods.real_mods, 0,
+                                m->mods.vmods, m->ctrls};
+    return w;
+}
+
+static void indicator_cases(void)
+{
+    static XkbIndicatorRec ind;
+    static const unsigned long which[] = {0x1, 0x80000005, 0xffffffff};
+    for (size_t k = 0; k < 3; k++) {
+        kb_reset();
+        kb.indicators = &ind;
+        xw_xkb_indicator_map_t maps[32];
+        int n = 0;
+        for (int i = 0; i < 32; i++) {
+            indicator_map_fill(&ind.maps[i], i);
+            if (which[k] >> i & 1)
+                maps[n++] = indicator_map_wire(&ind.maps[i]);
+        }
+        char what[48];
+        snprintf(what, sizeof(what), "which 0x%lx (%d maps)", which[k], n);
+        xlc_xl_begin();
+        Bool ok = XkbSetIndicatorMap(xlc.dpy, which[k], &kb);
+        xlc_xl_end();
+        tally_case(tally_find("xkb", "SetIndicatorMap"), ok, "XkbSetIndicatorMap returned True");
+        XLC_VOID(xw_xkb_set_indicator_map, (xlc.c, XkbUseCoreKbd, (uint32_t)which[k], maps));
+        compare("xkb", "SetIndicatorMap", what, XKB, 14, NULL, 0);
+    }
+
+    /* SetNamedIndicator: with a map (create it, set the state on) and without one (libX11
+     * then sends `on` as 0 whatever the state asked) */
+    for (int k = 0; k < 2; k++) {
+        XkbIndicatorMapRec m;
+        indicator_map_fill(&m, 5 + k);
+        xw_xkb_indicator_map_t w = indicator_map_wire(&m);
+        if (k)
+            memset(&w, 0, sizeof(w));
+        unsigned spec = k ? 3 : XkbUseCoreKbd, cls = k ? KbdFeedbackClass : LedFeedbackClass, id = k ? 2 : 0;
+        xlc_xl_begin();
+        Bool ok = XkbSetNamedDeviceIndicator(xlc.dpy, spec, cls, id, 0x88 + k, !k, True, !k, k ? NULL : &m);
+        xlc_xl_end();
+        tally_case(tally_find("xkb", "SetNamedIndicator"), ok, "XkbSetNamedDeviceIndicator returned True");
+        XLC_VOID(xw_xkb_set_named_indicator, (xlc.c, (uint16_t)spec, (uint16_t)cls, (uint16_t)id, 0x88 + (uint32_t)k,
+                                              !k, !k, !k, !k, w.flags, w.whichGroups, w.groups, w.whichMods,
+                                              k ? 0 : m.mods.real_mods, w.vmods, w.ctrls));
+        compare("xkb", "SetNamedIndicator", k ? "no map, state only" : "create a map, state on", XKB, 16, NULL, 0);
+    }
+}
+
 /* ---- XInput ---- */
 
 static XDevice *xi_device; /* opened through libXi (OpenDevice), id 5 */
@@ -817,6 +883,9 @@ static const char *const no_oracle[] = {
     "Input ChangeFeedbackControl, string feedback: libXi copies KeySyms as C longs (8 bytes on LP64) where the "
     "protocol has 4-byte KEYSYMs, so its bytes are no oracle there",
     "Input XIChangeProperty / ChangeDeviceProperty with format 0 or a negative count (libXi sends format 0)",
+    "xkb SetIndicatorMap, IndicatorMap's realMods byte: libX11 sends the real modifiers in `mods` and never "
+    "writes `realMods`",
+    "xkb SetNamedIndicator with setState 0 and on 1: libX11 sends on = 0 unless it changes the state",
 };
 
 static void on_alarm(int sig)
@@ -841,6 +910,7 @@ int main(void)
     }
     select_events_cases();
     set_map_cases();
+    indicator_cases();
     xinput_cases();
     randr_cases();
     tally_extra(xlc.xlib_errors == 0, "no X errors reported to Xlib");
