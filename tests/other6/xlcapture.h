@@ -29,8 +29,11 @@ struct xlc {
 };
 extern struct xlc xlc;
 
-/* Starts the fake server and connects Xlib then xwire to it; prints why and returns -1 when
- * that fails (the server is stopped again). */
+/* Ends the process after `seconds` with "<name>: timed out" and a failed summary line (a
+ * library waiting for a reply the fake server does not give would otherwise hang). */
+void xlc_watchdog(const char *name, unsigned seconds);
+/* Starts the fake server and connects Xlib then xwire to it; prints why and a failed
+ * summary line and returns -1 when that fails (the server is stopped again). */
 int xlc_open(void);
 /* Disconnects both and stops the server. */
 void xlc_close(void);
