@@ -1,7 +1,7 @@
 /* test_xlib_ext.c — a second byte oracle for the XKB, XInput and RandR request forms that
  * libxcb gets wrong or aborts on (the conformance test checks those against their length
- * field only, see known[] in tests/conform/conform.c), and for XKB SetIndicatorMap and
- * SetNamedIndicator:
+ * field only, see known[] in tests/conform/conform.c), and for the other XKB Set* requests
+ * (SetNames, SetCompatMap, SetIndicatorMap, SetNamedIndicator, SetControls, SetDeviceInfo):
  * libX11's own XKB, libXi and libXrandr. Xlib and xwire connect to one fake server on ":N"
  * (dpyserver.c), which answers what those libraries ask first (XKB UseExtension; XInput
  * GetExtensionVersion, OpenDevice, the ChangeDeviceControl reply; RandR QueryVersion) and
@@ -44,6 +44,9 @@ static struct req_mark marks[] = {
     {"Input", "ChangeFeedbackControl", 0, 0, 0}, {"Input", "ChangeDeviceControl", 0, 0, 0},
     {"RandR", "SetMonitor", 0, 0, 0},      {"RandR", "SetCrtcGamma", 0, 0, 0},
     {"xkb", "SetIndicatorMap", 0, 0, 0},   {"xkb", "SetNamedIndicator", 0, 0, 0},
+    {"xkb", "SetNames", 0, 0, 0},          {"xkb", "SetNames (aux)", 0, 0, 0},
+    {"xkb", "SetCompatMap", 0, 0, 0},      {"xkb", "SetControls", 0, 0, 0},
+    {"xkb", "SetDeviceInfo", 0, 0, 0},
 };
 
 #define AUX_SYMS                                                                                       \
@@ -285,7 +288,7 @@ static void select_events_cases(void)
 /* ---- XKB SetMap (through XkbChangeMap, which sends the ranges it is given) ---- */
 
 /* A keyboard description built by hand: the parts XkbChangeMap reads, keycodes 8..255. */
-static XkbKeyTypeRec kb_types[4];
+static XkbKeyTypeRec kb_types[8];
 static XkbKTMapEntryRec kb_entries[3];
 static XkbModsRec kb_preserve[2];
 static KeySym kb_syms[64];
@@ -301,6 +304,7 @@ static XkbDescRec kb;
 static void kb_reset(void)
 {
     memset(&kb, 0, sizeof(kb));
+    kb.dpy = xlc.dpy; /* XkbSetCompatMap insists on it */
     memset(&kb_map, 0, sizeof(kb_map));
     memset(&kb_server, 0, sizeof(kb_server));
     memset(kb_symmap, 0, sizeof(kb_symmap));
@@ -315,7 +319,7 @@ static void kb_reset(void)
     kb.map = &kb_map;
     kb.server = &kb_server;
     kb_map.types = kb_types;
-    kb_map.num_types = kb_map.size_types = 4;
+    kb_map.num_types = kb_map.size_types = 8;
     kb_map.syms = kb_syms;
     kb_map.num_syms = kb_map.size_syms = 64;
     kb_map.key_sym_map = kb_symmap;
@@ -647,6 +651,405 @@ static void indicator_cases(void)
     }
 }
 
+/* ---- XKB SetNames (XkbChangeNames, XkbSetNames) ---- */
+
+static XkbNamesRec kb_names;
+static XkbKeyNameRec kb_keynames[256];
+static XkbKeyAliasRec kb_aliases[3];
+static Atom kb_rg[2], kb_lvl[3][3];
+
+static void names_reset(void)
+{
+    kb_reset();
+    memset(&kb_names, 0, sizeof(kb_names));
+    kb.names = &kb_names;
+    kb_names.keycodes = 0x101, kb_names.geometry = 0x102, kb_names.symbols = 0x103;
+    kb_names.phys_symbols = 0x104, kb_names.types = 0x105, kb_names.compat = 0x106;
+    for (int i = 0; i < XkbNumIndicators; i++)
+        kb_names.indicators[i] = 0x300 + (Atom)i;
+    for (int i = 0; i < XkbNumVirtualMods; i++)
+        kb_names.vmods[i] = 0x400 + (Atom)i;
+    for (int i = 0; i < XkbNumKbdGroups; i++)
+        kb_names.groups[i] = 0x500 + (Atom)i;
+    for (int k = 0; k < 256; k++)
+        memcpy(kb_keynames[k].name, (char[4]){'K', (char)('0' + k / 100), (char)('0' + k / 10 % 10), (char)('0' + k % 10)}, 4);
+    kb_names.keys = kb_keynames;
+    for (int i = 0; i < 3; i++) {
+        memcpy(kb_aliases[i].real, (char[4]){'R', 'E', 'A', (char)('a' + i)}, 4);
+        memcpy(kb_aliases[i].alias, (char[4]){'A', 'L', (char)('x' + i), 0}, 4);
+    }
+    kb_names.key_aliases = kb_aliases;
+    kb_names.num_key_aliases = 3;
+    kb_rg[0] = 0x601, kb_rg[1] = 0x602;
+    kb_names.radio_groups = kb_rg;
+    static const int levels[3] = {3, 1, 2}; /* types 4, 5, 6 */
+    for (int t = 0; t < 3; t++) {
+        kb_types[4 + t].name = 0x201 + (Atom)t;
+        kb_types[4 + t].num_levels = (unsigned char)levels[t];
+        for (int l = 0; l < levels[t]; l++)
+            kb_lvl[t][l] = 0x700 + 0x10 * (Atom)t + (Atom)l;
+        kb_types[4 + t].level_names = kb_lvl[t];
+    }
+}
+
+/* The values of one SetNames, for both xwire forms (atoms as CARD32). */
+struct set_names {
+    uint32_t which, indicators;
+    uint16_t vmods;
+    uint8_t groups, first_type, n_types, first_lvl, n_lvls, first_key, n_keys, n_aliases, n_rg;
+    uint32_t type_names[8], lvl_names[16], ind_names[32], vmod_names[16], group_names[4], rg_names[4];
+    uint8_t n_levels[8];
+    xw_xkb_key_name_t keys[16];
+    xw_xkb_key_alias_t aliases[4];
+};
+
+static int collect_atoms(uint32_t *out, const Atom *atoms, uint32_t mask, int max)
+{
+    int n = 0;
+    for (int i = 0; i < max; i++)
+        if (mask >> i & 1)
+            out[n++] = (uint32_t)atoms[i];
+    return n;
+}
+
+static void set_names_values(struct set_names *s)
+{
+    for (int i = 0; i < s->n_types; i++)
+        s->type_names[i] = (uint32_t)kb_types[s->first_type + i].name;
+    int nl = 0;
+    for (int i = 0; i < s->n_lvls; i++) {
+        const XkbKeyTypeRec *t = &kb_types[s->first_lvl + i];
+        s->n_levels[i] = t->num_levels;
+        for (int l = 0; l < t->num_levels; l++)
+            s->lvl_names[nl++] = (uint32_t)t->level_names[l];
+    }
+    collect_atoms(s->ind_names, kb_names.indicators, s->indicators, XkbNumIndicators);
+    collect_atoms(s->vmod_names, kb_names.vmods, s->vmods, XkbNumVirtualMods);
+    collect_atoms(s->group_names, kb_names.groups, s->groups, XkbNumKbdGroups);
+    for (int i = 0; i < s->n_keys && i < 16; i++)
+        memcpy(s->keys[i].name, kb_keynames[s->first_key + i].name, 4);
+    for (int i = 0; i < s->n_aliases; i++) {
+        memcpy(s->aliases[i].real, kb_aliases[i].real, 4);
+        memcpy(s->aliases[i].alias, kb_aliases[i].alias, 4);
+    }
+    for (int i = 0; i < s->n_rg; i++)
+        s->rg_names[i] = (uint32_t)kb_rg[i];
+}
+
+/* libX11 never writes SetNames' totalKTLevelNames (zero in its cleared buffer; the X server
+ * sizes the level names from nLevelsPerType), so xwire is given 0 there too. */
+#define SET_NAMES_ARGS(s, values)                                                                        \
+    (xlc.c, XkbUseCoreKbd, (s)->vmods, (s)->which, (s)->first_type, (s)->n_types, (s)->first_lvl, (s)->n_lvls, \
+     (s)->indicators, (s)->groups, (s)->n_rg, (s)->first_key, (s)->n_keys, (s)->n_aliases, 0, values)
+
+static const char set_names_levels[] =
+    "xkb.xml sizes SetNames' nLevelsPerType by nTypes (and so the level names by the first nTypes counts); "
+    "libX11 (XkbSetNames, XkbChangeNames) and the X server (xkb.c, ProcXkbSetNames: a width array of "
+    "XkbPaddedSize(nKTLevels) bytes, then the names of nKTLevels types from firstKTLevel) size it by "
+    "nKTLevels, as the XKB protocol does. Xlib is right: with nTypes != nKTLevels a real server misreads "
+    "xwire's request";
+
+/* SetNames' bytes as xkb.xml lays them out: Xlib's fixed part (28 bytes, length replaced),
+ * then the values with nLevelsPerType counted by nTypes. Returns the length. */
+static size_t set_names_xml(const struct set_names *s, const uint8_t *fixed, uint8_t *out)
+{
+    static const uint32_t single[] = {XkbKeycodesNameMask, XkbGeometryNameMask, XkbSymbolsNameMask,
+                                      XkbPhysSymbolsNameMask, XkbTypesNameMask, XkbCompatNameMask};
+    const Atom atoms[] = {kb_names.keycodes, kb_names.geometry, kb_names.symbols, kb_names.phys_symbols,
+                          kb_names.types, kb_names.compat};
+    size_t at = 28;
+    memcpy(out, fixed, 28);
+    for (int i = 0; i < 6; i++)
+        if (s->which & single[i])
+            fs_wr32(out + at, (uint32_t)atoms[i]), at += 4;
+#define PUT(p, n) (memcpy(out + at, (p), (n)), at += (n))
+    if (s->which & XkbKeyTypeNamesMask)
+        PUT(s->type_names, 4u * s->n_types);
+    if (s->which & XkbKTLevelNamesMask) {
+        size_t sum = 0;
+        for (int i = 0; i < s->n_types; i++)
+            sum += s->n_levels[i];
+        PUT(s->n_levels, s->n_types);
+        memset(out + at, 0, -at & 3), at += -at & 3;
+        PUT(s->lvl_names, 4 * sum);
+    }
+    if (s->which & XkbIndicatorNamesMask)
+        PUT(s->ind_names, 4u * (unsigned)__builtin_popcount(s->indicators));
+    if (s->which & XkbVirtualModNamesMask)
+        PUT(s->vmod_names, 4u * (unsigned)__builtin_popcount(s->vmods));
+    if (s->which & XkbGroupNamesMask)
+        PUT(s->group_names, 4u * (unsigned)__builtin_popcount(s->groups));
+    if (s->which & XkbKeyNamesMask)
+        PUT(s->keys, 4u * s->n_keys);
+    if (s->which & XkbKeyAliasesMask)
+        PUT(s->aliases, 8u * s->n_aliases);
+    if (s->which & XkbRGNamesMask)
+        PUT(s->rg_names, 4u * s->n_rg);
+#undef PUT
+    fs_wr16(out + 2, (uint16_t)(at / 4));
+    return at;
+}
+
+static void set_names_compare(struct set_names *s, const char *what)
+{
+    set_names_values(s);
+    xw_xkb_set_names_values_t v = {(uint32_t)kb_names.keycodes, (uint32_t)kb_names.geometry,
+                                   (uint32_t)kb_names.symbols, (uint32_t)kb_names.phys_symbols,
+                                   (uint32_t)kb_names.types, (uint32_t)kb_names.compat, s->type_names, s->n_levels,
+                                   s->lvl_names, s->ind_names, s->vmod_names, s->group_names, s->keys,
+                                   s->aliases, s->rg_names};
+    void *buf = NULL;
+    int n = xw_xkb_set_names_values_serialize(&buf, s->n_types, s->indicators, s->vmods, s->groups, s->n_keys,
+                                              s->n_aliases, s->n_rg, s->which, &v);
+    tally_case(tally_find("xkb", "SetNames"), n > 0 && buf, "xw_xkb_set_names_values_serialize");
+    static uint8_t xml[2048];
+    size_t ll = 0;
+    const uint8_t *xl = xlc_only(xlc.xl, xlc.xl_len, XKB, 18, &ll);
+    struct xml_layout alt = {xml, xl && ll >= 28 ? set_names_xml(s, xl, xml) : 0, set_names_levels};
+    XLC_VOID(xw_xkb_set_names, SET_NAMES_ARGS(s, buf));
+    compare_alt("xkb", "SetNames", what, XKB, 18, NULL, 0, &alt);
+    free(buf);
+    XLC_VOID(xw_xkb_set_names_aux, SET_NAMES_ARGS(s, &v));
+    compare_alt("xkb", "SetNames (aux)", what, XKB, 18, NULL, 0, &alt);
+}
+
+static void names_cases(void)
+{
+    /* XkbChangeNames: every part but key aliases (XkbChangeNames sends the aliases but never
+     * sets nKeyAliases), 2 type names from type 4, level names of types 4..6 (3, 1 and 2
+     * levels), 3 indicator names, 2 virtual modifier names, 2 group names, 3 key names, 1
+     * radio group. */
+    names_reset();
+    kb_names.num_rg = 1;
+    XkbNameChangesRec ch;
+    memset(&ch, 0, sizeof(ch));
+    ch.changed = XkbAllNamesMask & ~XkbKeyAliasesMask;
+    ch.first_type = 4, ch.num_types = 2;
+    ch.first_lvl = 4, ch.num_lvls = 3;
+    ch.changed_indicators = 0x80000003;
+    ch.changed_vmods = 0x0005;
+    ch.changed_groups = 0x9;
+    ch.first_key = 20, ch.num_keys = 3;
+    xlc_xl_begin();
+    Bool ok = XkbChangeNames(xlc.dpy, &kb, &ch);
+    xlc_xl_end();
+    tally_case(tally_find("xkb", "SetNames"), ok, "XkbChangeNames returned True");
+    struct set_names s;
+    memset(&s, 0, sizeof(s));
+    s.which = XkbAllNamesMask & ~XkbKeyAliasesMask;
+    s.first_type = 4, s.n_types = 2, s.first_lvl = 4, s.n_lvls = 3;
+    s.indicators = 0x80000003, s.vmods = 0x0005, s.groups = 0x9;
+    s.first_key = 20, s.n_keys = 3, s.n_rg = 1;
+    set_names_compare(&s, "all but key aliases, odd counts");
+
+    /* XkbChangeNames with as many type names as level-name types (where the XML and the
+     * protocol agree), and 5 key names */
+    names_reset();
+    memset(&ch, 0, sizeof(ch));
+    ch.changed = XkbKeyTypeNamesMask | XkbKTLevelNamesMask | XkbKeyNamesMask;
+    ch.first_type = 4, ch.num_types = 3, ch.first_lvl = 4, ch.num_lvls = 3;
+    ch.first_key = 250, ch.num_keys = 5;
+    xlc_xl_begin();
+    ok = XkbChangeNames(xlc.dpy, &kb, &ch);
+    xlc_xl_end();
+    tally_case(tally_find("xkb", "SetNames"), ok, "XkbChangeNames returned True");
+    memset(&s, 0, sizeof(s));
+    s.which = ch.changed;
+    s.first_type = 4, s.n_types = 3, s.first_lvl = 4, s.n_lvls = 3;
+    s.first_key = 250, s.n_keys = 5;
+    set_names_compare(&s, "3 type names, level names of the same 3 types, 5 key names");
+
+    /* XkbSetNames: keycodes name, 3 key aliases, 2 radio groups (it always sends the whole
+     * key range, 8..255, in firstKey/nKeys) */
+    names_reset();
+    kb_names.num_rg = 2;
+    xlc_xl_begin();
+    ok = XkbSetNames(xlc.dpy, XkbKeycodesNameMask | XkbKeyAliasesMask | XkbRGNamesMask, 0, 0, &kb);
+    xlc_xl_end();
+    tally_case(tally_find("xkb", "SetNames"), ok, "XkbSetNames returned True");
+    memset(&s, 0, sizeof(s));
+    s.which = XkbKeycodesNameMask | XkbKeyAliasesMask | XkbRGNamesMask;
+    s.first_key = 8, s.n_keys = 248, s.n_aliases = 3, s.n_rg = 2;
+    set_names_compare(&s, "keycodes name, 3 key aliases, 2 radio groups");
+}
+
+/* ---- XKB SetCompatMap, SetControls, SetDeviceInfo ---- */
+
+static void compat_cases(void)
+{
+    static XkbSymInterpretRec si[3];
+    static XkbCompatMapRec compat;
+    memset(si, 0, sizeof(si));
+    for (int i = 0; i < 3; i++) {
+        si[i].sym = 0xffe1 + (KeySym)i;
+        si[i].flags = (unsigned char)(1 + i), si[i].match = (unsigned char)(0x80 | i);
+        si[i].mods = (unsigned char)(1 << i), si[i].virtual_mod = (unsigned char)(i ? i : XkbNoModifier);
+        si[i].act.type = (unsigned char)(XkbSA_SetMods + i);
+        for (int j = 0; j < XkbAnyActionDataSize; j++)
+            si[i].act.data[j] = (unsigned char)(0x10 * i + j + 1);
+    }
+    compat.sym_interpret = si;
+    compat.num_si = compat.size_si = 3;
+    for (int g = 0; g < XkbNumKbdGroups; g++)
+        compat.groups[g] = (XkbModsRec){(unsigned char)(0x11 * g), (unsigned char)(0x01 << g), (unsigned short)(0x100 * g)};
+    xw_xkb_sym_interpret_t wsi[3];
+    for (int i = 0; i < 3; i++) {
+        wsi[i].sym = (uint32_t)si[i].sym, wsi[i].mods = si[i].mods, wsi[i].match = si[i].match;
+        wsi[i].virtualMod = si[i].virtual_mod, wsi[i].flags = si[i].flags;
+        memcpy(&wsi[i].action, &si[i].act, 8);
+    }
+    xw_xkb_mod_def_t wg[4];
+    for (int g = 0; g < 4; g++)
+        wg[g] = (xw_xkb_mod_def_t){compat.groups[g].mask, compat.groups[g].real_mods, compat.groups[g].vmods};
+    static const struct {
+        unsigned which;
+        Bool update;
+        const char *what;
+    } c[] = {{XkbSymInterpMask | XkbGroupCompatMask, True, "3 interpretations, 4 group maps"},
+             {XkbGroupCompatMask, False, "group maps only"},
+             {XkbSymInterpMask, False, "interpretations only"}};
+    for (size_t k = 0; k < 3; k++) {
+        kb_reset();
+        kb.compat = &compat;
+        xlc_xl_begin();
+        Bool ok = XkbSetCompatMap(xlc.dpy, c[k].which, &kb, c[k].update);
+        xlc_xl_end();
+        tally_case(tally_find("xkb", "SetCompatMap"), ok, "XkbSetCompatMap returned True");
+        int interp = (c[k].which & XkbSymInterpMask) != 0;
+        uint8_t groups = c[k].which & XkbGroupCompatMask ? XkbAllGroupsMask : 0;
+        XLC_VOID(xw_xkb_set_compat_map, (xlc.c, XkbUseCoreKbd, (uint8_t)c[k].update, (uint8_t)interp, groups, 0,
+                                         interp ? 3 : 0, wsi, wg));
+        compare("xkb", "SetCompatMap", c[k].what, XKB, 11, NULL, 0);
+    }
+}
+
+/* XkbSetControls for `which`, and the same request through xwire with the fields libX11
+ * sets for it (XKBCtrls.c: an affected modifier set is affected whole, the enabled controls
+ * affect every boolean control; every other field is 0). */
+static void controls_case(XkbControlsRec *x, unsigned long which, const char *what)
+{
+    kb_reset();
+    kb.ctrls = x;
+    xlc_xl_begin();
+    Bool ok = XkbSetControls(xlc.dpy, which, &kb);
+    xlc_xl_end();
+    tally_case(tally_find("xkb", "SetControls"), ok, "XkbSetControls returned True");
+    int im = !!(which & XkbInternalModsMask), il = !!(which & XkbIgnoreLockModsMask);
+    int en = !!(which & XkbControlsEnabledMask), rk = !!(which & XkbRepeatKeysMask);
+    int mka = !!(which & XkbMouseKeysAccelMask), axt = !!(which & XkbAccessXTimeoutMask);
+    int ax = !!(which & (XkbAccessXKeysMask | XkbStickyKeysMask | XkbAccessXFeedbackMask));
+    uint8_t zero_keys[XkbPerKeyBitArraySize] = {0};
+    XLC_VOID(xw_xkb_set_controls,
+             (xlc.c, XkbUseCoreKbd, im ? 0xff : 0, im ? x->internal.real_mods : 0, il ? 0xff : 0,
+              il ? x->ignore_lock.real_mods : 0, im ? 0xffff : 0, im ? x->internal.vmods : 0, il ? 0xffff : 0,
+              il ? x->ignore_lock.vmods : 0, which & XkbMouseKeysMask ? x->mk_dflt_btn : 0,
+              which & XkbGroupsWrapMask ? x->groups_wrap : 0, ax ? x->ax_options : 0,
+              en ? XkbAllBooleanCtrlsMask : 0, en ? x->enabled_ctrls : 0, (uint32_t)which, rk ? x->repeat_delay : 0,
+              rk ? x->repeat_interval : 0, which & XkbSlowKeysMask ? x->slow_keys_delay : 0,
+              which & XkbBounceKeysMask ? x->debounce_delay : 0, mka ? x->mk_delay : 0, mka ? x->mk_interval : 0,
+              mka ? x->mk_time_to_max : 0, mka ? x->mk_max_speed : 0, mka ? x->mk_curve : 0,
+              axt ? x->ax_timeout : 0, axt ? x->axt_ctrls_mask : 0, axt ? x->axt_ctrls_values : 0,
+              axt ? x->axt_opts_mask : 0, axt ? x->axt_opts_values : 0,
+              which & XkbPerKeyRepeatMask ? x->per_key_repeat : zero_keys));
+    compare("xkb", "SetControls", what, XKB, 7, NULL, 0);
+}
+
+static void controls_cases(void)
+{
+    XkbControlsRec x;
+    memset(&x, 0, sizeof(x));
+    x.mk_dflt_btn = 3, x.groups_wrap = 0x82;
+    x.internal = (XkbModsRec){0x0d, 0x05, 0x8001};
+    x.ignore_lock = (XkbModsRec){0x12, 0x12, 0x0010};
+    x.enabled_ctrls = 0x1a5f;
+    x.repeat_delay = 660, x.repeat_interval = 25, x.slow_keys_delay = 300, x.debounce_delay = 40;
+    x.mk_delay = 160, x.mk_interval = 16, x.mk_time_to_max = 30, x.mk_max_speed = 500, x.mk_curve = -1000;
+    x.ax_options = 0x0fff, x.ax_timeout = 120, x.axt_opts_mask = 0x00f0, x.axt_opts_values = 0x0050;
+    x.axt_ctrls_mask = 0x0000ffff, x.axt_ctrls_values = 0x00001234;
+    for (int i = 0; i < XkbPerKeyBitArraySize; i++)
+        x.per_key_repeat[i] = (unsigned char)(0xff - 7 * i);
+    controls_case(&x, XkbAllControlsMask, "every control");
+    controls_case(&x, XkbRepeatKeysMask | XkbPerKeyRepeatMask, "repeat keys and per-key repeat");
+    controls_case(&x, XkbInternalModsMask | XkbStickyKeysMask | XkbMouseKeysAccelMask, "internal mods, sticky keys, "
+                                                                                       "mouse keys acceleration");
+}
+
+/* One DeviceLedInfo as the wire has it; returns its length. */
+static size_t led_wire(uint8_t *p, const XkbDeviceLedInfoRec *l)
+{
+    fs_wr16(p, l->led_class), fs_wr16(p + 2, l->led_id);
+    fs_wr32(p + 4, l->names_present), fs_wr32(p + 8, l->maps_present);
+    fs_wr32(p + 12, l->phys_indicators), fs_wr32(p + 16, l->state);
+    size_t at = 20;
+    for (int i = 0; i < XkbNumIndicators; i++)
+        if (l->names_present >> i & 1)
+            fs_wr32(p + at, (uint32_t)l->names[i]), at += 4;
+    for (int i = 0; i < XkbNumIndicators; i++)
+        if (l->maps_present >> i & 1) {
+            const XkbIndicatorMapRec *m = &l->maps[i];
+            p[at] = m->flags, p[at + 1] = m->which_groups, p[at + 2] = m->groups, p[at + 3] = m->which_mods;
+            p[at + 4] = m->mods.mask, p[at + 5] = m->mods.real_mods;
+            fs_wr16(p + at + 6, m->mods.vmods), fs_wr32(p + at + 8, m->ctrls);
+            at += 12;
+        }
+    return at;
+}
+
+static void device_info_cases(void)
+{
+    static XkbAction acts[3];
+    static XkbDeviceLedInfoRec leds[2];
+    XkbDeviceInfoRec d;
+    memset(&d, 0, sizeof(d));
+    memset(leds, 0, sizeof(leds));
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 8; j++)
+            ((unsigned char *)&acts[i])[j] = (unsigned char)(0xa0 + 8 * i + j);
+    leds[0].led_class = KbdFeedbackClass, leds[0].led_id = 0;
+    leds[0].names_present = 0x80000005, leds[0].maps_present = 0x3, leds[0].phys_indicators = 0x7;
+    leds[0].state = 0x1;
+    leds[1].led_class = LedFeedbackClass, leds[1].led_id = 4;
+    leds[1].maps_present = 0x10, leds[1].state = 0x10;
+    for (int l = 0; l < 2; l++)
+        for (int i = 0; i < XkbNumIndicators; i++) {
+            leds[l].names[i] = 0x800 + 0x40 * (Atom)l + (Atom)i;
+            indicator_map_fill(&leds[l].maps[i], i + 3 * l);
+        }
+    d.device_spec = 3;
+    d.num_btns = 3, d.btn_acts = acts;
+    d.num_leds = d.sz_leds = 2, d.leds = leds;
+    d.dflt_kbd_fb = 0, d.dflt_led_fb = 4;
+    static const struct {
+        unsigned which;
+        const char *what;
+    } c[] = {{XkbXI_ButtonActionsMask | XkbXI_IndicatorNamesMask | XkbXI_IndicatorMapsMask,
+              "3 button actions, 2 LED feedbacks (3 names + 2 maps, 1 map)"},
+             {XkbXI_IndicatorMapsMask, "2 LED feedbacks, maps only"},
+             {XkbXI_ButtonActionsMask, "3 button actions"}};
+    for (size_t k = 0; k < 3; k++) {
+        xlc_xl_begin();
+        Bool ok = XkbSetDeviceInfo(xlc.dpy, c[k].which, &d);
+        xlc_xl_end();
+        tally_case(tally_find("xkb", "SetDeviceInfo"), ok, "XkbSetDeviceInfo returned True");
+        uint8_t w[512];
+        size_t at = 0;
+        int nleds = c[k].which & (XkbXI_IndicatorNamesMask | XkbXI_IndicatorMapsMask) ? 2 : 0;
+        for (int l = 0; l < nleds; l++) {
+            XkbDeviceLedInfoRec only = leds[l];
+            if (!(c[k].which & XkbXI_IndicatorNamesMask))
+                only.names_present = 0;
+            if (!(c[k].which & XkbXI_IndicatorMapsMask))
+                only.maps_present = 0;
+            at += led_wire(w + at, &only);
+        }
+        int nb = c[k].which & XkbXI_ButtonActionsMask ? 3 : 0;
+        XLC_VOID(xw_xkb_set_device_info, (xlc.c, 3, 0, (uint8_t)nb, (uint16_t)c[k].which, (uint16_t)nleds,
+                                          (const xw_xkb_action_t *)(const void *)acts,
+                                          (const xw_xkb_device_led_info_t *)(const void *)w));
+        compare("xkb", "SetDeviceInfo", c[k].what, XKB, 25, NULL, 0);
+    }
+}
+
 /* ---- XInput ---- */
 
 static XDevice *xi_device; /* opened through libXi (OpenDevice), id 5 */
@@ -883,6 +1286,10 @@ static const char *const no_oracle[] = {
     "Input XIChangeProperty / ChangeDeviceProperty with format 0 or a negative count (libXi sends format 0)",
     "xkb SetIndicatorMap, IndicatorMap's realMods byte: libX11 sends the real modifiers in `mods` and never "
     "writes `realMods`",
+    "xkb SetNames: key aliases through XkbChangeNames (libX11 sends them but never sets nKeyAliases), "
+    "totalKTLevelNames (libX11 never writes it; xwire is given 0 too), type names from a required type (0..3: "
+    "libX11 skips them)",
+    "xkb SetCompatMap with firstSI other than 0 (XkbSetCompatMap always sends interpretations from 0)",
     "xkb SetNamedIndicator with setState 0 and on 1: libX11 sends on = 0 unless it changes the state",
 };
 
@@ -896,6 +1303,10 @@ int main(void)
     select_events_cases();
     set_map_cases();
     indicator_cases();
+    names_cases();
+    compat_cases();
+    controls_cases();
+    device_info_cases();
     xinput_cases();
     randr_cases();
     tally_extra(xlc.xlib_errors == 0, "no X errors reported to Xlib");
