@@ -52,12 +52,6 @@ static struct req_mark marks[] = {
 #define AUX_SYMS                                                                                       \
     "issue 12 item 2: the _aux sender sizes the syms list as nKeySyms fixed parts, dropping every "          \
     "KeySymMap's symbols after the first (being fixed in the generator's _aux senders by H1)"
-#define GAMMA_PADS                                                                                     \
-    "xwire bug, open: the generator pads every request list to 4 bytes (as libxcb does), so with an odd "    \
-    "size red, green and blue are padded separately; randr.xml, the RandR protocol (red, green, blue, then "  \
-    "p=pad(6n)) and the X server (green read right after red's 2n bytes) have them back to back, as "        \
-    "libXrandr sends them"
-
 /* Cases that fail only because of a known bug being fixed (or to be fixed) elsewhere: each still runs, a failure is
  * printed as XFAIL and not counted, and a pass fails the run so that the entry is removed
  * once the fix is in. */
@@ -66,8 +60,6 @@ static const struct {
 } fails_until_fixed[] = {
     {"xkb", "SetMap (aux)", "issue 12 case: two KeySymMaps of 2 syms each", AUX_SYMS},
     {"xkb", "SetMap (aux)", "2 key types (preserve), KeySymMaps of 1, 0 and 6 syms, 2 behaviors", AUX_SYMS},
-    {"RandR", "SetCrtcGamma", "size 1", GAMMA_PADS},
-    {"RandR", "SetCrtcGamma", "size 3", GAMMA_PADS},
 };
 
 /* A byte range [from, to) of the request that Xlib copies from an uninitialised struct:
