@@ -438,8 +438,9 @@ static const char set_map_pads[] =
     "back; libX11 pads each to 4 bytes, and so does the X server's SetMap parser (xkb.c: CheckKeyExplicit, "
     "CheckModifierMap, SetKeyExplicit and SetModifierMap each skip to the next 4-byte boundary), as the XKB "
     "protocol encoding has it (unused, pad(2*totalKeyExplicit); unused, pad(2*totalModMapKeys)). Xlib is "
-    "right: with an odd totalKeyExplicit or totalModMapKeys a real server misreads xwire's request. (Issue "
-    "12's '26 words' is the XML's count; the protocol's is 27.)";
+    "right: with an odd totalKeyExplicit or totalModMapKeys a real server misreads xwire's request (Xvfb "
+    "21.1.7 answers BadLength to explicit 38/3/3 + modmap 50/2/1 from xwire and takes libX11's). Issue 12's "
+    "'26 words' is the XML's count; the protocol's is 27.";
 
 /* SetMap's bytes as xkb.xml lays them out: Xlib's fixed part (36 bytes, length replaced),
  * then the parts of s with only the XML's pads. Returns the length. */
@@ -739,7 +740,7 @@ static const char set_names_levels[] =
     "libX11 (XkbSetNames, XkbChangeNames) and the X server (xkb.c, ProcXkbSetNames: a width array of "
     "XkbPaddedSize(nKTLevels) bytes, then the names of nKTLevels types from firstKTLevel) size it by "
     "nKTLevels, as the XKB protocol does. Xlib is right: with nTypes != nKTLevels a real server misreads "
-    "xwire's request";
+    "xwire's request (Xvfb 21.1.7 answers BadLength to nTypes 0, nKTLevels 1 from xwire and takes libX11's)";
 
 /* SetNames' bytes as xkb.xml lays them out: Xlib's fixed part (28 bytes, length replaced),
  * then the values with nLevelsPerType counted by nTypes. Returns the length. */
