@@ -111,6 +111,34 @@ static void pad_part(struct sender *s)
     s->nparts++;
 }
 
+/* Lists that follow each other are back to back on the wire and the run is padded as a
+ * whole (RandR SetCrtcGamma: red, green, blue, then pad(6n)); libxcb pads each list, which
+ * differs only where a list's bytes are not whole words and another list follows. A run of
+ * one list gets the usual pad after it. */
+static void pad_run(struct sender *s, int first)
+{
+    int k = 2 + s->nparts;
+    if (k - first == 1) {
+        pad_part(s);
+        return;
+    }
+    out_printf(&s->body, "    xw_parts[%d].iov_base = 0;\n    xw_parts[%d].iov_len = -xw__iov_sum(xw_parts + %d, %d) & 3;\n", k,
+               k, first, k - first);
+    s->nparts++;
+}
+
+/* The next field that adds bytes after the fixed part is a plain list (not fds). */
+static int next_var_is_list(struct type *t, int i)
+{
+    for (int j = i + 1; j < t->nfields; j++) {
+        struct field *f = t->fields[j];
+        if (f->kind == FK_FD || !f->wire || field_fixed(f))
+            continue;
+        return f->kind == FK_LIST && !f->isfd;
+    }
+    return 0;
+}
+
 static char *list_len_bytes(struct sender *s, struct field *f)
 {
     struct ectx x = { .e = s->e, .val = sval };
@@ -266,6 +294,7 @@ static void fixed_assignments(struct sender *s)
 
 static void var_parts(struct sender *s, int aux)
 {
+    int run = -1; /* first part of the current run of lists */
     for (int i = 0; i < s->t->nfields; i++) {
         struct field *f = s->t->fields[i];
         if (f->kind == FK_FD) {
@@ -318,9 +347,14 @@ static void var_parts(struct sender *s, int aux)
             free(sz), free(call.buf);
         } else if (f->kind == FK_LIST) {
             char *len = list_len_bytes(s, f);
+            if (run < 0)
+                run = 2 + s->nparts;
             note_nullable(s, f);
             part(s, f->cname, len);
-            pad_part(s);
+            if (!next_var_is_list(s->t, i)) {
+                pad_run(s, run);
+                run = -1;
+            }
             free(len);
         } else if (f->kind == FK_PAD) {
             int k = 2 + s->nparts++;

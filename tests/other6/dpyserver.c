@@ -62,16 +62,28 @@ static int core_has_reply(uint8_t op)
     return memchr(ops, op, sizeof(ops)) != NULL;
 }
 
+/* The extensions this server offers: name, major opcode, first event, first error. */
+static const struct {
+    const char *name;
+    uint8_t major, event, error;
+} exts[] = {
+    {"DOUBLE-BUFFER", DPY_DBE_MAJOR, 0, 150},
+    {"XFree86-VidModeExtension", DPY_VM_MAJOR, 0, 160},
+    {"XKEYBOARD", DPY_XKB_MAJOR, 85, 170},
+    {"XInputExtension", DPY_XI_MAJOR, 90, 175},
+    {"RANDR", DPY_RANDR_MAJOR, 110, 185},
+};
+
 static size_t answer_query_extension(const uint8_t *req, size_t len, uint16_t seq, uint8_t *out)
 {
     size_t n = len >= 8 ? fs_rd16(req + 4) : 0;
     const char *name = (const char *)req + 8;
     if (n + 8 > len)
         n = 0;
-    if (n == 13 && !memcmp(name, "DOUBLE-BUFFER", 13)) {
-        out[8] = 1, out[9] = DPY_DBE_MAJOR, out[10] = 0, out[11] = 150;
-    } else if (n == 24 && !memcmp(name, "XFree86-VidModeExtension", 24)) {
-        out[8] = 1, out[9] = DPY_VM_MAJOR, out[10] = 0, out[11] = 160;
+    for (size_t i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {
+        if (n == strlen(exts[i].name) && !memcmp(name, exts[i].name, n)) {
+            out[8] = 1, out[9] = exts[i].major, out[10] = exts[i].event, out[11] = exts[i].error;
+        }
     }
     return reply_head(out, seq, 0, 0);
 }
@@ -173,6 +185,50 @@ static size_t answer_vidmode(const uint8_t *req, size_t len, uint16_t seq, uint8
     return 0;
 }
 
+/* XKEYBOARD (xkb.xml): UseExtension, the one reply libX11's XKB asks for before any
+ * Set* request (XkbUseExtension, also run by XOpenDisplay): supported, server 1.0. */
+static size_t answer_xkb(const uint8_t *req, uint16_t seq, uint8_t *out)
+{
+    if (req[1] != 0)
+        return 0;
+    fs_wr16(out + 8, 1), fs_wr16(out + 10, 0);
+    return reply_head(out, seq, 1, 0);
+}
+
+/* XInputExtension (xinput.xml; byte 1 of every reply is the request's minor opcode). */
+static size_t answer_xi(const uint8_t *req, size_t len, uint16_t seq, uint8_t *out)
+{
+    switch (req[1]) {
+    case 1: /* GetExtensionVersion: present, 2.4 (libXi's _XiCheckExtInit) */
+        fs_wr16(out + 8, 2), fs_wr16(out + 10, 4);
+        out[12] = 1;
+        return reply_head(out, seq, 1, 0);
+    case 3: /* OpenDevice: two classes, Key (events 90..) and Button (events 95..) */
+        out[8] = 2;
+        out[32] = 0, out[33] = 90, out[34] = 1, out[35] = 95;
+        return reply_head(out, seq, 3, 1);
+    case 35: /* ChangeDeviceControl: status Success */
+        return reply_head(out, seq, 35, 0);
+    case 47: { /* XIQueryVersion: the client's version, at most 2.4 */
+        uint16_t major = len >= 8 ? fs_rd16(req + 4) : 2, minor = len >= 8 ? fs_rd16(req + 6) : 0;
+        if (major > 2 || (major == 2 && minor > 4))
+            major = 2, minor = 4;
+        fs_wr16(out + 8, major), fs_wr16(out + 10, minor);
+        return reply_head(out, seq, 47, 0);
+    }
+    }
+    return 0;
+}
+
+/* RANDR (randr.xml): QueryVersion, 1.6 (libXrandr asks before its first request). */
+static size_t answer_randr(const uint8_t *req, uint16_t seq, uint8_t *out)
+{
+    if (req[1] != 0)
+        return 0;
+    fs_wr32(out + 8, 1), fs_wr32(out + 12, 6);
+    return reply_head(out, seq, 0, 0);
+}
+
 /* The reply for one request (0 bytes: none). */
 static size_t answer(struct dpy_conn *k, const uint8_t *req, size_t len, uint8_t *out, size_t cap)
 {
@@ -188,6 +244,12 @@ static size_t answer(struct dpy_conn *k, const uint8_t *req, size_t len, uint8_t
         return answer_dbe(req, len, seq, out, cap);
     case DPY_VM_MAJOR:
         return answer_vidmode(req, len, seq, out, cap);
+    case DPY_XKB_MAJOR:
+        return answer_xkb(req, seq, out);
+    case DPY_XI_MAJOR:
+        return answer_xi(req, len, seq, out);
+    case DPY_RANDR_MAJOR:
+        return answer_randr(req, seq, out);
     }
     if (req[0] < 128 && core_has_reply(req[0]) && !k->unanswered_major) {
         k->unanswered_major = req[0];

@@ -1,7 +1,10 @@
 /* dpyserver.h — a fake X server on a display socket (":N"), so that Xlib — which can only
  * be pointed at a display name — and xwire can both connect to it. It answers the setup,
- * QueryExtension, GetInputFocus, GetProperty and the reply-bearing requests of DBE and
- * XFree86-VidMode with minimal valid replies, and records every request per connection. */
+ * QueryExtension, GetInputFocus, GetProperty, the reply-bearing requests of DBE and
+ * XFree86-VidMode, and what libX11's XKB, libXi and libXrandr ask before their Set*
+ * requests (XKB UseExtension; XInput GetExtensionVersion, XIQueryVersion, OpenDevice,
+ * ChangeDeviceControl; RandR QueryVersion) with minimal valid replies, and records every
+ * request per connection. */
 #ifndef XW_OTHER6_DPYSERVER_H
 #define XW_OTHER6_DPYSERVER_H
 
@@ -12,6 +15,9 @@
 #define DPY_MAX_CONNS 4
 #define DPY_DBE_MAJOR 140
 #define DPY_VM_MAJOR 141
+#define DPY_XKB_MAJOR 142
+#define DPY_XI_MAJOR 143
+#define DPY_RANDR_MAJOR 144
 
 struct dpy_conn {
     int fd;

@@ -22,11 +22,9 @@
  *    reply where the protocol pads each to 4 bytes; the request itself is still compared.
  *  - VidMode private data of mode lines: see the listed exception below.
  */
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <X11/Xlib.h>
 #include <X11/extensions/Xdbe.h>
@@ -36,9 +34,9 @@
 #include <xw/dbe.h>
 #include <xw/xf86vidmode.h>
 
-#include "dpyserver.h"
 #include "fake_server.h" /* count_open_fds */
 #include "tally.h"
+#include "xlcapture.h"
 
 #define DBE DPY_DBE_MAJOR
 #define VM DPY_VM_MAJOR
@@ -60,104 +58,6 @@ static struct req_mark marks[] = {
     {"XF86VidMode", "SetGammaRamp", 0, 0, 0}, {"XF86VidMode", "GetGammaRampSize", 0, 0, 0},
     {"XF86VidMode", "GetPermissions", 0, 0, 0},
 };
-
-static struct dpy_server srv;
-static Display *dpy;       /* connection 0 of the fake server */
-static xw_connection_t *c; /* connection 1 */
-
-#define CAP (1 << 16)
-static uint8_t xl_buf[CAP], xw_buf[2][CAP];
-static size_t xl_len, xw_len[2];
-static int xw_ok[2]; /* the xwire call (round trip, reply parse) went right, per form */
-static int xlib_errors;
-
-static int on_xerror(Display *d, XErrorEvent *e)
-{
-    (void)d;
-    printf("Xlib reported X error %d for request %d.%d\n", e->error_code, e->request_code, e->minor_code);
-    xlib_errors++;
-    return 0;
-}
-
-/* ---- capture around each call ---- */
-
-static void xl_begin(void)
-{
-    static uint8_t scratch[CAP];
-    XSync(dpy, False);
-    dpy_take(&srv, 0, scratch, CAP);
-}
-
-static void xl_end(void)
-{
-    XSync(dpy, False);
-    long n = dpy_take(&srv, 0, xl_buf, CAP);
-    xl_len = n < 0 ? 0 : (size_t)n;
-}
-
-static int xw_round_trip(void)
-{
-    xw_get_input_focus_reply_t *r = xw_get_input_focus_reply(c, xw_get_input_focus(c), NULL);
-    int ok = r != NULL;
-    free(r);
-    return ok;
-}
-
-static void xw_begin(void)
-{
-    static uint8_t scratch[CAP];
-    xw_round_trip();
-    dpy_take(&srv, 1, scratch, CAP);
-}
-
-static void xw_end(int v, int ok)
-{
-    ok &= xw_round_trip();
-    long n = dpy_take(&srv, 1, xw_buf[v], CAP);
-    xw_len[v] = n < 0 ? 0 : (size_t)n;
-    xw_ok[v] = ok;
-}
-
-/* xwire, void request: default (unchecked) form into slot 0, _checked into slot 1 (the
- * check must find no error). ARGS includes the connection. */
-#define XW_VOID(fn, args)                                                                              \
-    do {                                                                                               \
-        xw_begin();                                                                                    \
-        fn args;                                                                                       \
-        xw_end(0, 1);                                                                                  \
-        xw_begin();                                                                                    \
-        xw_generic_error_t *e_ = xw_request_check(c, fn##_checked args);                               \
-        xw_end(1, e_ == NULL);                                                                         \
-        free(e_);                                                                                      \
-    } while (0)
-
-/* xwire, reply request: default (checked) form into slot 0, _unchecked into slot 1; the
- * reply r must arrive without error and satisfy COND. */
-#define XW_REPLY(fn, args, cond)                                                                       \
-    do {                                                                                               \
-        for (int v_ = 0; v_ < 2; v_++) {                                                               \
-            xw_begin();                                                                                \
-            __typeof__(fn args) ck_ = v_ ? fn##_unchecked args : fn args;                              \
-            xw_generic_error_t *e_ = NULL;                                                             \
-            __typeof__(fn##_reply(c, ck_, NULL)) r = fn##_reply(c, ck_, &e_);                          \
-            int ok_ = r != NULL && e_ == NULL;                                                         \
-            if (ok_ && !(cond))                                                                        \
-                ok_ = 0;                                                                               \
-            free(r);                                                                                   \
-            free(e_);                                                                                  \
-            xw_end(v_, ok_);                                                                           \
-        }                                                                                              \
-    } while (0)
-
-/* Exactly one request (major, minor) in buf; NULL otherwise. */
-static const uint8_t *only(const uint8_t *buf, size_t n, int major, int minor, size_t *len)
-{
-    size_t off = 0, l2;
-    const uint8_t *r = dpy_find(buf, n, &off, major, minor, len);
-    if (r && dpy_find(buf, n, &off, major, minor, &l2))
-        return NULL;
-    return r;
-}
 
 /* Pad bytes of the XML layouts. Xlib's GetReq does not clear the request it reserves in
  * its output buffer and libXext/libXxf86vm never assign the pad fields, so Xlib's pad
@@ -198,14 +98,14 @@ static void compare(const char *ext, const char *name, const char *what, int maj
 {
     struct req_mark *m = tally_find(ext, name);
     size_t ll = 0, wl;
-    const uint8_t *xl = only(xl_buf, xl_len, major, minor, &ll);
+    const uint8_t *xl = xlc_only(xlc.xl, xlc.xl_len, major, minor, &ll);
     char label[160];
     if (!xl) {
         snprintf(label, sizeof(label), "%s: Xlib did not send exactly one request %d.%d", what, major, minor);
         tally_case(m, 0, label);
         return;
     }
-    static uint8_t masked[CAP];
+    static uint8_t masked[XLC_CAP];
     memcpy(masked, xl, ll);
     for (size_t i = 0; i < ll; i++)
         if (is_pad(major, minor, i))
@@ -214,8 +114,8 @@ static void compare(const char *ext, const char *name, const char *what, int maj
     for (int v = 0; v < 2; v++) {
         const char *form = v ? "second form" : "default form";
         snprintf(label, sizeof(label), "%s (%s): call, round trip and reply", what, form);
-        tally_case(m, xw_ok[v], label);
-        const uint8_t *w = only(xw_buf[v], xw_len[v], major, minor, &wl);
+        tally_case(m, xlc.xw_ok[v], label);
+        const uint8_t *w = xlc_only(xlc.xw[v], xlc.xw_len[v], major, minor, &wl);
         snprintf(label, sizeof(label), "%s (%s): bytes vs Xlib (pad bytes: zero)", what, form);
         tally_bytes(m, label, xl, ll, w, w ? wl : 0);
     }
@@ -226,10 +126,10 @@ static void compare(const char *ext, const char *name, const char *what, int maj
 static void dbe_cases(Window win)
 {
     int maj = 0, min = 0;
-    xl_begin();
-    Status st = XdbeQueryExtension(dpy, &maj, &min);
-    xl_end();
-    XW_REPLY(xw_dbe_query_version, (c, 1, 0), r->major_version == 1 && r->minor_version == 0);
+    xlc_xl_begin();
+    Status st = XdbeQueryExtension(xlc.dpy, &maj, &min);
+    xlc_xl_end();
+    XLC_REPLY(xw_dbe_query_version, (xlc.c, 1, 0), r->major_version == 1 && r->minor_version == 0);
     compare("DBE", "QueryVersion", "client 1.0", DBE, 0);
     tally_case(tally_find("DBE", "QueryVersion"), st && maj == 1 && min == 0, "Xlib saw server version 1.0");
 
@@ -237,18 +137,18 @@ static void dbe_cases(Window win)
     XdbeBackBuffer bufs[4];
     for (int i = 0; i < 4; i++) {
         char what[64];
-        xl_begin();
-        bufs[i] = XdbeAllocateBackBufferName(dpy, win, actions[i]);
-        xl_end();
-        XW_VOID(xw_dbe_allocate_back_buffer, (c, (xw_window_t)win, (xw_dbe_back_buffer_t)bufs[i], actions[i]));
+        xlc_xl_begin();
+        bufs[i] = XdbeAllocateBackBufferName(xlc.dpy, win, actions[i]);
+        xlc_xl_end();
+        XLC_VOID(xw_dbe_allocate_back_buffer, (xlc.c, (xw_window_t)win, (xw_dbe_back_buffer_t)bufs[i], actions[i]));
         snprintf(what, sizeof(what), "swap action %d, buffer id from Xlib", actions[i]);
         compare("DBE", "AllocateBackBuffer", what, DBE, 1);
     }
 
-    xl_begin();
-    XdbeBackBufferAttributes *a = XdbeGetBackBufferAttributes(dpy, bufs[0]);
-    xl_end();
-    XW_REPLY(xw_dbe_get_back_buffer_attributes, (c, (xw_dbe_back_buffer_t)bufs[0]), r->attributes.window == 0x1234);
+    xlc_xl_begin();
+    XdbeBackBufferAttributes *a = XdbeGetBackBufferAttributes(xlc.dpy, bufs[0]);
+    xlc_xl_end();
+    XLC_REPLY(xw_dbe_get_back_buffer_attributes, (xlc.c, (xw_dbe_back_buffer_t)bufs[0]), r->attributes.window == 0x1234);
     compare("DBE", "GetBackBufferAttributes", "buffer from Xlib", DBE, 7);
     tally_case(tally_find("DBE", "GetBackBufferAttributes"), a && a->window == 0x1234, "Xlib parsed the reply");
     XFree(a);
@@ -264,23 +164,23 @@ static void dbe_cases(Window win)
     static const int counts[] = {0, 1, 3};
     for (int k = 0; k < 3; k++) {
         char what[32];
-        xl_begin();
-        XdbeSwapBuffers(dpy, si, counts[k]);
-        xl_end();
-        XW_VOID(xw_dbe_swap_buffers, (c, (uint32_t)counts[k], wi));
+        xlc_xl_begin();
+        XdbeSwapBuffers(xlc.dpy, si, counts[k]);
+        xlc_xl_end();
+        XLC_VOID(xw_dbe_swap_buffers, (xlc.c, (uint32_t)counts[k], wi));
         snprintf(what, sizeof(what), "%d windows", counts[k]);
         compare("DBE", "SwapBuffers", what, DBE, 3);
     }
 
-    xl_begin();
-    XdbeBeginIdiom(dpy);
-    xl_end();
-    XW_VOID(xw_dbe_begin_idiom, (c));
+    xlc_xl_begin();
+    XdbeBeginIdiom(xlc.dpy);
+    xlc_xl_end();
+    XLC_VOID(xw_dbe_begin_idiom, (xlc.c));
     compare("DBE", "BeginIdiom", "no fields", DBE, 4);
-    xl_begin();
-    XdbeEndIdiom(dpy);
-    xl_end();
-    XW_VOID(xw_dbe_end_idiom, (c));
+    xlc_xl_begin();
+    XdbeEndIdiom(xlc.dpy);
+    xlc_xl_end();
+    XLC_VOID(xw_dbe_end_idiom, (xlc.c));
     compare("DBE", "EndIdiom", "no fields", DBE, 5);
 
     /* GetVisualInfo: 0 drawables (all screens), 1, 3; the server answers one VisualInfos
@@ -290,9 +190,9 @@ static void dbe_cases(Window win)
     for (int k = 0; k < 3; k++) {
         char what[32];
         int n = counts[k];
-        xl_begin();
-        XdbeScreenVisualInfo *vi = XdbeGetVisualInfo(dpy, n ? dl : NULL, &n);
-        xl_end();
+        xlc_xl_begin();
+        XdbeScreenVisualInfo *vi = XdbeGetVisualInfo(xlc.dpy, n ? dl : NULL, &n);
+        xlc_xl_end();
         int want = counts[k] ? counts[k] : 1;
         tally_case(tally_find("DBE", "GetVisualInfo"), vi && n == want && vi[0].count == 1 && vi[0].visinfo[0].visual == 0x21,
                    "Xlib parsed the reply");
@@ -302,7 +202,7 @@ static void dbe_cases(Window win)
             XFree(vi[i].visinfo);
         if (vi)
             XdbeFreeVisualInfo(vi);
-        XW_REPLY(xw_dbe_get_visual_info, (c, (uint32_t)counts[k], wd),
+        XLC_REPLY(xw_dbe_get_visual_info, (xlc.c, (uint32_t)counts[k], wd),
                  r->n_supported_visuals == (uint32_t)want &&
                      xw_dbe_get_visual_info_supported_visuals_length(r) == want &&
                      xw_dbe_get_visual_info_supported_visuals_iterator(r).data->n_infos == 1 &&
@@ -312,10 +212,10 @@ static void dbe_cases(Window win)
         compare("DBE", "GetVisualInfo", what, DBE, 6);
     }
 
-    xl_begin();
-    XdbeDeallocateBackBufferName(dpy, bufs[1]);
-    xl_end();
-    XW_VOID(xw_dbe_deallocate_back_buffer, (c, (xw_dbe_back_buffer_t)bufs[1]));
+    xlc_xl_begin();
+    XdbeDeallocateBackBufferName(xlc.dpy, bufs[1]);
+    xlc_xl_end();
+    XLC_VOID(xw_dbe_deallocate_back_buffer, (xlc.c, (xw_dbe_back_buffer_t)bufs[1]));
     compare("DBE", "DeallocateBackBuffer", "buffer from Xlib", DBE, 2);
 }
 
@@ -363,8 +263,8 @@ static void privsize_exception(const char *name, int minor, size_t fixed)
 {
     struct req_mark *m = tally_find("XF86VidMode", name);
     size_t ll = 0, wl = 0;
-    const uint8_t *xl = only(xl_buf, xl_len, VM, minor, &ll);
-    const uint8_t *w = only(xw_buf[0], xw_len[0], VM, minor, &wl);
+    const uint8_t *xl = xlc_only(xlc.xl, xlc.xl_len, VM, minor, &ll);
+    const uint8_t *w = xlc_only(xlc.xw[0], xlc.xw_len[0], VM, minor, &wl);
     uint8_t masked[256], want[256];
     if (!xl || !w || ll != fixed + 8 || ll > sizeof(masked)) {
         tally_case(m, 0, "privsize 2: requests not captured as expected");
@@ -402,43 +302,43 @@ static void vidmode_mode_line_cases(void)
                                   mi.vsyncstart, mi.vsyncend, mi.vtotal, mi.flags, 0, NULL};
         uint32_t screen = k ? 3 : 0;
 
-        xl_begin();
-        XF86VidModeModModeLine(dpy, (int)screen, &ml);
-        xl_end();
-        XW_VOID(xw_xf86vidmode_mod_mode_line, (c, screen, mi.hdisplay, mi.hsyncstart, mi.hsyncend, mi.htotal,
+        xlc_xl_begin();
+        XF86VidModeModModeLine(xlc.dpy, (int)screen, &ml);
+        xlc_xl_end();
+        XLC_VOID(xw_xf86vidmode_mod_mode_line, (xlc.c, screen, mi.hdisplay, mi.hsyncstart, mi.hsyncend, mi.htotal,
                                                (uint16_t)mi.hskew, mi.vdisplay, mi.vsyncstart, mi.vsyncend,
                                                mi.vtotal, mi.flags, 0, NULL));
         compare("XF86VidMode", "ModModeLine", what, VM, 2);
 
         XF86VidModeModeInfo after = ms[1 - k];
-        xl_begin();
-        XF86VidModeAddModeLine(dpy, (int)screen, &mi, &after);
-        xl_end();
-        XW_VOID(xw_xf86vidmode_add_mode_line, (c, screen, MODE_ARGS(mi), 0, MODE_ARGS(after), NULL));
+        xlc_xl_begin();
+        XF86VidModeAddModeLine(xlc.dpy, (int)screen, &mi, &after);
+        xlc_xl_end();
+        XLC_VOID(xw_xf86vidmode_add_mode_line, (xlc.c, screen, MODE_ARGS(mi), 0, MODE_ARGS(after), NULL));
         compare("XF86VidMode", "AddModeLine", k ? "after a mode, high bits" : "after a mode", VM, 7);
-        xl_begin();
-        XF86VidModeAddModeLine(dpy, (int)screen, &mi, NULL);
-        xl_end();
-        XW_VOID(xw_xf86vidmode_add_mode_line, (c, screen, MODE_ARGS(mi), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL));
+        xlc_xl_begin();
+        XF86VidModeAddModeLine(xlc.dpy, (int)screen, &mi, NULL);
+        xlc_xl_end();
+        XLC_VOID(xw_xf86vidmode_add_mode_line, (xlc.c, screen, MODE_ARGS(mi), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL));
         compare("XF86VidMode", "AddModeLine", "no after mode (zeros)", VM, 7);
 
-        xl_begin();
-        XF86VidModeDeleteModeLine(dpy, (int)screen, &mi);
-        xl_end();
-        XW_VOID(xw_xf86vidmode_delete_mode_line, (c, screen, MODE_ARGS(mi), 0, NULL));
+        xlc_xl_begin();
+        XF86VidModeDeleteModeLine(xlc.dpy, (int)screen, &mi);
+        xlc_xl_end();
+        XLC_VOID(xw_xf86vidmode_delete_mode_line, (xlc.c, screen, MODE_ARGS(mi), 0, NULL));
         compare("XF86VidMode", "DeleteModeLine", what, VM, 8);
 
-        xl_begin();
-        int status = XF86VidModeValidateModeLine(dpy, (int)screen, &mi);
-        xl_end();
-        XW_REPLY(xw_xf86vidmode_validate_mode_line, (c, screen, MODE_ARGS(mi), 0, NULL), r->status == 0);
+        xlc_xl_begin();
+        int status = XF86VidModeValidateModeLine(xlc.dpy, (int)screen, &mi);
+        xlc_xl_end();
+        XLC_REPLY(xw_xf86vidmode_validate_mode_line, (xlc.c, screen, MODE_ARGS(mi), 0, NULL), r->status == 0);
         compare("XF86VidMode", "ValidateModeLine", what, VM, 9);
         tally_case(tally_find("XF86VidMode", "ValidateModeLine"), status == 0, "Xlib parsed the reply");
 
-        xl_begin();
-        XF86VidModeSwitchToMode(dpy, (int)screen, &mi);
-        xl_end();
-        XW_VOID(xw_xf86vidmode_switch_to_mode, (c, screen, MODE_ARGS(mi), 0, NULL));
+        xlc_xl_begin();
+        XF86VidModeSwitchToMode(xlc.dpy, (int)screen, &mi);
+        xlc_xl_end();
+        XLC_VOID(xw_xf86vidmode_switch_to_mode, (xlc.c, screen, MODE_ARGS(mi), 0, NULL));
         compare("XF86VidMode", "SwitchToMode", what, VM, 10);
     }
 
@@ -451,32 +351,32 @@ static void vidmode_mode_line_cases(void)
     mi.private = (INT32 *)(void *)priv_l;
     XF86VidModeModeLine ml = {mi.hdisplay, mi.hsyncstart, mi.hsyncend, mi.htotal, mi.hskew, mi.vdisplay,
                               mi.vsyncstart, mi.vsyncend, mi.vtotal, mi.flags, 2, mi.private};
-    xl_begin();
-    XF86VidModeModModeLine(dpy, 0, &ml);
-    xl_end();
-    XW_VOID(xw_xf86vidmode_mod_mode_line, (c, 0, mi.hdisplay, mi.hsyncstart, mi.hsyncend, mi.htotal,
+    xlc_xl_begin();
+    XF86VidModeModModeLine(xlc.dpy, 0, &ml);
+    xlc_xl_end();
+    XLC_VOID(xw_xf86vidmode_mod_mode_line, (xlc.c, 0, mi.hdisplay, mi.hsyncstart, mi.hsyncend, mi.htotal,
                                            (uint16_t)mi.hskew, mi.vdisplay, mi.vsyncstart, mi.vsyncend, mi.vtotal,
                                            mi.flags, 2, priv_b));
     privsize_exception("ModModeLine", 2, 48);
-    xl_begin();
-    XF86VidModeAddModeLine(dpy, 0, &mi, NULL);
-    xl_end();
-    XW_VOID(xw_xf86vidmode_add_mode_line, (c, 0, MODE_ARGS(mi), 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, priv_b));
+    xlc_xl_begin();
+    XF86VidModeAddModeLine(xlc.dpy, 0, &mi, NULL);
+    xlc_xl_end();
+    XLC_VOID(xw_xf86vidmode_add_mode_line, (xlc.c, 0, MODE_ARGS(mi), 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, priv_b));
     privsize_exception("AddModeLine", 7, 92);
-    xl_begin();
-    XF86VidModeDeleteModeLine(dpy, 0, &mi);
-    xl_end();
-    XW_VOID(xw_xf86vidmode_delete_mode_line, (c, 0, MODE_ARGS(mi), 2, priv_b));
+    xlc_xl_begin();
+    XF86VidModeDeleteModeLine(xlc.dpy, 0, &mi);
+    xlc_xl_end();
+    XLC_VOID(xw_xf86vidmode_delete_mode_line, (xlc.c, 0, MODE_ARGS(mi), 2, priv_b));
     privsize_exception("DeleteModeLine", 8, 52);
-    xl_begin();
-    XF86VidModeValidateModeLine(dpy, 0, &mi);
-    xl_end();
-    XW_REPLY(xw_xf86vidmode_validate_mode_line, (c, 0, MODE_ARGS(mi), 2, priv_b), 1);
+    xlc_xl_begin();
+    XF86VidModeValidateModeLine(xlc.dpy, 0, &mi);
+    xlc_xl_end();
+    XLC_REPLY(xw_xf86vidmode_validate_mode_line, (xlc.c, 0, MODE_ARGS(mi), 2, priv_b), 1);
     privsize_exception("ValidateModeLine", 9, 52);
-    xl_begin();
-    XF86VidModeSwitchToMode(dpy, 0, &mi);
-    xl_end();
-    XW_VOID(xw_xf86vidmode_switch_to_mode, (c, 0, MODE_ARGS(mi), 2, priv_b));
+    xlc_xl_begin();
+    XF86VidModeSwitchToMode(xlc.dpy, 0, &mi);
+    xlc_xl_end();
+    XLC_VOID(xw_xf86vidmode_switch_to_mode, (xlc.c, 0, MODE_ARGS(mi), 2, priv_b));
     privsize_exception("SwitchToMode", 10, 52);
 }
 
@@ -495,10 +395,10 @@ static void vidmode_gamma_ramp_cases(void)
             b[i] = (unsigned short)(0xff00 | i);
         }
         char what[48];
-        xl_begin();
-        XF86VidModeSetGammaRamp(dpy, 0, size, r, g, b);
-        xl_end();
-        XW_VOID(xw_xf86vidmode_set_gamma_ramp, (c, 0, (uint16_t)size, r, g, b));
+        xlc_xl_begin();
+        XF86VidModeSetGammaRamp(xlc.dpy, 0, size, r, g, b);
+        xlc_xl_end();
+        XLC_VOID(xw_xf86vidmode_set_gamma_ramp, (xlc.c, 0, (uint16_t)size, r, g, b));
         snprintf(what, sizeof(what), "size %d (%d elements per list)", size, n);
         compare("XF86VidMode", "SetGammaRamp", what, VM, 18);
     }
@@ -509,10 +409,10 @@ static void vidmode_gamma_ramp_cases(void)
         int size = gsizes[k];
         unsigned short r[8], g[8], b[8];
         char what[48];
-        xl_begin();
-        XF86VidModeGetGammaRamp(dpy, 1, size, r, g, b);
-        xl_end();
-        XW_REPLY(xw_xf86vidmode_get_gamma_ramp, (c, 1, (uint16_t)size),
+        xlc_xl_begin();
+        XF86VidModeGetGammaRamp(xlc.dpy, 1, size, r, g, b);
+        xlc_xl_end();
+        XLC_REPLY(xw_xf86vidmode_get_gamma_ramp, (xlc.c, 1, (uint16_t)size),
                  r->size == ((size + 1) & ~1) && xw_xf86vidmode_get_gamma_ramp_green(r)[0] == r->size &&
                      xw_xf86vidmode_get_gamma_ramp_blue(r)[1] == 2 * r->size + 1);
         snprintf(what, sizeof(what), "size %d", size);
@@ -523,22 +423,22 @@ static void vidmode_gamma_ramp_cases(void)
 static void vidmode_cases(void)
 {
     int maj = 0, min = 0;
-    xl_begin();
-    Bool qv = XF86VidModeQueryVersion(dpy, &maj, &min); /* sends QueryVersion, then SetClientVersion 2.2 */
-    xl_end();
-    XW_REPLY(xw_xf86vidmode_query_version, (c), r->major_version == 2 && r->minor_version == 2);
+    xlc_xl_begin();
+    Bool qv = XF86VidModeQueryVersion(xlc.dpy, &maj, &min); /* sends QueryVersion, then SetClientVersion 2.2 */
+    xlc_xl_end();
+    XLC_REPLY(xw_xf86vidmode_query_version, (xlc.c), r->major_version == 2 && r->minor_version == 2);
     compare("XF86VidMode", "QueryVersion", "no fields", VM, 0);
     tally_case(tally_find("XF86VidMode", "QueryVersion"), qv && maj == 2 && min == 2, "Xlib saw version 2.2");
-    XW_VOID(xw_xf86vidmode_set_client_version, (c, 2, 2));
+    XLC_VOID(xw_xf86vidmode_set_client_version, (xlc.c, 2, 2));
     compare("XF86VidMode", "SetClientVersion", "2.2 (sent by XF86VidModeQueryVersion)", VM, 14);
 
     for (int screen = 0; screen < 2; screen++) {
         int dotclock = 0;
         XF86VidModeModeLine ml;
-        xl_begin();
-        Bool ok = XF86VidModeGetModeLine(dpy, screen, &dotclock, &ml);
-        xl_end();
-        XW_REPLY(xw_xf86vidmode_get_mode_line, (c, (uint16_t)screen),
+        xlc_xl_begin();
+        Bool ok = XF86VidModeGetModeLine(xlc.dpy, screen, &dotclock, &ml);
+        xlc_xl_end();
+        XLC_REPLY(xw_xf86vidmode_get_mode_line, (xlc.c, (uint16_t)screen),
                  r->dotclock == 25175 && r->hdisplay == 640 && r->vtotal == 525 && r->flags == 0x0a &&
                      xw_xf86vidmode_get_mode_line_private_length(r) == 0);
         compare("XF86VidMode", "GetModeLine", screen ? "screen 1" : "screen 0", VM, 1);
@@ -550,19 +450,19 @@ static void vidmode_cases(void)
 
     static const struct { int screen, zoom; } sw[] = {{0, 1}, {1, -1}};
     for (int k = 0; k < 2; k++) {
-        xl_begin();
-        XF86VidModeSwitchMode(dpy, sw[k].screen, sw[k].zoom);
-        xl_end();
-        XW_VOID(xw_xf86vidmode_switch_mode, (c, (uint16_t)sw[k].screen, (uint16_t)sw[k].zoom));
+        xlc_xl_begin();
+        XF86VidModeSwitchMode(xlc.dpy, sw[k].screen, sw[k].zoom);
+        xlc_xl_end();
+        XLC_VOID(xw_xf86vidmode_switch_mode, (xlc.c, (uint16_t)sw[k].screen, (uint16_t)sw[k].zoom));
         compare("XF86VidMode", "SwitchMode", k ? "zoom -1 (0xffff)" : "zoom 1", VM, 3);
     }
 
     XF86VidModeMonitor mon;
     memset(&mon, 0, sizeof(mon));
-    xl_begin();
-    Bool gm = XF86VidModeGetMonitor(dpy, 0, &mon);
-    xl_end();
-    XW_REPLY(xw_xf86vidmode_get_monitor, (c, 0),
+    xlc_xl_begin();
+    Bool gm = XF86VidModeGetMonitor(xlc.dpy, 0, &mon);
+    xlc_xl_end();
+    XLC_REPLY(xw_xf86vidmode_get_monitor, (xlc.c, 0),
              r->num_hsync == 1 && r->num_vsync == 1 && r->vendor_length == 3 && r->model_length == 2 &&
                  !memcmp(xw_xf86vidmode_get_monitor_vendor(r), "abc", 3) &&
                  !memcmp(xw_xf86vidmode_get_monitor_model(r), "xy", 2) &&
@@ -576,19 +476,19 @@ static void vidmode_cases(void)
     XFree(mon.vsync);
 
     for (int lock = 0; lock < 2; lock++) {
-        xl_begin();
-        XF86VidModeLockModeSwitch(dpy, 0, lock);
-        xl_end();
-        XW_VOID(xw_xf86vidmode_lock_mode_switch, (c, 0, (uint16_t)lock));
+        xlc_xl_begin();
+        XF86VidModeLockModeSwitch(xlc.dpy, 0, lock);
+        xlc_xl_end();
+        XLC_VOID(xw_xf86vidmode_lock_mode_switch, (xlc.c, 0, (uint16_t)lock));
         compare("XF86VidMode", "LockModeSwitch", lock ? "lock 1" : "lock 0", VM, 5);
     }
 
     int count = 0;
     XF86VidModeModeInfo **modes = NULL;
-    xl_begin();
-    Bool am = XF86VidModeGetAllModeLines(dpy, 0, &count, &modes);
-    xl_end();
-    XW_REPLY(xw_xf86vidmode_get_all_mode_lines, (c, 0),
+    xlc_xl_begin();
+    Bool am = XF86VidModeGetAllModeLines(xlc.dpy, 0, &count, &modes);
+    xlc_xl_end();
+    XLC_REPLY(xw_xf86vidmode_get_all_mode_lines, (xlc.c, 0),
              r->modecount == 1 && xw_xf86vidmode_get_all_mode_lines_modeinfo(r)[0].vtotal == 525 &&
                  xw_xf86vidmode_get_all_mode_lines_modeinfo(r)[0].flags == 0x0a);
     compare("XF86VidMode", "GetAllModeLines", "screen 0", VM, 6);
@@ -597,24 +497,24 @@ static void vidmode_cases(void)
     XFree(modes);
 
     int x = 0, y = 0;
-    xl_begin();
-    XF86VidModeGetViewPort(dpy, 0, &x, &y);
-    xl_end();
-    XW_REPLY(xw_xf86vidmode_get_view_port, (c, 0), r->x == 16 && r->y == 32);
+    xlc_xl_begin();
+    XF86VidModeGetViewPort(xlc.dpy, 0, &x, &y);
+    xlc_xl_end();
+    XLC_REPLY(xw_xf86vidmode_get_view_port, (xlc.c, 0), r->x == 16 && r->y == 32);
     compare("XF86VidMode", "GetViewPort", "screen 0", VM, 11);
     tally_case(tally_find("XF86VidMode", "GetViewPort"), x == 16 && y == 32, "Xlib parsed the reply");
 
-    xl_begin();
-    XF86VidModeSetViewPort(dpy, 1, 100, 0x7ffffff0);
-    xl_end();
-    XW_VOID(xw_xf86vidmode_set_view_port, (c, 1, 100, 0x7ffffff0));
+    xlc_xl_begin();
+    XF86VidModeSetViewPort(xlc.dpy, 1, 100, 0x7ffffff0);
+    xlc_xl_end();
+    XLC_VOID(xw_xf86vidmode_set_view_port, (xlc.c, 1, 100, 0x7ffffff0));
     compare("XF86VidMode", "SetViewPort", "x 100, y 0x7ffffff0", VM, 12);
 
     int flags = -1, nclocks = 0, maxclocks = 0, *clocks = NULL;
-    xl_begin();
-    XF86VidModeGetDotClocks(dpy, 0, &flags, &nclocks, &maxclocks, &clocks);
-    xl_end();
-    XW_REPLY(xw_xf86vidmode_get_dot_clocks, (c, 0),
+    xlc_xl_begin();
+    XF86VidModeGetDotClocks(xlc.dpy, 0, &flags, &nclocks, &maxclocks, &clocks);
+    xlc_xl_end();
+    XLC_REPLY(xw_xf86vidmode_get_dot_clocks, (xlc.c, 0),
              r->clocks == 2 && xw_xf86vidmode_get_dot_clocks_clock_length(r) == 2 &&
                  xw_xf86vidmode_get_dot_clocks_clock(r)[1] == 28322);
     compare("XF86VidMode", "GetDotClocks", "screen 0", VM, 13);
@@ -623,33 +523,33 @@ static void vidmode_cases(void)
     XFree(clocks);
 
     XF86VidModeGamma gam = {1.0f, 0.5f, 2.0f};
-    xl_begin();
-    XF86VidModeSetGamma(dpy, 0, &gam);
-    xl_end();
-    XW_VOID(xw_xf86vidmode_set_gamma, (c, 0, 10000, 5000, 20000));
+    xlc_xl_begin();
+    XF86VidModeSetGamma(xlc.dpy, 0, &gam);
+    xlc_xl_end();
+    XLC_VOID(xw_xf86vidmode_set_gamma, (xlc.c, 0, 10000, 5000, 20000));
     compare("XF86VidMode", "SetGamma", "1.0, 0.5, 2.0", VM, 15);
 
-    xl_begin();
-    XF86VidModeGetGamma(dpy, 1, &gam);
-    xl_end();
-    XW_REPLY(xw_xf86vidmode_get_gamma, (c, 1), r->red == 10000 && r->blue == 10000);
+    xlc_xl_begin();
+    XF86VidModeGetGamma(xlc.dpy, 1, &gam);
+    xlc_xl_end();
+    XLC_REPLY(xw_xf86vidmode_get_gamma, (xlc.c, 1), r->red == 10000 && r->blue == 10000);
     compare("XF86VidMode", "GetGamma", "screen 1", VM, 16);
 
     vidmode_gamma_ramp_cases();
 
     int size = 0;
-    xl_begin();
-    XF86VidModeGetGammaRampSize(dpy, 0, &size);
-    xl_end();
-    XW_REPLY(xw_xf86vidmode_get_gamma_ramp_size, (c, 0), r->size == 256);
+    xlc_xl_begin();
+    XF86VidModeGetGammaRampSize(xlc.dpy, 0, &size);
+    xlc_xl_end();
+    XLC_REPLY(xw_xf86vidmode_get_gamma_ramp_size, (xlc.c, 0), r->size == 256);
     compare("XF86VidMode", "GetGammaRampSize", "screen 0", VM, 19);
     tally_case(tally_find("XF86VidMode", "GetGammaRampSize"), size == 256, "Xlib parsed the reply");
 
     int perm = 0;
-    xl_begin();
-    XF86VidModeGetPermissions(dpy, 1, &perm);
-    xl_end();
-    XW_REPLY(xw_xf86vidmode_get_permissions, (c, 1), r->permissions == 3);
+    xlc_xl_begin();
+    XF86VidModeGetPermissions(xlc.dpy, 1, &perm);
+    xlc_xl_end();
+    XLC_REPLY(xw_xf86vidmode_get_permissions, (xlc.c, 1), r->permissions == 3);
     compare("XF86VidMode", "GetPermissions", "screen 1", VM, 20);
 }
 
@@ -664,53 +564,19 @@ static const char *const not_expressible[] = {
     "pad bytes: Xlib leaves them stale (not cleared by GetReq); compared as zero",
 };
 
-static void on_alarm(int sig)
-{
-    (void)sig;
-    static const char msg[] = "other6-xlib: timed out after 40 s\n0 passed, 1 failed\n";
-    (void)!write(1, msg, sizeof(msg) - 1);
-    if (srv.lock_path[0])
-        unlink(srv.lock_path);
-    _exit(1);
-}
-
 int main(void)
 {
-    signal(SIGALRM, on_alarm);
-    alarm(40);
+    xlc_watchdog("other6-xlib", 40);
     tally_begin("Xlib (libXext Xdbe, libXxf86vm)", marks, sizeof(marks) / sizeof(marks[0]));
     int fds_at_start = count_open_fds();
-    if (dpy_start(&srv) < 0) {
-        printf("no free display number for the fake server\n0 passed, 1 failed\n");
+    if (xlc_open() < 0)
         return 1;
-    }
-    printf("fake server on %s\n", srv.name);
-    XSetErrorHandler(on_xerror);
-    dpy = XOpenDisplay(srv.name);
-    if (!dpy) {
-        printf("XOpenDisplay(%s) failed\n0 passed, 1 failed\n", srv.name);
-        dpy_stop(&srv);
-        return 1;
-    }
-    XSync(dpy, False);
-    c = xw_connect(srv.name, NULL);
-    if (!c || xw_connection_has_error(c) || dpy_nconns(&srv) != 2) {
-        printf("xw_connect(%s) failed: %s\n0 passed, 1 failed\n", srv.name, c ? xw_connection_error_string(c) : "");
-        dpy_stop(&srv);
-        return 1;
-    }
 
     dbe_cases(0x100 /* the fake root */);
     vidmode_cases();
 
-    tally_case(tally_find("DBE", "QueryVersion"), xlib_errors == 0, "no X errors reported to Xlib");
-    for (int i = 0; i < 2; i++)
-        if (srv.conns[i].unanswered_major)
-            printf("note: connection %d sent core request %d, which the fake server does not answer\n", i,
-                   srv.conns[i].unanswered_major);
-    XCloseDisplay(dpy);
-    xw_disconnect(c);
-    dpy_stop(&srv);
+    tally_case(tally_find("DBE", "QueryVersion"), xlc.xlib_errors == 0, "no X errors reported to Xlib");
+    xlc_close();
     tally_extra(count_open_fds() == fds_at_start, "no file descriptor left open at the end");
     printf("\nNot expressible through Xlib (or not comparable), each said once:\n");
     for (size_t i = 0; i < sizeof(not_expressible) / sizeof(not_expressible[0]); i++)

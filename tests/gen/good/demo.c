@@ -686,13 +686,13 @@ static int xw__demo_list_reply_validate(const void *p, size_t len)
 xw_demo_list_cookie_t xw_demo_list(xw_connection_t *c, uint16_t n, const xw_demo_pair_t *pairs, uint32_t tail_len, const uint8_t *tail)
 {
     static const xw_protocol_request_t xw_req = {
-        .count = 5,
+        .count = 4,
         .ext = &xw_demo_id,
         .opcode = XW_DEMO_LIST,
         .isvoid = 0,
         .validate = xw_validate_reply,
     };
-    struct iovec xw_parts[7];
+    struct iovec xw_parts[6];
     xw_demo_list_request_t xw_out;
     xw_demo_list_cookie_t xw_ret;
 
@@ -702,23 +702,21 @@ xw_demo_list_cookie_t xw_demo_list(xw_connection_t *c, uint16_t n, const xw_demo
     xw_parts[2].iov_len = sizeof(xw_out);
     xw_parts[3].iov_base = (char *)(pairs);
     xw_parts[3].iov_len = (size_t)(n) * sizeof(xw_demo_pair_t);
-    xw_parts[4].iov_base = 0;
-    xw_parts[4].iov_len = -xw_parts[3].iov_len & 3;
-    xw_parts[5].iov_base = (char *)(tail);
-    xw_parts[5].iov_len = (size_t)(tail_len) * sizeof(uint8_t);
-    xw_parts[6].iov_base = 0;
-    xw_parts[6].iov_len = -xw_parts[5].iov_len & 3;
+    xw_parts[4].iov_base = (char *)(tail);
+    xw_parts[4].iov_len = (size_t)(tail_len) * sizeof(uint8_t);
+    xw_parts[5].iov_base = 0;
+    xw_parts[5].iov_len = -xw__iov_sum(xw_parts + 3, 2) & 3;
     if (__builtin_expect(!!(!xw_parts[3].iov_base && xw_parts[3].iov_len), 0)) {
         xw_ret.sequence = (unsigned int)xw__request_reject(c, 0, 0, "List: pairs is NULL but its length is not 0");
         return xw_ret;
     }
-    if (__builtin_expect(!!(!xw_parts[5].iov_base && xw_parts[5].iov_len), 0)) {
+    if (__builtin_expect(!!(!xw_parts[4].iov_base && xw_parts[4].iov_len), 0)) {
         xw_ret.sequence = (unsigned int)xw__request_reject(c, 0, 0, "List: tail is NULL but its length is not 0");
         return xw_ret;
     }
     {
         size_t xw_total = 0;
-        for (int xw_k = 2; xw_k < 7; xw_k++)
+        for (int xw_k = 2; xw_k < 6; xw_k++)
             xw_total += xw_parts[xw_k].iov_len;
         xw_ret.sequence = (unsigned int)xw_send(c, XW_REQUEST_CHECKED, xw_parts + 2, &xw_req, xw_total, 0, 0);
     }
@@ -728,13 +726,13 @@ xw_demo_list_cookie_t xw_demo_list(xw_connection_t *c, uint16_t n, const xw_demo
 xw_demo_list_cookie_t xw_demo_list_unchecked(xw_connection_t *c, uint16_t n, const xw_demo_pair_t *pairs, uint32_t tail_len, const uint8_t *tail)
 {
     static const xw_protocol_request_t xw_req = {
-        .count = 5,
+        .count = 4,
         .ext = &xw_demo_id,
         .opcode = XW_DEMO_LIST,
         .isvoid = 0,
         .validate = xw_validate_reply,
     };
-    struct iovec xw_parts[7];
+    struct iovec xw_parts[6];
     xw_demo_list_request_t xw_out;
     xw_demo_list_cookie_t xw_ret;
 
@@ -744,23 +742,21 @@ xw_demo_list_cookie_t xw_demo_list_unchecked(xw_connection_t *c, uint16_t n, con
     xw_parts[2].iov_len = sizeof(xw_out);
     xw_parts[3].iov_base = (char *)(pairs);
     xw_parts[3].iov_len = (size_t)(n) * sizeof(xw_demo_pair_t);
-    xw_parts[4].iov_base = 0;
-    xw_parts[4].iov_len = -xw_parts[3].iov_len & 3;
-    xw_parts[5].iov_base = (char *)(tail);
-    xw_parts[5].iov_len = (size_t)(tail_len) * sizeof(uint8_t);
-    xw_parts[6].iov_base = 0;
-    xw_parts[6].iov_len = -xw_parts[5].iov_len & 3;
+    xw_parts[4].iov_base = (char *)(tail);
+    xw_parts[4].iov_len = (size_t)(tail_len) * sizeof(uint8_t);
+    xw_parts[5].iov_base = 0;
+    xw_parts[5].iov_len = -xw__iov_sum(xw_parts + 3, 2) & 3;
     if (__builtin_expect(!!(!xw_parts[3].iov_base && xw_parts[3].iov_len), 0)) {
         xw_ret.sequence = (unsigned int)xw__request_reject(c, 0, 0, "List: pairs is NULL but its length is not 0");
         return xw_ret;
     }
-    if (__builtin_expect(!!(!xw_parts[5].iov_base && xw_parts[5].iov_len), 0)) {
+    if (__builtin_expect(!!(!xw_parts[4].iov_base && xw_parts[4].iov_len), 0)) {
         xw_ret.sequence = (unsigned int)xw__request_reject(c, 0, 0, "List: tail is NULL but its length is not 0");
         return xw_ret;
     }
     {
         size_t xw_total = 0;
-        for (int xw_k = 2; xw_k < 7; xw_k++)
+        for (int xw_k = 2; xw_k < 6; xw_k++)
             xw_total += xw_parts[xw_k].iov_len;
         xw_ret.sequence = (unsigned int)xw_send(c, 0, xw_parts + 2, &xw_req, xw_total, 0, 0);
     }
