@@ -20,9 +20,26 @@ static void check_type(struct emitter *e, struct out *o, struct type *t, int *n)
         struct field *f = fs[i];
         if (!f->wire || !(field_fixed(f) || t->kind == TK_UNION))
             continue;
-        out_printf(o, "    XW_CHECK_FIELD(%s, %s, %s, %s);\n", xn, cn, f->cname, libxcb_field_name(f->name));
+        out_printf(o, "    XW_CHECK_FIELD(%s, %s, %s);\n", xn, cn, f->cname);
     }
     free(xn), free(cn);
+}
+
+/* Every member of a switch's struct, as emit_switch_type() declares them: its
+ * offset and size against libxcb's member of the same name. */
+static void switch_members(struct out *o, struct type *sw, const char *xn, const char *cn)
+{
+    for (int c = 0; c < sw->ncases; c++) {
+        struct type *cs = sw->cases[c];
+        char *pfx = cs->casename ? xasprintf("%s.", cs->casename) : xstrdup("");
+        for (int i = 0; i < cs->nfields; i++) {
+            struct field *f = cs->fields[i];
+            if (f->kind == FK_PAD && f->pad_align && !f->pad_serialize)
+                continue;
+            out_printf(o, "    XW_CHECK_FIELD(%s, %s, %s%s);\n", xn, cn, pfx, f->cname);
+        }
+        free(pfx);
+    }
 }
 
 static void check_switch(struct emitter *e, struct out *o, struct field **fs, int nf, int *n)
@@ -36,6 +53,7 @@ static void check_switch(struct emitter *e, struct out *o, struct field **fs, in
         char *xn = tname(e, sw), *cn = xcb_name(xn);
         out_printf(o, "    XW_CHECK_SIZE(%s, %s);\n", xn, cn);
         (*n)++;
+        switch_members(o, sw, xn, cn);
         free(xn), free(cn);
     }
 }

@@ -12,27 +12,29 @@ static int has_switch(struct type *t)
     return 0;
 }
 
-/* Parameter declaration of a field, as libxcb spells it. */
-static char *param_decl(struct emitter *e, struct field *f, int aux)
+/* Parameter declaration of a field, as libxcb spells it; in the header, a name that
+ * is a C++ keyword takes its C++ spelling (a prototype's names are not the API). */
+static char *param_decl(struct emitter *e, struct field *f, int aux, int header)
 {
+    const char *pn = header && f->cxxname ? f->cxxname : f->cname;
     if (f->kind == FK_FD)
-        return xasprintf("int32_t %s", f->cname);
+        return xasprintf("int32_t %s", pn);
     if (f->kind == FK_SWITCH) {
         if (!aux)
-            return xasprintf("const void *%s", f->cname);
+            return xasprintf("const void *%s", pn);
         char *tn = tname(e, f->sw);
-        char *r = xasprintf("const %s *%s", tn, f->cname);
+        char *r = xasprintf("const %s *%s", tn, pn);
         free(tn);
         return r;
     }
     char *tn = tname(e, f->type);
     char *r;
     if (f->kind == FK_LIST && f->nmemb != 1)
-        r = xasprintf("const %s *%s", tn, f->cname);
+        r = xasprintf("const %s *%s", tn, pn);
     else if (!type_fixed(f->type)) /* libxcb leaves a variable-size struct non-const */
-        r = xasprintf("%s *%s", tn, f->cname);
+        r = xasprintf("%s *%s", tn, pn);
     else
-        r = xasprintf("%s %s", tn, f->cname);
+        r = xasprintf("%s %s", tn, pn);
     free(tn);
     return r;
 }
@@ -44,7 +46,7 @@ static void signature(struct emitter *e, struct out *o, struct type *t, const ch
         struct field *f = t->fields[i];
         if (!f->visible)
             continue;
-        char *d = param_decl(e, f, aux);
+        char *d = param_decl(e, f, aux, o == &e->hfuncs);
         out_printf(o, ", %s", d);
         free(d);
     }

@@ -245,6 +245,7 @@ static struct field *new_field(enum field_kind k, const struct xnode *n, const c
     f->loc = n->loc;
     f->name = xstrdup(name);
     f->cname = xstrdup(cfield_name(name));
+    f->cxxname = cxx_field_name(f->cname);
     f->tyname = tyname ? xstrdup(tyname) : NULL;
     f->visible = 1;
     f->wire = 1;
