@@ -204,6 +204,9 @@ struct xnode *xml_load(const char *path);
 struct module *module_load(const char *dir, const char *header, const char *path);
 void model_build(struct module *m);
 
+/* fixes.c */
+void description_fixes(struct xnode *root);
+
 /* resolve.c */
 void module_resolve(struct module *m);
 struct type *lookup_type(struct module *m, const char *name, struct loc loc);

@@ -492,6 +492,7 @@ struct module *module_load(const char *dir, const char *header, const char *path
     struct module *m = xcalloc(1, sizeof(*m));
     m->file = path ? xstrdup(path) : xasprintf("%s/%s.xml", dir, header);
     m->root = xml_load(m->file);
+    description_fixes(m->root);
     struct counts outer = g_counts;
     memset(&g_counts, 0, sizeof(g_counts));
     model_build(m);
