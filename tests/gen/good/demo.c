@@ -307,30 +307,28 @@ int xw_demo_create_value_list_unpack(const void *_buffer, uint32_t xw_v_value_ma
     return (int)xw_off;
 }
 
-/* Writes the members of _aux that the switch selects into xw_o (NULL: only measures). */
-size_t xw__demo_create_value_list_serialize_put(char *xw_o, uint32_t xw_v_value_mask, const xw_demo_create_value_list_t *_aux)
+/* Puts the members of _aux that the switch selects into xw_s; returns their size in bytes. */
+static size_t xw__demo_create_value_list_serialize_put(struct xw__sink *xw_s, uint32_t xw_v_value_mask, const xw_demo_create_value_list_t *_aux)
 {
-    size_t xw_off = 0;
+    size_t xw_base = xw_s->off;
     if (xw_v_value_mask & XW_DEMO_MODE_ON_OFF) {
-        if (xw_o)
-            memcpy(xw_o + xw_off, &_aux->on, 4);
-        xw_off += 4;
+        xw__sink_data(xw_s, &_aux->on, 4);
     }
     if (xw_v_value_mask & 4) {
-        if (xw_o)
-            memcpy(xw_o + xw_off, &_aux->level, 4);
-        xw_off += 4;
+        xw__sink_data(xw_s, &_aux->level, 4);
     }
     (void)_aux;
-    return xw_off;
+    return xw_s->off - xw_base;
 }
 
 int xw_demo_create_value_list_serialize(void **_buffer, uint32_t xw_v_value_mask, const xw_demo_create_value_list_t *_aux)
 {
-    size_t xw_n = xw__demo_create_value_list_serialize_put(NULL, xw_v_value_mask, _aux);
-    if (!*_buffer && !(*_buffer = malloc(xw_n ? xw_n : 1)))
+    struct xw__sink xw_s = { 0 };
+    size_t xw_n = xw__demo_create_value_list_serialize_put(&xw_s, xw_v_value_mask, _aux);
+    if (xw_s.bad || (!*_buffer && !(*_buffer = malloc(xw_n ? xw_n : 1))))
         return -1;
-    xw__demo_create_value_list_serialize_put((char *)*_buffer, xw_v_value_mask, _aux);
+    xw_s = (struct xw__sink){ .o = (char *)*_buffer };
+    xw__demo_create_value_list_serialize_put(&xw_s, xw_v_value_mask, _aux);
     return (int)xw_n;
 }
 
@@ -470,24 +468,17 @@ xw_void_cookie_t xw_demo_create_aux_checked(xw_connection_t *c, xw_demo_thing_t 
     xw_demo_create_request_t xw_out;
     xw_void_cookie_t xw_ret;
     uint8_t xw_vals[12];
-    size_t xw_nv = 0;
 
     xw_out.thing = thing;
     xw_out.value_mask = value_mask;
     xw_parts[2].iov_base = (char *)&xw_out;
     xw_parts[2].iov_len = sizeof(xw_out);
-    if (value_mask & XW_DEMO_MODE_ON_OFF) {
-        memcpy(xw_vals + xw_nv, &value_list->on, 4);
-        xw_nv += 4;
-    }
-    if (value_mask & 4) {
-        memcpy(xw_vals + xw_nv, &value_list->level, 4);
-        xw_nv += 4;
-    }
-    while (xw_nv & 3)
-        xw_vals[xw_nv++] = 0;
+    struct xw__sink xw_sink = { .o = (char *)xw_vals };
+    xw__demo_create_value_list_serialize_put(&xw_sink, value_mask, value_list);
+    while (xw_sink.off & 3)
+        xw_vals[xw_sink.off++] = 0;
     xw_parts[3].iov_base = (char *)(xw_vals);
-    xw_parts[3].iov_len = xw_nv;
+    xw_parts[3].iov_len = xw_sink.off;
     {
         size_t xw_total = 0;
         for (int xw_k = 2; xw_k < 4; xw_k++)
@@ -510,24 +501,17 @@ xw_void_cookie_t xw_demo_create_aux(xw_connection_t *c, xw_demo_thing_t thing, u
     xw_demo_create_request_t xw_out;
     xw_void_cookie_t xw_ret;
     uint8_t xw_vals[12];
-    size_t xw_nv = 0;
 
     xw_out.thing = thing;
     xw_out.value_mask = value_mask;
     xw_parts[2].iov_base = (char *)&xw_out;
     xw_parts[2].iov_len = sizeof(xw_out);
-    if (value_mask & XW_DEMO_MODE_ON_OFF) {
-        memcpy(xw_vals + xw_nv, &value_list->on, 4);
-        xw_nv += 4;
-    }
-    if (value_mask & 4) {
-        memcpy(xw_vals + xw_nv, &value_list->level, 4);
-        xw_nv += 4;
-    }
-    while (xw_nv & 3)
-        xw_vals[xw_nv++] = 0;
+    struct xw__sink xw_sink = { .o = (char *)xw_vals };
+    xw__demo_create_value_list_serialize_put(&xw_sink, value_mask, value_list);
+    while (xw_sink.off & 3)
+        xw_vals[xw_sink.off++] = 0;
     xw_parts[3].iov_base = (char *)(xw_vals);
-    xw_parts[3].iov_len = xw_nv;
+    xw_parts[3].iov_len = xw_sink.off;
     {
         size_t xw_total = 0;
         for (int xw_k = 2; xw_k < 4; xw_k++)
@@ -616,34 +600,29 @@ int xw_demo_put_values_unpack(const void *_buffer, uint8_t xw_v_n_named, uint16_
     return (int)xw_off;
 }
 
-/* Writes the members of _aux that the switch selects into xw_o (NULL: only measures). */
-size_t xw__demo_put_values_serialize_put(char *xw_o, uint8_t xw_v_n_named, uint16_t xw_v_which, const xw_demo_put_values_t *_aux)
+/* Puts the members of _aux that the switch selects into xw_s; returns their size in bytes. */
+static size_t xw__demo_put_values_serialize_put(struct xw__sink *xw_s, uint8_t xw_v_n_named, uint16_t xw_v_which, const xw_demo_put_values_t *_aux)
 {
-    size_t xw_off = 0;
+    size_t xw_base = xw_s->off;
     if (xw_v_which & 1) {
-        {
-            size_t xw_n = ({ size_t xw_l = 0; for (int64_t xw_i = 0; xw_i < (int64_t)(xw_v_n_named); xw_i++) xw_l += (size_t)xw_demo_named_sizeof((const char *)_aux->named + xw_l); xw_l; });
-            if (xw_o && xw_n)
-                memcpy(xw_o + xw_off, _aux->named, xw_n);
-            xw_off += xw_n;
-        }
+        xw__sink_data(xw_s, _aux->named, ({ size_t xw_l = 0; const char *xw_p = (const char *)_aux->named; for (int64_t xw_i = 0; xw_i < (int64_t)(xw_v_n_named); xw_i++) { if (!xw_p) { xw_l = 1; break; } xw_l += (size_t)xw_demo_named_sizeof(xw_p + xw_l); } xw_l; }));
     }
     if (xw_v_which & 2) {
-        if (xw_o)
-            memcpy(xw_o + xw_off, &_aux->explicit, 2);
-        xw_off += 2;
-        { size_t xw_p = -(0 + xw_off) & 3; if (xw_o) memset(xw_o + xw_off, 0, xw_p); xw_off += xw_p; }
+        xw__sink_data(xw_s, &_aux->explicit, 2);
+        xw__sink_pad(xw_s, -(0 + xw_s->off - xw_base) & 3);
     }
     (void)_aux;
-    return xw_off;
+    return xw_s->off - xw_base;
 }
 
 int xw_demo_put_values_serialize(void **_buffer, uint8_t xw_v_n_named, uint16_t xw_v_which, const xw_demo_put_values_t *_aux)
 {
-    size_t xw_n = xw__demo_put_values_serialize_put(NULL, xw_v_n_named, xw_v_which, _aux);
-    if (!*_buffer && !(*_buffer = malloc(xw_n ? xw_n : 1)))
+    struct xw__sink xw_s = { 0 };
+    size_t xw_n = xw__demo_put_values_serialize_put(&xw_s, xw_v_n_named, xw_v_which, _aux);
+    if (xw_s.bad || (!*_buffer && !(*_buffer = malloc(xw_n ? xw_n : 1))))
         return -1;
-    xw__demo_put_values_serialize_put((char *)*_buffer, xw_v_n_named, xw_v_which, _aux);
+    xw_s = (struct xw__sink){ .o = (char *)*_buffer };
+    xw__demo_put_values_serialize_put(&xw_s, xw_v_n_named, xw_v_which, _aux);
     return (int)xw_n;
 }
 
@@ -801,25 +780,24 @@ xw_void_cookie_t xw_demo_put_aux_checked(xw_connection_t *c, uint8_t n_named, ui
     struct iovec xw_parts[8];
     xw_demo_put_request_t xw_out;
     xw_void_cookie_t xw_ret;
-    size_t xw_swstart;
 
     xw_out.n_named = n_named;
     xw_out.explicit = explicit;
     xw_out.which = which;
     xw_parts[2].iov_base = (char *)&xw_out;
     xw_parts[2].iov_len = sizeof(xw_out);
-    xw_swstart = xw__iov_sum(xw_parts + 2, 1);
-    (void)xw_swstart;
-    xw_parts[3].iov_base = 0;
-    xw_parts[3].iov_len = ((which & 1)) ? (-(xw__iov_sum(xw_parts + 2, 1) - xw_swstart) & 0) : 0;
-    xw_parts[4].iov_base = (char *)values->named;
-    xw_parts[4].iov_len = ((which & 1)) ? (size_t)(n_named) * sizeof(xw_demo_named_t) : 0;
-    xw_parts[5].iov_base = (char *)&values->explicit;
-    xw_parts[5].iov_len = ((which & 2)) ? 2 : 0;
-    xw_parts[6].iov_base = 0;
-    xw_parts[6].iov_len = ((which & 2)) ? (-(xw__iov_sum(xw_parts + 2, 4) - xw_swstart) & 3) : 0;
+    struct xw__sink xw_sink = { .iov = xw_parts + 3, .maxiov = 4 };
+    xw__demo_put_values_serialize_put(&xw_sink, n_named, which, values);
+    for (int xw_i = xw_sink.niov; xw_i < 4; xw_i++) {
+        xw_parts[3 + xw_i].iov_base = 0;
+        xw_parts[3 + xw_i].iov_len = 0;
+    }
     xw_parts[7].iov_base = 0;
-    xw_parts[7].iov_len = -xw_parts[6].iov_len & 3;
+    xw_parts[7].iov_len = -xw__iov_sum(xw_parts + 2, 5) & 3;
+    if (__builtin_expect(!!(xw_sink.bad), 0)) {
+        xw_ret.sequence = (unsigned int)xw__request_reject(c, 0, 0, "Put: a list in the switch's values is NULL but its length is not 0");
+        return xw_ret;
+    }
     {
         size_t xw_total = 0;
         for (int xw_k = 2; xw_k < 8; xw_k++)
@@ -841,25 +819,24 @@ xw_void_cookie_t xw_demo_put_aux(xw_connection_t *c, uint8_t n_named, uint8_t ex
     struct iovec xw_parts[8];
     xw_demo_put_request_t xw_out;
     xw_void_cookie_t xw_ret;
-    size_t xw_swstart;
 
     xw_out.n_named = n_named;
     xw_out.explicit = explicit;
     xw_out.which = which;
     xw_parts[2].iov_base = (char *)&xw_out;
     xw_parts[2].iov_len = sizeof(xw_out);
-    xw_swstart = xw__iov_sum(xw_parts + 2, 1);
-    (void)xw_swstart;
-    xw_parts[3].iov_base = 0;
-    xw_parts[3].iov_len = ((which & 1)) ? (-(xw__iov_sum(xw_parts + 2, 1) - xw_swstart) & 0) : 0;
-    xw_parts[4].iov_base = (char *)values->named;
-    xw_parts[4].iov_len = ((which & 1)) ? (size_t)(n_named) * sizeof(xw_demo_named_t) : 0;
-    xw_parts[5].iov_base = (char *)&values->explicit;
-    xw_parts[5].iov_len = ((which & 2)) ? 2 : 0;
-    xw_parts[6].iov_base = 0;
-    xw_parts[6].iov_len = ((which & 2)) ? (-(xw__iov_sum(xw_parts + 2, 4) - xw_swstart) & 3) : 0;
+    struct xw__sink xw_sink = { .iov = xw_parts + 3, .maxiov = 4 };
+    xw__demo_put_values_serialize_put(&xw_sink, n_named, which, values);
+    for (int xw_i = xw_sink.niov; xw_i < 4; xw_i++) {
+        xw_parts[3 + xw_i].iov_base = 0;
+        xw_parts[3 + xw_i].iov_len = 0;
+    }
     xw_parts[7].iov_base = 0;
-    xw_parts[7].iov_len = -xw_parts[6].iov_len & 3;
+    xw_parts[7].iov_len = -xw__iov_sum(xw_parts + 2, 5) & 3;
+    if (__builtin_expect(!!(xw_sink.bad), 0)) {
+        xw_ret.sequence = (unsigned int)xw__request_reject(c, 0, 0, "Put: a list in the switch's values is NULL but its length is not 0");
+        return xw_ret;
+    }
     {
         size_t xw_total = 0;
         for (int xw_k = 2; xw_k < 8; xw_k++)

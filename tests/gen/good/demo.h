@@ -286,12 +286,9 @@ long xw__demo_create_value_list_walk(const char *xw_b, size_t xw_avail, int xw_s
  * Returns its size. _buffer must hold valid (validated) data. */
 XW_EXPORT int xw_demo_create_value_list_unpack(const void *_buffer, uint32_t xw_v_value_mask, xw_demo_create_value_list_t *_aux);
 
-#ifdef XW_BUILDING
-size_t xw__demo_create_value_list_serialize_put(char *xw_o, uint32_t xw_v_value_mask, const xw_demo_create_value_list_t *_aux);
-#endif
-
 /** Serializes _aux into *_buffer, which is malloc'd when NULL (the caller frees it, as
- * with libxcb). Returns the size in bytes, or -1 when memory runs out. */
+ * with libxcb). Returns the size in bytes, or -1 when memory runs out or a list in
+ * _aux is NULL with a non-zero length. */
 XW_EXPORT int xw_demo_create_value_list_serialize(void **_buffer, uint32_t xw_v_value_mask, const xw_demo_create_value_list_t *_aux);
 
 /** Size in bytes of the serialized value at _buffer (not bounds-checked: validated data only). */
@@ -331,12 +328,9 @@ long xw__demo_put_values_walk(const char *xw_b, size_t xw_avail, int xw_stop, si
  * Returns its size. _buffer must hold valid (validated) data. */
 XW_EXPORT int xw_demo_put_values_unpack(const void *_buffer, uint8_t xw_v_n_named, uint16_t xw_v_which, xw_demo_put_values_t *_aux);
 
-#ifdef XW_BUILDING
-size_t xw__demo_put_values_serialize_put(char *xw_o, uint8_t xw_v_n_named, uint16_t xw_v_which, const xw_demo_put_values_t *_aux);
-#endif
-
 /** Serializes _aux into *_buffer, which is malloc'd when NULL (the caller frees it, as
- * with libxcb). Returns the size in bytes, or -1 when memory runs out. */
+ * with libxcb). Returns the size in bytes, or -1 when memory runs out or a list in
+ * _aux is NULL with a non-zero length. */
 XW_EXPORT int xw_demo_put_values_serialize(void **_buffer, uint8_t xw_v_n_named, uint16_t xw_v_which, const xw_demo_put_values_t *_aux);
 
 /** Number of elements in the list. */
