@@ -274,6 +274,22 @@ static void case_list_accessors(struct emitter *e, struct sctx *sc, struct type 
     free(p), free(ptr), free(mt), free(wt), free(len), free(ln);
 }
 
+/* A member of a case that is variable-sized but not a list (a nested switch, a
+ * counted string): libxcb's accessor takes the outermost switch's unpacked struct
+ * and returns the address just past it, R + 1, which is not where the member's
+ * value is (that is the member itself, in the unpacked struct). Kept as libxcb
+ * has it, so a port is a rename and gets the same pointer. */
+static void case_member_accessor(struct emitter *e, struct sctx *sc, struct type *cs, struct field *f)
+{
+    char *fn = tfunc2(e, cs, f->name, NULL), *sn = tname(e, sc->S);
+    char *mt = f->kind == FK_SWITCH ? tname(e, f->sw) : tname(e, f->type);
+    out_printf(&e->hfuncs, "\n/** libxcb's twin: returns R + 1, the address just past *R, as libxcb does (the member's\n"
+                           " * unpacked value is R's own member). */\nXW_EXPORT %s *%s(const %s *R);\n",
+               mt, fn, sn);
+    out_printf(&e->c, "\n%s *%s(const %s *R)\n{\n    return (%s *)(R + 1);\n}\n", mt, fn, sn, mt);
+    free(fn), free(sn), free(mt);
+}
+
 void emit_switch_accessors(struct emitter *e, struct type *sw)
 {
     struct sctx sc = { NULL, top_switch(sw) };
@@ -282,8 +298,12 @@ void emit_switch_accessors(struct emitter *e, struct type *sw)
         struct type *cs = sw->cases[c];
         for (int i = 0; i < cs->nfields; i++) {
             struct field *f = cs->fields[i];
-            if (f->kind == FK_LIST && !field_fixed(f) && f->wire)
+            if (!f->wire || field_fixed(f))
+                continue;
+            if (f->kind == FK_LIST)
                 case_list_accessors(e, &sc, cs, f);
+            else if (f->kind == FK_SWITCH || f->kind == FK_FIELD)
+                case_member_accessor(e, &sc, cs, f);
         }
     }
 }

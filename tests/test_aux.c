@@ -247,6 +247,19 @@ START_TEST(set_map_aux_sends_every_key_type)
 }
 END_TEST
 
+/* The three GetKbdByName accessors libxcb has for members of the replies switch
+ * that are variable-sized but not lists: libxcb 1.15's return R + 1 (the address
+ * just past the unpacked struct); xwire's twins return the same. */
+START_TEST(kbd_by_name_member_accessors_are_libxcbs)
+{
+    xw_xkb_get_kbd_by_name_replies_t r;
+    memset(&r, 0, sizeof(r));
+    ck_assert_ptr_eq((void *)xw_xkb_get_kbd_by_name_replies_types_map(&r), (void *)(&r + 1));
+    ck_assert_ptr_eq((void *)xw_xkb_get_kbd_by_name_replies_key_names_value_list(&r), (void *)(&r + 1));
+    ck_assert_ptr_eq((void *)xw_xkb_get_kbd_by_name_replies_geometry_label_font(&r), (void *)(&r + 1));
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = xwtest_suite("aux");
@@ -257,6 +270,7 @@ int main(void)
     tcase_add_test(tc, set_map_serialize_matches_aux);
     tcase_add_test(tc, set_map_aux_sends_every_key_type);
     tcase_add_test(tc, set_map_aux_null_list_is_refused);
+    tcase_add_test(tc, kbd_by_name_member_accessors_are_libxcbs);
     suite_add_tcase(s, tc);
     return xwtest_run(s);
 }
