@@ -135,17 +135,6 @@ static char *list_len_bytes(struct sender *s, struct field *f)
     return r;
 }
 
-static int all_fixed_cases(struct type *sw)
-{
-    for (int c = 0; c < sw->ncases; c++)
-        for (int i = 0; i < sw->cases[c]->nfields; i++) {
-            struct field *f = sw->cases[c]->fields[i];
-            if (!field_fixed(f) || f->kind == FK_SWITCH || !f->wire)
-                return 0;
-        }
-    return 1;
-}
-
 /* "xw__X_serialize_put(&xw_sink, <the switch's outside values>, <the caller's struct>)" */
 static char *put_call(struct sender *s, struct field *sf)
 {
@@ -168,7 +157,7 @@ static char *put_call(struct sender *s, struct field *sf)
 static void aux_switch_parts(struct sender *s, struct field *sf)
 {
     char *call = put_call(s, sf);
-    if (all_fixed_cases(sf->sw)) {
+    if (switch_all_fixed(sf->sw)) {
         int max = 0;
         for (int c = 0; c < sf->sw->ncases; c++)
             for (int i = 0; i < sf->sw->cases[c]->nfields; i++)
@@ -255,7 +244,7 @@ static void var_parts(struct sender *s, int aux)
              * with a non-zero mask is refused; other switches are read to be sized:
              * NULL counts as empty there (libxcb's walk would crash), since whether
              * an empty one is legal depends on values the generator cannot judge */
-            if (all_fixed_cases(f->sw)) {
+            if (switch_all_fixed(f->sw)) {
                 note_nullable(s, f);
             } else {
                 char *guarded = xasprintf("(%s ? %s : 0)", f->cname, call.buf);

@@ -137,6 +137,18 @@ static void put_fields(struct emitter *e, struct out *o, struct type *sw, struct
     free(pfx);
 }
 
+/* Every member of every case is fixed-size wire data: a value list. */
+int switch_all_fixed(struct type *sw)
+{
+    for (int c = 0; c < sw->ncases; c++)
+        for (int i = 0; i < sw->cases[c]->nfields; i++) {
+            struct field *f = sw->cases[c]->fields[i];
+            if (!field_fixed(f) || f->kind == FK_SWITCH || !f->wire)
+                return 0;
+        }
+    return 1;
+}
+
 /* At most how many pieces xw__X_put() hands to its sink: the size of the iovec
  * array an _aux sender reserves for the switch. */
 int serialize_pieces(struct type *sw)
@@ -175,10 +187,12 @@ void emit_serialize(struct emitter *e, struct type *sw)
     struct out params = { 0 }, args = { 0 };
     serialize_put_params(sw, &params, &args);
     const char *ps = params.buf ? params.buf : "", *as = args.buf ? args.buf : "";
+    /* a value list's few members go through the sink on the request path of
+     * every _aux call: inlined there, the sink's branches fold away */
     out_printf(&e->c, "\n/* Puts the members of _aux that the switch selects into xw_s; returns their size in bytes. */\n"
-                      "static size_t xw__%s_put(struct xw__sink *xw_s%s, const %s *_aux)\n{\n"
+                      "static %ssize_t xw__%s_put(struct xw__sink *xw_s%s, const %s *_aux)\n{\n"
                       "    size_t xw_base = xw_s->off;\n",
-               fn + 3, ps, tn);
+               switch_all_fixed(sw) ? "inline __attribute__((always_inline)) " : "", fn + 3, ps, tn);
     char *se = expr_c(&x, sw->swexpr);
     for (int c = 0; c < sw->ncases; c++) {
         struct type *cs = sw->cases[c];

@@ -308,7 +308,7 @@ int xw_demo_create_value_list_unpack(const void *_buffer, uint32_t xw_v_value_ma
 }
 
 /* Puts the members of _aux that the switch selects into xw_s; returns their size in bytes. */
-static size_t xw__demo_create_value_list_serialize_put(struct xw__sink *xw_s, uint32_t xw_v_value_mask, const xw_demo_create_value_list_t *_aux)
+static inline __attribute__((always_inline)) size_t xw__demo_create_value_list_serialize_put(struct xw__sink *xw_s, uint32_t xw_v_value_mask, const xw_demo_create_value_list_t *_aux)
 {
     size_t xw_base = xw_s->off;
     if (xw_v_value_mask & XW_DEMO_MODE_ON_OFF) {
