@@ -21,3 +21,14 @@
                    XW_MEMBER_SIZE(a, m), offsetof(b, m), XW_MEMBER_SIZE(b, m));                                  \
         }                                                                                                        \
     } while (0)
+/* A member whose C++ spelling differs (gen/names.c): the C name's offset and size
+ * against the C++ name's, which the C++ file put at cxx[2k] and cxx[2k + 1]. */
+#define XW_CHECK_CXX(a, m, cxx, k)                                                                                \
+    do {                                                                                                         \
+        (*fields)++;                                                                                             \
+        if (offsetof(a, m) != (cxx)[2 * (k)] || XW_MEMBER_SIZE(a, m) != (cxx)[2 * (k) + 1]) {                    \
+            bad++;                                                                                               \
+            printf("%s.%s is at %zu, %zu bytes; its C++ spelling at %zu, %zu bytes\n", #a, #m, offsetof(a, m),   \
+                   XW_MEMBER_SIZE(a, m), (cxx)[2 * (k)], (cxx)[2 * (k) + 1]);                                     \
+        }                                                                                                        \
+    } while (0)
