@@ -39,6 +39,8 @@ char *walker_name(struct emitter *e, struct type *t);
 void emit_walker(struct emitter *e, struct type *t);
 void emit_unpack(struct emitter *e, struct type *sw);
 void emit_serialize(struct emitter *e, struct type *sw);
+int serialize_pieces(struct type *sw);
+int switch_all_fixed(struct type *sw);
 void emit_switch_accessors(struct emitter *e, struct type *sw);
 
 #endif

@@ -42,15 +42,6 @@ static struct field *switch_selector(struct type *t, struct field *f)
     return NULL;
 }
 
-static int switch_all_fixed(struct type *sw)
-{
-    for (int c = 0; c < sw->ncases; c++)
-        for (int i = 0; i < sw->cases[c]->nfields; i++)
-            if (!field_fixed(sw->cases[c]->fields[i]))
-                return 0;
-    return 1;
-}
-
 static void scalar_arg(struct emitter *e, struct out *o, struct type *t, struct field *f)
 {
     char *ct = tname(e, f->type);

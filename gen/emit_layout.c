@@ -1,4 +1,4 @@
-/* emit_layout.c — a C file that compares every generated type's layout with libxcb's (test use). */
+/* emit_layout.c — a C file that compares every generated type's layout with libxcb's, and a C++ file giving the C++ spellings' places (test use). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,85 +9,141 @@ static char *xcb_name(const char *xw)
     return xasprintf("xcb%s", xw + 2);
 }
 
-static void check_type(struct emitter *e, struct out *o, struct type *t, int *n)
+/* What emit_layout writes: the C comparison, and the C++ file that lists the
+ * offset and size of each member spelled differently in C++ (ncxx of them). */
+struct lay {
+    struct emitter *e;
+    struct out c, cc;
+    int ncxx;
+};
+
+/* A member libxcb names by a C++ keyword: libxcb's C name (checked by
+ * XW_CHECK_FIELD) and the C++ one must be the same place and size. */
+static void check_cxx_name(struct lay *L, const char *xn, const char *pfx, struct field *f)
 {
-    char *xn = tname(e, t), *cn = xcb_name(xn);
+    if (!f->cxxname)
+        return;
+    out_printf(&L->cc, "    offsetof(%s, %s%s), sizeof(((%s *)0)->%s%s),\n", xn, pfx, f->cxxname, xn, pfx, f->cxxname);
+    out_printf(&L->c, "    XW_CHECK_CXX(%s, %s%s, xw_layout_cxx_%s, %d);\n", xn, pfx, f->cname, L->e->m->header, L->ncxx++);
+}
+
+static void check_type(struct lay *L, struct type *t)
+{
+    struct out *o = &L->c;
+    char *xn = tname(L->e, t), *cn = xcb_name(xn);
     out_printf(o, "    XW_CHECK_SIZE(%s, %s);\n", xn, cn);
-    (*n)++;
     struct field **fs = t->fields;
     int nf = t->nfields;
     for (int i = 0; i < nf; i++) {
         struct field *f = fs[i];
         if (!f->wire || !(field_fixed(f) || t->kind == TK_UNION))
             continue;
-        out_printf(o, "    XW_CHECK_FIELD(%s, %s, %s, %s);\n", xn, cn, f->cname, libxcb_field_name(f->name));
+        out_printf(o, "    XW_CHECK_FIELD(%s, %s, %s);\n", xn, cn, f->cname);
+        check_cxx_name(L, xn, "", f);
     }
     free(xn), free(cn);
 }
 
-static void check_switch(struct emitter *e, struct out *o, struct field **fs, int nf, int *n)
+/* Every member of a switch's struct, as emit_switch_type() declares them: its
+ * offset and size against libxcb's member of the same name. */
+static void switch_members(struct lay *L, struct type *sw, const char *xn, const char *cn)
+{
+    for (int c = 0; c < sw->ncases; c++) {
+        struct type *cs = sw->cases[c];
+        char *pfx = cs->casename ? xasprintf("%s.", cs->casename) : xstrdup("");
+        for (int i = 0; i < cs->nfields; i++) {
+            struct field *f = cs->fields[i];
+            if (f->kind == FK_PAD && f->pad_align && !f->pad_serialize)
+                continue;
+            out_printf(&L->c, "    XW_CHECK_FIELD(%s, %s, %s%s);\n", xn, cn, pfx, f->cname);
+            check_cxx_name(L, xn, pfx, f);
+        }
+        free(pfx);
+    }
+}
+
+static void check_switch(struct lay *L, struct field **fs, int nf)
 {
     for (int i = 0; i < nf; i++) {
         if (fs[i]->kind != FK_SWITCH)
             continue;
         struct type *sw = fs[i]->sw;
         for (int c = 0; c < sw->ncases; c++)
-            check_switch(e, o, sw->cases[c]->fields, sw->cases[c]->nfields, n);
-        char *xn = tname(e, sw), *cn = xcb_name(xn);
-        out_printf(o, "    XW_CHECK_SIZE(%s, %s);\n", xn, cn);
-        (*n)++;
+            check_switch(L, sw->cases[c]->fields, sw->cases[c]->nfields);
+        char *xn = tname(L->e, sw), *cn = xcb_name(xn);
+        out_printf(&L->c, "    XW_CHECK_SIZE(%s, %s);\n", xn, cn);
+        switch_members(L, sw, xn, cn);
         free(xn), free(cn);
     }
 }
 
+static void write_out(const char *path, const struct out *o)
+{
+    FILE *f = fopen(path, "wb");
+    struct loc loc = { path, 0 };
+    if (!f || fputs(o->buf, f) < 0 || fclose(f))
+        fail(loc, "cannot write");
+}
+
+static void check_module_type(struct lay *L, struct type *t)
+{
+    int copy = t->copy_of && t->copy_of != t;
+    switch (t->kind) {
+    case TK_STRUCT:
+    case TK_UNION:
+    case TK_EVENT:
+    case TK_ERROR:
+        if (!copy) {
+            check_switch(L, t->fields, t->nfields);
+            check_type(L, t);
+        }
+        break;
+    case TK_XID:
+    case TK_XIDUNION:
+    case TK_TYPEDEF:
+    case TK_EVENTSTRUCT: {
+        char *xn = tname(L->e, t), *cn = xcb_name(xn);
+        out_printf(&L->c, "    XW_CHECK_SIZE(%s, %s);\n", xn, cn);
+        free(xn), free(cn);
+        break;
+    }
+    case TK_REQUEST:
+        check_switch(L, t->fields, t->nfields);
+        check_type(L, t);
+        if (t->reply) {
+            check_switch(L, t->reply->fields, t->reply->nfields);
+            check_type(L, t->reply);
+        }
+        break;
+    default:
+        break;
+    }
+}
+
+/* path is the C file; the C++ file is path with ".c" replaced by "_cxx.cc". */
 void emit_layout(struct module *m, const char *path)
 {
     struct emitter e = { .m = m };
-    struct out o = { 0 };
-    int n = 0;
-    out_printf(&o, "/* layout check for %s.h, generated by xwgen --layout */\n#include <stddef.h>\n#include <stdio.h>\n"
-                   "#include <xcb/xcb.h>\n#include <xcb/%s.h>\n#include <xw/xw.h>\n#include <xw/%s.h>\n#include \"layout.h\"\n\n",
-               m->header, m->header, m->header);
-    out_printf(&o, "int xw_layout_%s(int *types, int *fields)\n{\n    int bad = 0;\n", m->header);
-    for (int i = 0; i < m->ntypes; i++) {
-        struct type *t = m->types[i];
-        int copy = t->copy_of && t->copy_of != t;
-        switch (t->kind) {
-        case TK_STRUCT:
-        case TK_UNION:
-        case TK_EVENT:
-        case TK_ERROR:
-            if (!copy) {
-                check_switch(&e, &o, t->fields, t->nfields, &n);
-                check_type(&e, &o, t, &n);
-            }
-            break;
-        case TK_XID:
-        case TK_XIDUNION:
-        case TK_TYPEDEF:
-        case TK_EVENTSTRUCT: {
-            char *xn = tname(&e, t), *cn = xcb_name(xn);
-            out_printf(&o, "    XW_CHECK_SIZE(%s, %s);\n", xn, cn);
-            n++;
-            free(xn), free(cn);
-            break;
-        }
-        case TK_REQUEST:
-            check_switch(&e, &o, t->fields, t->nfields, &n);
-            check_type(&e, &o, t, &n);
-            if (t->reply) {
-                check_switch(&e, &o, t->reply->fields, t->reply->nfields, &n);
-                check_type(&e, &o, t->reply, &n);
-            }
-            break;
-        default:
-            break;
-        }
-    }
-    out_printf(&o, "    return bad;\n}\n");
-    FILE *f = fopen(path, "wb");
-    struct loc loc = { path, 0 };
-    if (!f || fputs(o.buf, f) < 0 || fclose(f))
-        fail(loc, "cannot write");
-    free(o.buf);
+    struct lay L = { .e = &e };
+    const char *h = m->header;
+    out_printf(&L.c, "/* layout check for %s.h, generated by xwgen --layout */\n#include <stddef.h>\n#include <stdio.h>\n"
+                     "#include <xcb/xcb.h>\n#include <xcb/%s.h>\n#include <xw/xw.h>\n#include <xw/%s.h>\n#include \"layout.h\"\n\n"
+                     "extern const size_t xw_layout_cxx_%s[];\n\n",
+               h, h, h, h);
+    out_printf(&L.c, "int xw_layout_%s(int *types, int *fields)\n{\n    int bad = 0;\n", h);
+    out_printf(&L.cc, "/* C++ spellings in %s.h, generated by xwgen --layout: offset and size of each, for the\n"
+                      " * layout check to compare with the C member's */\n#include <stddef.h>\n#include <xw/xw.h>\n"
+                      "#include <xw/%s.h>\n\nextern \"C\" const size_t xw_layout_cxx_%s[] = {\n",
+               h, h, h);
+    for (int i = 0; i < m->ntypes; i++)
+        check_module_type(&L, m->types[i]);
+    out_printf(&L.c, "    return bad;\n}\n");
+    out_printf(&L.cc, "    0\n};\n");
+    size_t n = strlen(path);
+    if (n < 2 || strcmp(path + n - 2, ".c"))
+        fail((struct loc){ path, 0 }, "--layout needs a file name ending in .c");
+    char *ccpath = xasprintf("%.*s_cxx.cc", (int)(n - 2), path);
+    write_out(path, &L.c);
+    write_out(ccpath, &L.cc);
+    free(ccpath), free(L.c.buf), free(L.cc.buf);
 }

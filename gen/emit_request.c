@@ -12,27 +12,29 @@ static int has_switch(struct type *t)
     return 0;
 }
 
-/* Parameter declaration of a field, as libxcb spells it. */
-static char *param_decl(struct emitter *e, struct field *f, int aux)
+/* Parameter declaration of a field, as libxcb spells it; in the header, a name that
+ * is a C++ keyword takes its C++ spelling (a prototype's names are not the API). */
+static char *param_decl(struct emitter *e, struct field *f, int aux, int header)
 {
+    const char *pn = header && f->cxxname ? f->cxxname : f->cname;
     if (f->kind == FK_FD)
-        return xasprintf("int32_t %s", f->cname);
+        return xasprintf("int32_t %s", pn);
     if (f->kind == FK_SWITCH) {
         if (!aux)
-            return xasprintf("const void *%s", f->cname);
+            return xasprintf("const void *%s", pn);
         char *tn = tname(e, f->sw);
-        char *r = xasprintf("const %s *%s", tn, f->cname);
+        char *r = xasprintf("const %s *%s", tn, pn);
         free(tn);
         return r;
     }
     char *tn = tname(e, f->type);
     char *r;
     if (f->kind == FK_LIST && f->nmemb != 1)
-        r = xasprintf("const %s *%s", tn, f->cname);
+        r = xasprintf("const %s *%s", tn, pn);
     else if (!type_fixed(f->type)) /* libxcb leaves a variable-size struct non-const */
-        r = xasprintf("%s *%s", tn, f->cname);
+        r = xasprintf("%s *%s", tn, pn);
     else
-        r = xasprintf("%s %s", tn, f->cname);
+        r = xasprintf("%s %s", tn, pn);
     free(tn);
     return r;
 }
@@ -44,7 +46,7 @@ static void signature(struct emitter *e, struct out *o, struct type *t, const ch
         struct field *f = t->fields[i];
         if (!f->visible)
             continue;
-        char *d = param_decl(e, f, aux);
+        char *d = param_decl(e, f, aux, o == &e->hfuncs);
         out_printf(o, ", %s", d);
         free(d);
     }
@@ -74,6 +76,7 @@ struct sender {
     int nnull;           /* caller's pointers that must not be NULL with a non-zero length: */
     int null_part[64];   /* their parts */
     const char *null_name[64];
+    int sink_checked; /* a switch serializer may have found a NULL list: refuse then */
 };
 
 /* In a sender, fields are parameters; in the aux form, a switch member is read from
@@ -160,116 +163,53 @@ static char *list_len_bytes(struct sender *s, struct field *f)
     return r;
 }
 
-static int all_fixed_cases(struct type *sw)
+/* "xw__X_serialize_put(&xw_sink, <the switch's outside values>, <the caller's struct>)" */
+static char *put_call(struct sender *s, struct field *sf)
 {
-    for (int c = 0; c < sw->ncases; c++)
-        for (int i = 0; i < sw->cases[c]->nfields; i++) {
-            struct field *f = sw->cases[c]->fields[i];
-            if (!field_fixed(f) || f->kind == FK_SWITCH || !f->wire)
-                return 0;
-        }
-    return 1;
+    struct wparam *wp;
+    int np = walker_params(sf->sw, &wp);
+    char *fn = tfunc(s->e, sf->sw, "serialize");
+    struct out o = { 0 };
+    out_printf(&o, "xw__%s_put(&xw_sink", fn + 3);
+    for (int k = 0; k < np; k++)
+        out_printf(&o, ", %s", wp[k].field ? wp[k].field->cname : wp[k].name);
+    out_printf(&o, ", %s)", sf->cname);
+    free(fn);
+    return o.buf;
 }
 
-/* The aux form of a switch of fixed members (value lists): the selected members
- * are packed into one stack array, one slice, as their bytes follow each other. */
-static void aux_packed_part(struct sender *s, struct field *sf)
-{
-    struct type *sw = sf->sw;
-    struct ectx x = { .e = s->e, .val = sval, .list = sval, .data = sf };
-    char *se = expr_c(&x, sw->swexpr);
-    int max = 0;
-    for (int c = 0; c < sw->ncases; c++)
-        for (int i = 0; i < sw->cases[c]->nfields; i++)
-            max += field_size(sw->cases[c]->fields[i]);
-    out_printf(&s->pre, "    uint8_t xw_vals[%d];\n    size_t xw_nv = 0;\n", (max + 3) / 4 * 4 + 4);
-    for (int c = 0; c < sw->ncases; c++) {
-        struct type *cs = sw->cases[c];
-        out_printf(&s->body, "    if (");
-        for (int k = 0; k < cs->ncaseexprs; k++) {
-            char *ce = expr_c(&x, cs->caseexprs[k]);
-            out_printf(&s->body, cs->ncaseexprs > 1 ? "%s(%s %s %s)" : "%s%s %s %s", k ? " || " : "", se,
-                       cs->is_bitcase ? "&" : "==", ce);
-            free(ce);
-        }
-        out_printf(&s->body, ") {\n");
-        for (int i = 0; i < cs->nfields; i++) {
-            struct field *f = cs->fields[i];
-            int n = field_size(f);
-            if (f->kind == FK_PAD)
-                out_printf(&s->body, "        memset(xw_vals + xw_nv, 0, %d);\n", n);
-            else
-                out_printf(&s->body, "        memcpy(xw_vals + xw_nv, &%s->%s%s%s, %d);\n", sf->cname,
-                           cs->casename ? cs->casename : "", cs->casename ? "." : "", f->cname, n);
-            out_printf(&s->body, "        xw_nv += %d;\n", n);
-        }
-        out_printf(&s->body, "    }\n");
-    }
-    out_printf(&s->body, "    while (xw_nv & 3)\n        xw_vals[xw_nv++] = 0;\n");
-    part(s, "xw_vals", "xw_nv");
-    free(se);
-}
-
-/* The aux form: one iovec per switch member, empty when its case is off. */
+/* The aux form: the switch serializer (emit_switch.c) puts the selected members.
+ * A switch of fixed members (a value list) is copied into one stack array, one
+ * slice, as its few bytes follow each other; any other switch gets one iovec per
+ * piece pointing at the caller's data, so nothing is copied or allocated. */
 static void aux_switch_parts(struct sender *s, struct field *sf)
 {
-    if (all_fixed_cases(sf->sw)) {
-        aux_packed_part(s, sf);
+    char *call = put_call(s, sf);
+    if (switch_all_fixed(sf->sw)) {
+        int max = 0;
+        for (int c = 0; c < sf->sw->ncases; c++)
+            for (int i = 0; i < sf->sw->cases[c]->nfields; i++)
+                max += field_size(sf->sw->cases[c]->fields[i]);
+        out_printf(&s->pre, "    uint8_t xw_vals[%d];\n", (max + 3) / 4 * 4 + 4);
+        out_printf(&s->body, "    struct xw__sink xw_sink = { .o = (char *)xw_vals };\n    %s;\n"
+                             "    while (xw_sink.off & 3)\n        xw_vals[xw_sink.off++] = 0;\n",
+                   call);
+        part(s, "xw_vals", "xw_sink.off");
+        free(call);
         return;
     }
-    struct type *sw = sf->sw;
-    struct ectx x = { .e = s->e, .val = sval, .list = sval, .data = sf };
-    char *se = expr_c(&x, sw->swexpr);
-    out_printf(&s->body, "    xw_swstart = xw__iov_sum(xw_parts + 2, %d);\n    (void)xw_swstart;\n", s->nparts);
-    for (int c = 0; c < sw->ncases; c++) {
-        struct type *cs = sw->cases[c];
-        struct out cond = { 0 };
-        for (int k = 0; k < cs->ncaseexprs; k++) {
-            char *ce = expr_c(&x, cs->caseexprs[k]);
-            out_printf(&cond, "%s(%s %s %s)", k ? " || " : "", se, cs->is_bitcase ? "&" : "==", ce);
-            free(ce);
-        }
-        char *pfx = cs->casename ? xasprintf("%s->%s.", sf->cname, cs->casename) : xasprintf("%s->", sf->cname);
-        for (int i = 0; i < cs->nfields; i++) {
-            struct field *f = cs->fields[i];
-            if (!f->wire)
-                continue;
-            if (f->kind == FK_SWITCH)
-                fail(f->loc, "a switch inside a request switch is not supported");
-            if (f->kind == FK_PAD) {
-                int k = 2 + s->nparts++;
-                if (f->pad_align)
-                    out_printf(&s->body, "    xw_parts[%d].iov_base = 0;\n    xw_parts[%d].iov_len = (%s) ? (-(xw__iov_sum(xw_parts + 2, %d) - xw_swstart) & %d) : 0;\n",
-                               k, k, cond.buf, k - 2, f->pad_align - 1);
-                else
-                    out_printf(&s->body, "    xw_parts[%d].iov_base = 0;\n    xw_parts[%d].iov_len = (%s) ? %d : 0;\n", k, k,
-                               cond.buf, f->pad_bytes);
-                continue;
-            }
-            int k = 2 + s->nparts;
-            if (field_fixed(f)) {
-                out_printf(&s->body, "    xw_parts[%d].iov_base = (char *)&%s%s;\n    xw_parts[%d].iov_len = (%s) ? %d : 0;\n", k,
-                           pfx, f->cname, k, cond.buf, field_size(f));
-                s->nparts++;
-            } else {
-                /* lists in a case start at their natural alignment within the switch */
-                out_printf(&s->body, "    xw_parts[%d].iov_base = 0;\n    xw_parts[%d].iov_len = (%s) ? (-(xw__iov_sum(xw_parts + 2, %d) - xw_swstart) & %d) : 0;\n",
-                           k, k, cond.buf, k - 2, pad_mask(f->type));
-                s->nparts++;
-                k++;
-                struct ectx cx = { .e = s->e, .val = sval, .list = sval, .data = sf };
-                char *n = expr_c(&cx, f->expr);
-                char *wt = wiretype(s->e, f->type);
-                out_printf(&s->body, "    xw_parts[%d].iov_base = (char *)%s%s;\n    xw_parts[%d].iov_len = (%s) ? (size_t)(%s) * sizeof(%s) : 0;\n",
-                           k, pfx, f->cname, k, cond.buf, n, wt);
-                s->nparts++;
-                free(n), free(wt);
-            }
-        }
-        free(pfx), free(cond.buf);
-    }
-    free(se);
-    pad_part(s);
+    int k = 2 + s->nparts, max = serialize_pieces(sf->sw);
+    out_printf(&s->body, "    struct xw__sink xw_sink = { .iov = xw_parts + %d, .maxiov = %d };\n    %s;\n"
+                         "    for (int xw_i = xw_sink.niov; xw_i < %d; xw_i++) {\n"
+                         "        xw_parts[%d + xw_i].iov_base = 0;\n        xw_parts[%d + xw_i].iov_len = 0;\n    }\n",
+               k, max, call, max, k, k);
+    s->nparts += max;
+    s->sink_checked = 1;
+    /* the request ends on a word */
+    k = 2 + s->nparts++;
+    out_printf(&s->body, "    xw_parts[%d].iov_base = 0;\n    xw_parts[%d].iov_len = -xw__iov_sum(xw_parts + 2, %d) & 3;\n", k, k,
+               k - 2);
+    free(call);
 }
 
 static void fixed_assignments(struct sender *s)
@@ -333,7 +273,7 @@ static void var_parts(struct sender *s, int aux)
              * with a non-zero mask is refused; other switches are read to be sized:
              * NULL counts as empty there (libxcb's walk would crash), since whether
              * an empty one is legal depends on values the generator cannot judge */
-            if (all_fixed_cases(f->sw)) {
+            if (switch_all_fixed(f->sw)) {
                 note_nullable(s, f);
             } else {
                 char *guarded = xasprintf("(%s ? %s : 0)", f->cname, call.buf);
@@ -478,6 +418,8 @@ static void emit_sender(struct emitter *e, struct type *t, const char *fn, int c
         reject_if(&s, cond, why);
         free(cond), free(why);
     }
+    if (s.sink_checked)
+        reject_if(&s, "xw_sink.bad", "a list in the switch's values is NULL but its length is not 0");
 
     /* header */
     struct out *h = &e->hfuncs, *c = &e->c;

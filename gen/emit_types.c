@@ -84,15 +84,31 @@ static char *field_ctype(struct emitter *e, struct field *f)
     return tname(e, f->type);
 }
 
+static void member_decl(struct out *h, const char *ct, const char *name, struct field *f, const char *indent,
+                        int as_pointer)
+{
+    if (as_pointer)
+        out_printf(h, "%s    %s *%s;\n", indent, ct, name);
+    else if (f->nmemb > 1)
+        out_printf(h, "%s    %s %s[%d];\n", indent, ct, name, f->nmemb);
+    else
+        out_printf(h, "%s    %s %s;\n", indent, ct, name);
+}
+
+/* A member named by a C++ keyword keeps libxcb's name in C, so a port stays a
+ * rename, and is spelled differently in C++: same type, same place, same layout. */
 static void struct_member(struct emitter *e, struct out *h, struct field *f, const char *indent, int as_pointer)
 {
     char *ct = field_ctype(e, f);
-    if (as_pointer)
-        out_printf(h, "%s    %s *%s;\n", indent, ct, f->cname);
-    else if (f->nmemb > 1)
-        out_printf(h, "%s    %s %s[%d];\n", indent, ct, f->cname, f->nmemb);
-    else
-        out_printf(h, "%s    %s %s;\n", indent, ct, f->cname);
+    if (f->cxxname) {
+        out_printf(h, "#ifdef __cplusplus\n");
+        member_decl(h, ct, f->cxxname, f, indent, as_pointer);
+        out_printf(h, "#else\n");
+        member_decl(h, ct, f->cname, f, indent, as_pointer);
+        out_printf(h, "#endif\n");
+    } else {
+        member_decl(h, ct, f->cname, f, indent, as_pointer);
+    }
     free(ct);
 }
 

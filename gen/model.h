@@ -67,7 +67,8 @@ struct field {
     enum field_kind kind;
     struct loc loc;
     char *name;   /* XML name ("pad0" for pads) */
-    char *cname;  /* C name (class -> _class) */
+    char *cname;  /* C name, libxcb's (class -> _class) */
+    char *cxxname; /* the C++ spelling when cname is a C++ keyword (explicit -> _explicit), else NULL */
     char *tyname; /* XML type reference */
     struct type *type;
     struct expr *expr; /* list length, exprfield value */
@@ -203,6 +204,9 @@ struct xnode *xml_load(const char *path);
 struct module *module_load(const char *dir, const char *header, const char *path);
 void model_build(struct module *m);
 
+/* fixes.c */
+void description_fixes(struct xnode *root);
+
 /* resolve.c */
 void module_resolve(struct module *m);
 struct type *lookup_type(struct module *m, const char *name, struct loc loc);
@@ -218,7 +222,7 @@ char *cname_item(const char *s);
 char *cname_join(struct module *m, char **path, int n, const char *suffix);
 char *cname_upper(const char *s);
 const char *cfield_name(const char *name);
-const char *libxcb_field_name(const char *name);
+char *cxx_field_name(const char *cname);
 
 /* counts of each construct, reported by main.c */
 struct counts {

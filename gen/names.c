@@ -92,35 +92,35 @@ char *cname_join(struct module *m, char **path, int n, const char *suffix)
     return lower(o.buf);
 }
 
-/* libxcb renames class, new, delete and default; xwire also renames the other C++
- * keywords so every header compiles as C++ (libxcb's xkb.h and xf86vidmode.h do not). */
+/* C++ keywords and alternative tokens (C++20) that C does not reserve: a member so
+ * named keeps libxcb's spelling in C and gets another under __cplusplus. */
+static const char *const cxx_only[] = {
+    "alignas", "alignof", "and", "and_eq", "asm", "bitand", "bitor", "bool", "catch", "char8_t", "char16_t",
+    "char32_t", "co_await", "co_return", "co_yield", "compl", "concept", "const_cast", "consteval", "constexpr",
+    "constinit", "decltype", "dynamic_cast", "explicit", "export", "false", "friend", "mutable", "namespace",
+    "noexcept", "not", "not_eq", "nullptr", "operator", "or", "or_eq", "private", "protected", "public",
+    "reinterpret_cast", "requires", "static_assert", "static_cast", "template", "this", "thread_local", "throw",
+    "true", "try", "typeid", "typename", "using", "virtual", "wchar_t", "xor", "xor_eq", NULL
+};
+
+/* The C name of a field: libxcb's, which prefixes '_' to class, new, delete and
+ * default (the first three C++ keywords, the last a C one), so a port is a rename. */
 const char *cfield_name(const char *name)
 {
-    static const char *const cxx[] = { "private", "public", "protected", "explicit", "template", "this",
-                                       "operator", "virtual", "friend", "namespace", "typename", "using",
-                                       "throw", "try", "catch", "bool", "true", "false", "mutable", "typeid",
-                                       "export", "inline", "register", NULL };
-    for (int i = 0; cxx[i]; i++)
-        if (!strcmp(name, cxx[i])) {
-            static char buf[64];
-            snprintf(buf, sizeof(buf), "_%s", name);
-            return buf;
-        }
-    if (!strcmp(name, "class"))
-        return "_class";
-    if (!strcmp(name, "new"))
-        return "_new";
-    if (!strcmp(name, "delete"))
-        return "_delete";
-    if (!strcmp(name, "default"))
-        return "_default";
+    if (!strcmp(name, "class") || !strcmp(name, "new") || !strcmp(name, "delete") || !strcmp(name, "default")) {
+        static char buf[16];
+        snprintf(buf, sizeof(buf), "_%s", name);
+        return buf;
+    }
     return name;
 }
 
-/* The member name libxcb uses, for the layout comparison. */
-const char *libxcb_field_name(const char *name)
+/* The name C++ needs for a field whose C name is one of its keywords ("_explicit"),
+ * or NULL when the C name serves both. Malloc'd. */
+char *cxx_field_name(const char *cname)
 {
-    if (!strcmp(name, "class") || !strcmp(name, "new") || !strcmp(name, "delete") || !strcmp(name, "default"))
-        return cfield_name(name);
-    return name;
+    for (int i = 0; cxx_only[i]; i++)
+        if (!strcmp(cname, cxx_only[i]))
+            return xasprintf("_%s", cname);
+    return NULL;
 }

@@ -245,6 +245,7 @@ static struct field *new_field(enum field_kind k, const struct xnode *n, const c
     f->loc = n->loc;
     f->name = xstrdup(name);
     f->cname = xstrdup(cfield_name(name));
+    f->cxxname = cxx_field_name(f->cname);
     f->tyname = tyname ? xstrdup(tyname) : NULL;
     f->visible = 1;
     f->wire = 1;
@@ -491,6 +492,7 @@ struct module *module_load(const char *dir, const char *header, const char *path
     struct module *m = xcalloc(1, sizeof(*m));
     m->file = path ? xstrdup(path) : xasprintf("%s/%s.xml", dir, header);
     m->root = xml_load(m->file);
+    description_fixes(m->root);
     struct counts outer = g_counts;
     memset(&g_counts, 0, sizeof(g_counts));
     model_build(m);

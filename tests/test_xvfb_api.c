@@ -11,6 +11,7 @@
 
 #include <xw/shm.h>
 #include <xw/xc_misc.h>
+#include <xw/xkb.h>
 #include <xw/xproto.h>
 #include <xw/xw.h>
 #include <xw/xwext.h> /* xw_request_error_string */
@@ -159,6 +160,50 @@ START_TEST(window_map_expose_configure)
 END_TEST
 
 /* ---- XC-MISC through the generated binding ---- */
+
+/* XKB SetMap through its _aux form, with two key-symbol maps (each sized by its
+ * own symbols) and odd counts of explicit components and modifier-map keys
+ * (padded to a word each, as the protocol has them): the server takes it. */
+START_TEST(xkb_set_map_aux_accepted)
+{
+    xw_xkb_use_extension_reply_t *u = xw_xkb_use_extension_reply(c, xw_xkb_use_extension(c, 1, 0), NULL);
+    ck_assert_ptr_nonnull(u);
+    ck_assert_int_eq(u->supported, 1);
+    free(u);
+    /* keys 38 and 39 keep the symbols they have in Xvfb's default map (a A, s S):
+     * the server checks the actions of a key against its symbols as already set */
+    uint8_t syms[32] = {0};
+    static const uint32_t ks[2][2] = {{0x61, 0x41}, {0x73, 0x53}};
+    for (int m = 0; m < 2; m++) { /* kt_index TWO_LEVEL, one group of width 2, two keysyms */
+        uint8_t *p = syms + 16 * m;
+        p[0] = 1, p[4] = 1, p[5] = 2, p[6] = 2;
+        memcpy(p + 8, ks[m], 8);
+    }
+    uint8_t actions_count[3] = {2, 0, 0}, actions[16] = {0}, vmods[3] = {0};
+    xw_xkb_set_explicit_t expl[3] = {{200, 0}, {201, 0}, {202, 0}};
+    xw_xkb_key_mod_map_t modmap[1] = {{210, 0}};
+    xw_xkb_key_v_mod_map_t vmodmap[1] = {{220, 0, 0}};
+    xw_xkb_set_map_values_t v;
+    memset(&v, 0, sizeof(v));
+    v.syms = (xw_xkb_key_sym_map_t *)(void *)syms;
+    v.actionsCount = actions_count;
+    v.actions = (xw_xkb_action_t *)(void *)actions;
+    v.vmods = vmods;
+    v.explicit = expl;
+    v.modmap = modmap;
+    v.vmodmap = vmodmap;
+    const xw_setup_t *st = xw_get_setup(c);
+    uint16_t present = XW_XKB_MAP_PART_KEY_SYMS | XW_XKB_MAP_PART_KEY_ACTIONS | XW_XKB_MAP_PART_VIRTUAL_MODS |
+                       XW_XKB_MAP_PART_EXPLICIT_COMPONENTS | XW_XKB_MAP_PART_MODIFIER_MAP |
+                       XW_XKB_MAP_PART_VIRTUAL_MOD_MAP;
+    xw_void_cookie_t ck = xw_xkb_set_map_aux_checked(c, XW_XKB_ID_USE_CORE_KBD, present,
+                                                     XW_XKB_SET_MAP_FLAGS_RECOMPUTE_ACTIONS, st->min_keycode,
+                                                     st->max_keycode, 0, 0, 38, 2, 4, 38, 3, 2, 0, 0, 0, 200, 3, 3,
+                                                     210, 2, 1, 220, 1, 1, 0x0013, &v);
+    ck_assert_uint_ne(ck.sequence, 0);
+    fail_on_error(xw_request_check(c, ck), "SetMap");
+}
+END_TEST
 
 START_TEST(xc_misc_xid_range)
 {
@@ -924,6 +969,7 @@ int main(void)
                                                    .setup = setup, .teardown = teardown});
     tcase_add_test(tc, window_map_expose_configure);
     tcase_add_test(tc, xc_misc_xid_range);
+    tcase_add_test(tc, xkb_set_map_aux_accepted);
     tcase_add_test(tc, atoms_pipelined);
     tcase_add_test(tc, property_one_mib);
     tcase_add_test(tc, property_pipelined_both_ways);

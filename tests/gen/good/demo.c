@@ -307,30 +307,28 @@ int xw_demo_create_value_list_unpack(const void *_buffer, uint32_t xw_v_value_ma
     return (int)xw_off;
 }
 
-/* Writes the members of _aux that the switch selects into xw_o (NULL: only measures). */
-size_t xw__demo_create_value_list_serialize_put(char *xw_o, uint32_t xw_v_value_mask, const xw_demo_create_value_list_t *_aux)
+/* Puts the members of _aux that the switch selects into xw_s; returns their size in bytes. */
+static inline __attribute__((always_inline)) size_t xw__demo_create_value_list_serialize_put(struct xw__sink *xw_s, uint32_t xw_v_value_mask, const xw_demo_create_value_list_t *_aux)
 {
-    size_t xw_off = 0;
+    size_t xw_base = xw_s->off;
     if (xw_v_value_mask & XW_DEMO_MODE_ON_OFF) {
-        if (xw_o)
-            memcpy(xw_o + xw_off, &_aux->on, 4);
-        xw_off += 4;
+        xw__sink_data(xw_s, &_aux->on, 4);
     }
     if (xw_v_value_mask & 4) {
-        if (xw_o)
-            memcpy(xw_o + xw_off, &_aux->level, 4);
-        xw_off += 4;
+        xw__sink_data(xw_s, &_aux->level, 4);
     }
     (void)_aux;
-    return xw_off;
+    return xw_s->off - xw_base;
 }
 
 int xw_demo_create_value_list_serialize(void **_buffer, uint32_t xw_v_value_mask, const xw_demo_create_value_list_t *_aux)
 {
-    size_t xw_n = xw__demo_create_value_list_serialize_put(NULL, xw_v_value_mask, _aux);
-    if (!*_buffer && !(*_buffer = malloc(xw_n ? xw_n : 1)))
+    struct xw__sink xw_s = { 0 };
+    size_t xw_n = xw__demo_create_value_list_serialize_put(&xw_s, xw_v_value_mask, _aux);
+    if (xw_s.bad || (!*_buffer && !(*_buffer = malloc(xw_n ? xw_n : 1))))
         return -1;
-    xw__demo_create_value_list_serialize_put((char *)*_buffer, xw_v_value_mask, _aux);
+    xw_s = (struct xw__sink){ .o = (char *)*_buffer };
+    xw__demo_create_value_list_serialize_put(&xw_s, xw_v_value_mask, _aux);
     return (int)xw_n;
 }
 
@@ -470,24 +468,17 @@ xw_void_cookie_t xw_demo_create_aux_checked(xw_connection_t *c, xw_demo_thing_t 
     xw_demo_create_request_t xw_out;
     xw_void_cookie_t xw_ret;
     uint8_t xw_vals[12];
-    size_t xw_nv = 0;
 
     xw_out.thing = thing;
     xw_out.value_mask = value_mask;
     xw_parts[2].iov_base = (char *)&xw_out;
     xw_parts[2].iov_len = sizeof(xw_out);
-    if (value_mask & XW_DEMO_MODE_ON_OFF) {
-        memcpy(xw_vals + xw_nv, &value_list->on, 4);
-        xw_nv += 4;
-    }
-    if (value_mask & 4) {
-        memcpy(xw_vals + xw_nv, &value_list->level, 4);
-        xw_nv += 4;
-    }
-    while (xw_nv & 3)
-        xw_vals[xw_nv++] = 0;
+    struct xw__sink xw_sink = { .o = (char *)xw_vals };
+    xw__demo_create_value_list_serialize_put(&xw_sink, value_mask, value_list);
+    while (xw_sink.off & 3)
+        xw_vals[xw_sink.off++] = 0;
     xw_parts[3].iov_base = (char *)(xw_vals);
-    xw_parts[3].iov_len = xw_nv;
+    xw_parts[3].iov_len = xw_sink.off;
     {
         size_t xw_total = 0;
         for (int xw_k = 2; xw_k < 4; xw_k++)
@@ -510,24 +501,17 @@ xw_void_cookie_t xw_demo_create_aux(xw_connection_t *c, xw_demo_thing_t thing, u
     xw_demo_create_request_t xw_out;
     xw_void_cookie_t xw_ret;
     uint8_t xw_vals[12];
-    size_t xw_nv = 0;
 
     xw_out.thing = thing;
     xw_out.value_mask = value_mask;
     xw_parts[2].iov_base = (char *)&xw_out;
     xw_parts[2].iov_len = sizeof(xw_out);
-    if (value_mask & XW_DEMO_MODE_ON_OFF) {
-        memcpy(xw_vals + xw_nv, &value_list->on, 4);
-        xw_nv += 4;
-    }
-    if (value_mask & 4) {
-        memcpy(xw_vals + xw_nv, &value_list->level, 4);
-        xw_nv += 4;
-    }
-    while (xw_nv & 3)
-        xw_vals[xw_nv++] = 0;
+    struct xw__sink xw_sink = { .o = (char *)xw_vals };
+    xw__demo_create_value_list_serialize_put(&xw_sink, value_mask, value_list);
+    while (xw_sink.off & 3)
+        xw_vals[xw_sink.off++] = 0;
     xw_parts[3].iov_base = (char *)(xw_vals);
-    xw_parts[3].iov_len = xw_nv;
+    xw_parts[3].iov_len = xw_sink.off;
     {
         size_t xw_total = 0;
         for (int xw_k = 2; xw_k < 4; xw_k++)
@@ -541,6 +525,331 @@ void * xw_demo_create_value_list(const xw_demo_create_request_t *R)
 {
     (void)R;
     return (void *)((const char *)R + xw__demo_create_walk((const char *)R, SIZE_MAX, 5));
+}
+
+/* Bytes taken by a values at xw_b, or -1 when they run past xw_avail; with xw_stop >= 0,
+ * the offset of field number xw_stop instead. */
+long xw__demo_put_values_walk(const char *xw_b, size_t xw_avail, int xw_stop, size_t xw_base, uint8_t xw_v_n_named, uint16_t xw_v_which)
+{
+    size_t xw_off = 0;
+    (void)xw_stop;
+    (void)xw_base;
+    if (xw_v_which & 1) {
+        {
+            int64_t xw_n = (int64_t)(xw_v_n_named);
+            if (xw_n < 0)
+                return -1;
+            for (int64_t xw_i = 0; xw_i < xw_n; xw_i++) {
+                long xw_s = xw__demo_named_walk(xw_b + xw_off, xw_avail - xw_off, -1);
+                if (xw_s < 0)
+                    return -1;
+                if (xw_s == 0)
+                    break; /* the rest are the same bytes */
+                xw_off += (size_t)xw_s;
+            }
+        }
+    }
+    if (xw_v_which & 2) {
+        if (xw_avail - xw_off < 2)
+            return -1;
+        xw_off += 2;
+        xw_off += (size_t)(-(int64_t)(xw_base + xw_off) & 3);
+        if (xw_off > xw_avail)
+            return -1;
+    }
+    (void)xw_b;
+    (void)xw_stop;
+    return (long)xw_off;
+}
+
+int xw_demo_put_values_unpack(const void *_buffer, uint8_t xw_v_n_named, uint16_t xw_v_which, xw_demo_put_values_t *_aux)
+{
+    const char *xw_b = (const char *)_buffer;
+    size_t xw_avail = SIZE_MAX, xw_base = 0;
+    int xw_stop = -1;
+    size_t xw_off = 0;
+    (void)xw_stop;
+    (void)xw_base;
+    if (xw_v_which & 1) {
+        {
+            int64_t xw_n = (int64_t)(xw_v_n_named);
+            _aux->named = (xw_demo_named_t *)(xw_b + xw_off);
+            if (xw_n < 0)
+                return -1;
+            for (int64_t xw_i = 0; xw_i < xw_n; xw_i++) {
+                long xw_s = xw__demo_named_walk(xw_b + xw_off, xw_avail - xw_off, -1);
+                if (xw_s < 0)
+                    return -1;
+                if (xw_s == 0)
+                    break; /* the rest are the same bytes */
+                xw_off += (size_t)xw_s;
+            }
+        }
+    }
+    if (xw_v_which & 2) {
+        if (xw_avail - xw_off < 2)
+            return -1;
+        memcpy(&_aux->explicit, xw_b + xw_off, 2);
+        xw_off += 2;
+        xw_off += (size_t)(-(int64_t)(xw_base + xw_off) & 3);
+        if (xw_off > xw_avail)
+            return -1;
+    }
+    (void)xw_b;
+    (void)xw_avail;
+    return (int)xw_off;
+}
+
+/* Puts the members of _aux that the switch selects into xw_s; returns their size in bytes. */
+static size_t xw__demo_put_values_serialize_put(struct xw__sink *xw_s, uint8_t xw_v_n_named, uint16_t xw_v_which, const xw_demo_put_values_t *_aux)
+{
+    size_t xw_base = xw_s->off;
+    if (xw_v_which & 1) {
+        xw__sink_data(xw_s, _aux->named, ({ size_t xw_l = 0; const char *xw_p = (const char *)_aux->named; for (int64_t xw_i = 0; xw_i < (int64_t)(xw_v_n_named); xw_i++) { if (!xw_p) { xw_l = 1; break; } xw_l += (size_t)xw_demo_named_sizeof(xw_p + xw_l); } xw_l; }));
+    }
+    if (xw_v_which & 2) {
+        xw__sink_data(xw_s, &_aux->explicit, 2);
+        xw__sink_pad(xw_s, -(0 + xw_s->off - xw_base) & 3);
+    }
+    (void)_aux;
+    return xw_s->off - xw_base;
+}
+
+int xw_demo_put_values_serialize(void **_buffer, uint8_t xw_v_n_named, uint16_t xw_v_which, const xw_demo_put_values_t *_aux)
+{
+    struct xw__sink xw_s = { 0 };
+    size_t xw_n = xw__demo_put_values_serialize_put(&xw_s, xw_v_n_named, xw_v_which, _aux);
+    if (xw_s.bad || (!*_buffer && !(*_buffer = malloc(xw_n ? xw_n : 1))))
+        return -1;
+    xw_s = (struct xw__sink){ .o = (char *)*_buffer };
+    xw__demo_put_values_serialize_put(&xw_s, xw_v_n_named, xw_v_which, _aux);
+    return (int)xw_n;
+}
+
+int xw_demo_put_values_named_length(const xw_demo_put_request_t *R, const xw_demo_put_values_t *S)
+{
+    (void)S;
+    (void)R;
+    return (int)(R->n_named);
+}
+
+xw_demo_named_iterator_t xw_demo_put_values_named_iterator(const xw_demo_put_request_t *R, const xw_demo_put_values_t *S)
+{
+    (void)S;
+    (void)R;
+    xw_demo_named_iterator_t i;
+    i.data = (xw_demo_named_t *)S->named;
+    i.rem = (int)(R->n_named);
+    i.index = (int)((char *)i.data - (char *)S);
+    return i;
+}
+
+int xw_demo_put_values_sizeof(const void *_buffer, uint8_t n_named, uint16_t which)
+{
+    return (int)xw__demo_put_values_walk((const char *)_buffer, SIZE_MAX, -1, 0, n_named, which);
+}
+
+/* Bytes taken by a Put at xw_b, or -1 when they run past xw_avail; with xw_stop >= 0,
+ * the offset of field number xw_stop instead. */
+long xw__demo_put_walk(const char *xw_b, size_t xw_avail, int xw_stop)
+{
+    size_t xw_off = 0;
+    uint8_t xw_v_n_named = 0;
+    uint16_t xw_v_which = 0;
+    if (xw_stop == 0)
+        return (long)xw_off;
+    if (xw_avail - xw_off < 1)
+        return -1;
+    xw_off += 1;
+    if (xw_stop == 1)
+        return (long)xw_off;
+    if (xw_avail - xw_off < 1)
+        return -1;
+    xw_off += 1;
+    if (xw_stop == 2)
+        return (long)xw_off;
+    if (xw_avail - xw_off < 2)
+        return -1;
+    xw_off += 2;
+    if (xw_stop == 3)
+        return (long)xw_off;
+    if (xw_avail - xw_off < 1)
+        return -1;
+    memcpy(&xw_v_n_named, xw_b + xw_off, sizeof(xw_v_n_named));
+    xw_off += 1;
+    if (xw_stop == 4)
+        return (long)xw_off;
+    if (xw_avail - xw_off < 1)
+        return -1;
+    xw_off += 1;
+    if (xw_stop == 5)
+        return (long)xw_off;
+    if (xw_avail - xw_off < 2)
+        return -1;
+    memcpy(&xw_v_which, xw_b + xw_off, sizeof(xw_v_which));
+    xw_off += 2;
+    if (xw_stop == 6)
+        return (long)xw_off;
+    {
+        long xw_s = xw__demo_put_values_walk(xw_b + xw_off, xw_avail - xw_off, -1, 0 + xw_off, xw_v_n_named, xw_v_which);
+        if (xw_s < 0)
+            return -1;
+        xw_off += (size_t)xw_s;
+    }
+    (void)xw_b;
+    (void)xw_stop;
+    return (long)xw_off;
+}
+
+int xw_demo_put_sizeof(const void *_buffer)
+{
+    return (int)xw__demo_put_walk((const char *)_buffer, SIZE_MAX, -1);
+}
+
+xw_void_cookie_t xw_demo_put_checked(xw_connection_t *c, uint8_t n_named, uint8_t explicit, uint16_t which, const void *values)
+{
+    static const xw_protocol_request_t xw_req = {
+        .count = 3,
+        .ext = &xw_demo_id,
+        .opcode = XW_DEMO_PUT,
+        .isvoid = 1,
+        .validate = 0,
+    };
+    struct iovec xw_parts[5];
+    xw_demo_put_request_t xw_out;
+    xw_void_cookie_t xw_ret;
+
+    xw_out.n_named = n_named;
+    xw_out.explicit = explicit;
+    xw_out.which = which;
+    xw_parts[2].iov_base = (char *)&xw_out;
+    xw_parts[2].iov_len = sizeof(xw_out);
+    xw_parts[3].iov_base = (char *)(values);
+    xw_parts[3].iov_len = (values ? (size_t)xw_demo_put_values_sizeof(values, n_named, which) : 0);
+    xw_parts[4].iov_base = 0;
+    xw_parts[4].iov_len = -xw_parts[3].iov_len & 3;
+    {
+        size_t xw_total = 0;
+        for (int xw_k = 2; xw_k < 5; xw_k++)
+            xw_total += xw_parts[xw_k].iov_len;
+        xw_ret.sequence = (unsigned int)xw_send(c, XW_REQUEST_CHECKED, xw_parts + 2, &xw_req, xw_total, 0, 0);
+    }
+    return xw_ret;
+}
+
+xw_void_cookie_t xw_demo_put(xw_connection_t *c, uint8_t n_named, uint8_t explicit, uint16_t which, const void *values)
+{
+    static const xw_protocol_request_t xw_req = {
+        .count = 3,
+        .ext = &xw_demo_id,
+        .opcode = XW_DEMO_PUT,
+        .isvoid = 1,
+        .validate = 0,
+    };
+    struct iovec xw_parts[5];
+    xw_demo_put_request_t xw_out;
+    xw_void_cookie_t xw_ret;
+
+    xw_out.n_named = n_named;
+    xw_out.explicit = explicit;
+    xw_out.which = which;
+    xw_parts[2].iov_base = (char *)&xw_out;
+    xw_parts[2].iov_len = sizeof(xw_out);
+    xw_parts[3].iov_base = (char *)(values);
+    xw_parts[3].iov_len = (values ? (size_t)xw_demo_put_values_sizeof(values, n_named, which) : 0);
+    xw_parts[4].iov_base = 0;
+    xw_parts[4].iov_len = -xw_parts[3].iov_len & 3;
+    {
+        size_t xw_total = 0;
+        for (int xw_k = 2; xw_k < 5; xw_k++)
+            xw_total += xw_parts[xw_k].iov_len;
+        xw_ret.sequence = (unsigned int)xw_send(c, 0, xw_parts + 2, &xw_req, xw_total, 0, 0);
+    }
+    return xw_ret;
+}
+
+xw_void_cookie_t xw_demo_put_aux_checked(xw_connection_t *c, uint8_t n_named, uint8_t explicit, uint16_t which, const xw_demo_put_values_t *values)
+{
+    static const xw_protocol_request_t xw_req = {
+        .count = 6,
+        .ext = &xw_demo_id,
+        .opcode = XW_DEMO_PUT,
+        .isvoid = 1,
+        .validate = 0,
+    };
+    struct iovec xw_parts[8];
+    xw_demo_put_request_t xw_out;
+    xw_void_cookie_t xw_ret;
+
+    xw_out.n_named = n_named;
+    xw_out.explicit = explicit;
+    xw_out.which = which;
+    xw_parts[2].iov_base = (char *)&xw_out;
+    xw_parts[2].iov_len = sizeof(xw_out);
+    struct xw__sink xw_sink = { .iov = xw_parts + 3, .maxiov = 4 };
+    xw__demo_put_values_serialize_put(&xw_sink, n_named, which, values);
+    for (int xw_i = xw_sink.niov; xw_i < 4; xw_i++) {
+        xw_parts[3 + xw_i].iov_base = 0;
+        xw_parts[3 + xw_i].iov_len = 0;
+    }
+    xw_parts[7].iov_base = 0;
+    xw_parts[7].iov_len = -xw__iov_sum(xw_parts + 2, 5) & 3;
+    if (__builtin_expect(!!(xw_sink.bad), 0)) {
+        xw_ret.sequence = (unsigned int)xw__request_reject(c, 0, 0, "Put: a list in the switch's values is NULL but its length is not 0");
+        return xw_ret;
+    }
+    {
+        size_t xw_total = 0;
+        for (int xw_k = 2; xw_k < 8; xw_k++)
+            xw_total += xw_parts[xw_k].iov_len;
+        xw_ret.sequence = (unsigned int)xw_send(c, XW_REQUEST_CHECKED, xw_parts + 2, &xw_req, xw_total, 0, 0);
+    }
+    return xw_ret;
+}
+
+xw_void_cookie_t xw_demo_put_aux(xw_connection_t *c, uint8_t n_named, uint8_t explicit, uint16_t which, const xw_demo_put_values_t *values)
+{
+    static const xw_protocol_request_t xw_req = {
+        .count = 6,
+        .ext = &xw_demo_id,
+        .opcode = XW_DEMO_PUT,
+        .isvoid = 1,
+        .validate = 0,
+    };
+    struct iovec xw_parts[8];
+    xw_demo_put_request_t xw_out;
+    xw_void_cookie_t xw_ret;
+
+    xw_out.n_named = n_named;
+    xw_out.explicit = explicit;
+    xw_out.which = which;
+    xw_parts[2].iov_base = (char *)&xw_out;
+    xw_parts[2].iov_len = sizeof(xw_out);
+    struct xw__sink xw_sink = { .iov = xw_parts + 3, .maxiov = 4 };
+    xw__demo_put_values_serialize_put(&xw_sink, n_named, which, values);
+    for (int xw_i = xw_sink.niov; xw_i < 4; xw_i++) {
+        xw_parts[3 + xw_i].iov_base = 0;
+        xw_parts[3 + xw_i].iov_len = 0;
+    }
+    xw_parts[7].iov_base = 0;
+    xw_parts[7].iov_len = -xw__iov_sum(xw_parts + 2, 5) & 3;
+    if (__builtin_expect(!!(xw_sink.bad), 0)) {
+        xw_ret.sequence = (unsigned int)xw__request_reject(c, 0, 0, "Put: a list in the switch's values is NULL but its length is not 0");
+        return xw_ret;
+    }
+    {
+        size_t xw_total = 0;
+        for (int xw_k = 2; xw_k < 8; xw_k++)
+            xw_total += xw_parts[xw_k].iov_len;
+        xw_ret.sequence = (unsigned int)xw_send(c, 0, xw_parts + 2, &xw_req, xw_total, 0, 0);
+    }
+    return xw_ret;
+}
+
+void * xw_demo_put_values(const xw_demo_put_request_t *R)
+{
+    (void)R;
+    return (void *)((const char *)R + xw__demo_put_walk((const char *)R, SIZE_MAX, 6));
 }
 
 /* Bytes taken by a List at xw_b, or -1 when they run past xw_avail; with xw_stop >= 0,
@@ -863,8 +1172,9 @@ xw_void_cookie_t xw_demo_share(xw_connection_t *c, xw_demo_thing_t thing, int32_
     return xw_ret;
 }
 
-static const char *const xw__request_names[3] = {
+static const char *const xw__request_names[4] = {
     [0] = "Create",
+    [3] = "Put",
     [1] = "List",
     [2] = "Share",
 };
@@ -896,7 +1206,7 @@ static const xw_validate_fn xw__xge_validators[3] = {
 const xw_ext_desc_t xw_demo_desc = {
     .xname = "DEMO",
     .request_names = xw__request_names,
-    .n_requests = 3,
+    .n_requests = 4,
     .event_names = xw__event_names,
     .n_events = 2,
     .error_names = xw__error_names,

@@ -149,6 +149,32 @@ typedef struct xw_demo_create_request_t {
     uint32_t value_mask;
 } xw_demo_create_request_t;
 
+/** Opcode for Put. */
+#define XW_DEMO_PUT 3
+
+/** The values of the values switch, unpacked. */
+typedef struct xw_demo_put_values_t {
+    xw_demo_named_t *named;
+#ifdef __cplusplus
+    uint16_t _explicit;
+#else
+    uint16_t explicit;
+#endif
+} xw_demo_put_values_t;
+
+typedef struct xw_demo_put_request_t {
+    uint8_t major_opcode;
+    uint8_t minor_opcode;
+    uint16_t length;
+    uint8_t n_named;
+#ifdef __cplusplus
+    uint8_t _explicit;
+#else
+    uint8_t explicit;
+#endif
+    uint16_t which;
+} xw_demo_put_request_t;
+
 /** Identifies a pending List reply. */
 typedef struct xw_demo_list_cookie_t {
     unsigned int sequence;
@@ -260,12 +286,9 @@ long xw__demo_create_value_list_walk(const char *xw_b, size_t xw_avail, int xw_s
  * Returns its size. _buffer must hold valid (validated) data. */
 XW_EXPORT int xw_demo_create_value_list_unpack(const void *_buffer, uint32_t xw_v_value_mask, xw_demo_create_value_list_t *_aux);
 
-#ifdef XW_BUILDING
-size_t xw__demo_create_value_list_serialize_put(char *xw_o, uint32_t xw_v_value_mask, const xw_demo_create_value_list_t *_aux);
-#endif
-
 /** Serializes _aux into *_buffer, which is malloc'd when NULL (the caller frees it, as
- * with libxcb). Returns the size in bytes, or -1 when memory runs out. */
+ * with libxcb). Returns the size in bytes, or -1 when memory runs out or a list in
+ * _aux is NULL with a non-zero length. */
 XW_EXPORT int xw_demo_create_value_list_serialize(void **_buffer, uint32_t xw_v_value_mask, const xw_demo_create_value_list_t *_aux);
 
 /** Size in bytes of the serialized value at _buffer (not bounds-checked: validated data only). */
@@ -296,6 +319,54 @@ XW_EXPORT xw_void_cookie_t xw_demo_create_aux(xw_connection_t *c, xw_demo_thing_
 
 /** Pointer to the serialized switch. */
 XW_EXPORT void * xw_demo_create_value_list(const xw_demo_create_request_t *R);
+
+#ifdef XW_BUILDING
+long xw__demo_put_values_walk(const char *xw_b, size_t xw_avail, int xw_stop, size_t xw_base, uint8_t xw_v_n_named, uint16_t xw_v_which);
+#endif
+
+/** Unpacks a serialized values into _aux: values copied, lists pointing into _buffer.
+ * Returns its size. _buffer must hold valid (validated) data. */
+XW_EXPORT int xw_demo_put_values_unpack(const void *_buffer, uint8_t xw_v_n_named, uint16_t xw_v_which, xw_demo_put_values_t *_aux);
+
+/** Serializes _aux into *_buffer, which is malloc'd when NULL (the caller frees it, as
+ * with libxcb). Returns the size in bytes, or -1 when memory runs out or a list in
+ * _aux is NULL with a non-zero length. */
+XW_EXPORT int xw_demo_put_values_serialize(void **_buffer, uint8_t xw_v_n_named, uint16_t xw_v_which, const xw_demo_put_values_t *_aux);
+
+/** Number of elements in the list. */
+XW_EXPORT int xw_demo_put_values_named_length(const xw_demo_put_request_t *R, const xw_demo_put_values_t *S);
+
+/** An iterator over the list's elements. */
+XW_EXPORT xw_demo_named_iterator_t xw_demo_put_values_named_iterator(const xw_demo_put_request_t *R, const xw_demo_put_values_t *S);
+
+/** Size in bytes of the serialized value at _buffer (not bounds-checked: validated data only). */
+XW_EXPORT int xw_demo_put_values_sizeof(const void *_buffer, uint8_t n_named, uint16_t which);
+
+#ifdef XW_BUILDING
+long xw__demo_put_walk(const char *xw_b, size_t xw_avail, int xw_stop);
+#endif
+
+/** Size in bytes of a serialized Put request. */
+XW_EXPORT int xw_demo_put_sizeof(const void *_buffer);
+
+/** Sends Put; errors are kept for xw_request_check(). Never allocates. Returns a cookie whose sequence is 0 when the request
+ * could not be sent (see xw_request_error_string()). */
+XW_EXPORT xw_void_cookie_t xw_demo_put_checked(xw_connection_t *c, uint8_t n_named, uint8_t _explicit, uint16_t which, const void *values);
+
+/** Sends Put. Never allocates. Returns a cookie whose sequence is 0 when the request
+ * could not be sent (see xw_request_error_string()). */
+XW_EXPORT xw_void_cookie_t xw_demo_put(xw_connection_t *c, uint8_t n_named, uint8_t _explicit, uint16_t which, const void *values);
+
+/** Sends Put; errors are kept for xw_request_check(). Never allocates. Returns a cookie whose sequence is 0 when the request
+ * could not be sent (see xw_request_error_string()). */
+XW_EXPORT xw_void_cookie_t xw_demo_put_aux_checked(xw_connection_t *c, uint8_t n_named, uint8_t _explicit, uint16_t which, const xw_demo_put_values_t *values);
+
+/** Sends Put. Never allocates. Returns a cookie whose sequence is 0 when the request
+ * could not be sent (see xw_request_error_string()). */
+XW_EXPORT xw_void_cookie_t xw_demo_put_aux(xw_connection_t *c, uint8_t n_named, uint8_t _explicit, uint16_t which, const xw_demo_put_values_t *values);
+
+/** Pointer to the serialized switch. */
+XW_EXPORT void * xw_demo_put_values(const xw_demo_put_request_t *R);
 
 #ifdef XW_BUILDING
 long xw__demo_list_walk(const char *xw_b, size_t xw_avail, int xw_stop);
