@@ -49,33 +49,11 @@ static struct req_mark marks[] = {
     {"xkb", "SetDeviceInfo", 0, 0, 0},
 };
 
-#define AUX_SYMS                                                                                       \
-    "issue 12 item 2: the _aux sender sizes the syms list as nKeySyms fixed parts, dropping every "          \
-    "KeySymMap's symbols after the first (being fixed in the generator's _aux senders by H1)"
-/* Cases that fail only because of a known bug being fixed (or to be fixed) elsewhere: each still runs, a failure is
- * printed as XFAIL and not counted, and a pass fails the run so that the entry is removed
- * once the fix is in. */
-static const struct {
-    const char *ext, *name, *what, *why;
-} fails_until_fixed[] = {
-    {"xkb", "SetMap (aux)", "issue 12 case: two KeySymMaps of 2 syms each", AUX_SYMS},
-    {"xkb", "SetMap (aux)", "2 key types (preserve), KeySymMaps of 1, 0 and 6 syms, 2 behaviors", AUX_SYMS},
-};
-
 /* A byte range [from, to) of the request that Xlib copies from an uninitialised struct:
  * Xlib's bytes there are replaced by zero, so xwire must send zero. */
 struct uninit {
     size_t from, to;
 };
-
-static const char *xfail_reason(const struct req_mark *m, const char *what)
-{
-    for (size_t i = 0; i < sizeof(fails_until_fixed) / sizeof(fails_until_fixed[0]); i++)
-        if (!strcmp(fails_until_fixed[i].ext, m->ext) && !strcmp(fails_until_fixed[i].name, m->name) &&
-            !strcmp(fails_until_fixed[i].what, what))
-            return fails_until_fixed[i].why;
-    return NULL;
-}
 
 /* A listed exception: Xlib (with the protocol and the X server) and the XML description
  * disagree; xwire follows the XML, so its bytes must be exactly `bytes`, the XML layout. */
@@ -95,27 +73,15 @@ static void compare_form(struct req_mark *m, const char *what, int v, const uint
     const uint8_t *w = xlc_only(xlc.xw[v], xlc.xw_len[v], major, minor, &wl);
     snprintf(label, sizeof(label), "%s (%s): call and round trip", what, form);
     tally_case(m, xlc.xw_ok[v], label);
-    const char *why = xfail_reason(m, what);
     int same = w && wl == ll && !memcmp(w, xl, ll);
     int as_xml = !same && alt && w && wl == alt->len && !memcmp(w, alt->bytes, wl);
     snprintf(label, sizeof(label), "%s (%s): bytes vs Xlib", what, form);
-    if (as_xml && !why) {
+    if (as_xml) {
         snprintf(label, sizeof(label), "%s (%s): differs from Xlib, exactly the XML layout", what, form);
         tally_exception(m, label, alt->why);
         return;
     }
-    if (!why) {
-        tally_bytes(m, label, xl, ll, w, w ? wl : 0);
-        return;
-    }
-    if (same || as_xml) {
-        snprintf(label, sizeof(label), "%s (%s): now identical to Xlib: remove it from fails_until_fixed", what, form);
-        tally_case(m, 0, label);
-        return;
-    }
-    printf("XFAIL %s %s: %s (%s): %zu bytes where Xlib sent %zu — %s\n", m->ext, m->name, what, form, w ? wl : 0, ll,
-           why);
-    tally_case(m, 1, label);
+    tally_bytes(m, label, xl, ll, w, w ? wl : 0);
 }
 
 /* The case's verdict: Xlib's request (major, minor) against both xwire forms. */
@@ -433,51 +399,6 @@ static void set_map_values(struct set_map *s)
         s->total_syms = (uint16_t)(s->total_syms + XkbKeyNumSyms(&kb, k));
 }
 
-static const char set_map_pads[] =
-    "xkb.xml puts no pad after SetMap's explicit and modmap lists, so xwire (and libxcb) send them back to "
-    "back; libX11 pads each to 4 bytes, and so does the X server's SetMap parser (xkb.c: CheckKeyExplicit, "
-    "CheckModifierMap, SetKeyExplicit and SetModifierMap each skip to the next 4-byte boundary), as the XKB "
-    "protocol encoding has it (unused, pad(2*totalKeyExplicit); unused, pad(2*totalModMapKeys)). Xlib is "
-    "right: with an odd totalKeyExplicit or totalModMapKeys a real server misreads xwire's request (Xvfb "
-    "21.1.7 answers BadLength to explicit 38/3/3 + modmap 50/2/1 from xwire and takes libX11's). Issue 12's "
-    "'26 words' is the XML's count; the protocol's is 27.";
-
-/* SetMap's bytes as xkb.xml lays them out: Xlib's fixed part (36 bytes, length replaced),
- * then the parts of s with only the XML's pads. Returns the length. */
-static size_t set_map_xml(const struct set_map *s, const uint8_t *fixed, uint8_t *out)
-{
-    size_t at = 36;
-    memcpy(out, fixed, 36);
-#define PUT(p, n) (memcpy(out + at, (p), (n)), at += (n))
-#define PAD4() (memset(out + at, 0, -at & 3), at += -at & 3)
-    if (s->present & XkbKeyTypesMask)
-        PUT(s->types, s->types_len);
-    if (s->present & XkbKeySymsMask)
-        PUT(s->syms, s->syms_len);
-    if (s->present & XkbKeyActionsMask) {
-        PUT(s->acts_count, s->n_acts);
-        PAD4();
-        PUT(s->acts, 8u * s->total_acts);
-    }
-    if (s->present & XkbKeyBehaviorsMask)
-        PUT(s->beh, 4u * s->total_beh);
-    if (s->present & XkbVirtualModsMask) {
-        PUT(s->vmod_values, (size_t)__builtin_popcount(s->vmods));
-        PAD4();
-    }
-    if (s->present & XkbExplicitComponentsMask)
-        PUT(s->expl, 2u * s->total_expl);
-    if (s->present & XkbModifierMapMask)
-        PUT(s->modmap, 2u * s->total_mod);
-    if (s->present & XkbVirtualModMapMask)
-        PUT(s->vmodmap, 4u * s->total_vmod);
-    PAD4();
-#undef PUT
-#undef PAD4
-    fs_wr16(out + 2, (uint16_t)(at / 4));
-    return at;
-}
-
 #define SET_MAP_ARGS(s, values)                                                                          \
     (xlc.c, XkbUseCoreKbd, (s)->present, (s)->flags, 8, 255, (s)->first_type, (s)->n_types, (s)->first_sym,   \
      (s)->n_syms, (s)->total_syms, (s)->first_act, (s)->n_acts, (s)->total_acts, (s)->first_beh, (s)->n_beh,  \
@@ -506,23 +427,21 @@ static void set_map_case(struct set_map *s, const char *what)
 
     s->flags = XW_XKB_SET_MAP_FLAGS_RECOMPUTE_ACTIONS; /* what XkbChangeMap sends */
     set_map_values(s);
-    /* positional: the member names are being changed for C++ (issue 12 item 1) */
-    xw_xkb_set_map_values_t v = {(void *)s->types, (void *)s->syms, s->acts_count, (void *)s->acts,
-                                 (void *)s->beh, s->vmod_values, (void *)s->expl, (void *)s->modmap,
-                                 (void *)s->vmodmap};
+    xw_xkb_set_map_values_t v = {.types = (void *)s->types, .syms = (void *)s->syms, .actionsCount = s->acts_count,
+                                 .actions = (void *)s->acts, .behaviors = (void *)s->beh, .vmods = s->vmod_values,
+                                 .explicit = (void *)s->expl, .modmap = (void *)s->modmap,
+                                 .vmodmap = (void *)s->vmodmap};
     void *buf = NULL;
     int n = xw_xkb_set_map_values_serialize(&buf, s->n_types, s->n_syms, s->n_acts, s->total_acts, s->total_beh,
                                             s->vmods, s->total_expl, s->total_mod, s->total_vmod, s->present, &v);
     tally_case(tally_find("xkb", "SetMap"), n > 0 && buf, "xw_xkb_set_map_values_serialize");
-    static uint8_t xml[1024];
-    size_t ll = 0;
-    const uint8_t *xl = xlc_only(xlc.xl, xlc.xl_len, XKB, 9, &ll);
-    struct xml_layout alt = {xml, xl && ll >= 36 ? set_map_xml(s, xl, xml) : 0, set_map_pads};
+    /* xkb.xml leaves SetMap's explicit and modmap lists unpadded; the protocol, libX11 and
+     * the X server pad each to 4 bytes, and so does xwire (gen/fixes.c): Xlib's bytes exactly. */
     XLC_VOID(xw_xkb_set_map, SET_MAP_ARGS(s, buf));
-    compare_alt("xkb", "SetMap", what, XKB, 9, NULL, 0, &alt);
+    compare_alt("xkb", "SetMap", what, XKB, 9, NULL, 0, NULL);
     free(buf);
     XLC_VOID(xw_xkb_set_map_aux, SET_MAP_ARGS(s, &v));
-    compare_alt("xkb", "SetMap (aux)", what, XKB, 9, NULL, 0, &alt);
+    compare_alt("xkb", "SetMap (aux)", what, XKB, 9, NULL, 0, NULL);
 }
 
 static void set_map_cases(void)
