@@ -77,10 +77,11 @@ XW_EXPORT xw_visualtype_t *xw_aux_get_visualtype(xw_connection_t *c, int screen,
 
 XW_EXPORT void xw_aux_sync(xw_connection_t *c)
 {
-    /* The reply lands in stack storage: no allocation (a borrowed connection's
-     * replies come through libxcb, which allocates as it always does). */
-    xw_get_input_focus_reply_t reply;
+    /* The reply (32 wire bytes: more than sizeof(xw_get_input_focus_reply_t)) lands in
+     * stack storage, so nothing is allocated and nothing stays queued; a borrowed
+     * connection's replies come through libxcb, which allocates as it always does. */
+    uint8_t reply[32];
     xw_generic_error_t error;
     size_t len;
-    xw_wait_for_reply_into(c, xw_get_input_focus(c).sequence, &reply, sizeof(reply), &len, &error, -1);
+    xw_wait_for_reply_into(c, xw_get_input_focus(c).sequence, reply, sizeof(reply), &len, &error, -1);
 }

@@ -10,6 +10,7 @@
 
 #include <xw/xw-xcb.h>
 #include <xw/xw_aux.h>
+#include <xw/xwext.h> /* xw_poll_for_reply64 */
 
 #include "xvfb_suite.h"
 #include "xwtest.h"
@@ -119,6 +120,15 @@ static void check_sync_barrier(xw_connection_t *conn)
 START_TEST(sync_is_a_barrier)
 {
     check_sync_barrier(c);
+    /* The sync claimed its own reply: nothing is left queued for it. */
+    xw_aux_sync(c);
+    uint64_t next = xw_get_input_focus(c).sequence;
+    void *reply = NULL;
+    xw_generic_error_t *e = NULL;
+    ck_assert_int_eq(xw_poll_for_reply64(c, next - 1, &reply, &e), 1);
+    ck_assert_ptr_null(reply);
+    ck_assert_ptr_null(e);
+    xw_discard_reply64(c, next);
 }
 END_TEST
 
