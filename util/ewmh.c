@@ -114,6 +114,14 @@ static void give_error(xw_generic_error_t **e, const xw_generic_error_t *err)
         memcpy(*e, err, sizeof(*err));
 }
 
+/* Storage for a 32-byte reply: the generated reply structs of InternAtom and
+ * GetSelectionOwner stop at their last field (12 bytes), the wire packet does not. */
+union small_reply {
+    xw_intern_atom_reply_t atom;
+    xw_get_selection_owner_reply_t owner;
+    uint8_t wire[32];
+};
+
 /* Waits for the reply to seq into buf (cap bytes); 1 when it came. A reply longer than buf
  * is longer than the request allowed the server to send: it is dropped as malformed. */
 static int reply_into(xw_connection_t *c, unsigned int seq, void *buf, size_t cap, xw_generic_error_t **e)
@@ -185,15 +193,15 @@ XW_EXPORT uint8_t xw_ewmh_init_atoms_replies(xw_ewmh_connection_t *ewmh, xw_inte
     uint8_t ok = 1;
     /* Every cookie is claimed, also after a failure, so no reply stays queued. */
     for (size_t i = 0; i < N_ATOMS + (size_t)ewmh->nb_screens; i++) {
-        xw_intern_atom_reply_t r;
+        union small_reply r;
         xw_generic_error_t *err = NULL;
         if (!reply_into(ewmh->connection, ewmh_cookies[i].sequence, &r, sizeof(r), ok ? e : &err)) {
             free(err);
             ok = 0;
         } else if (i < N_ATOMS) {
-            memcpy((char *)ewmh + atom_table[i].offset, &r.atom, sizeof(r.atom));
+            memcpy((char *)ewmh + atom_table[i].offset, &r.atom.atom, sizeof(r.atom.atom));
         } else {
-            ewmh->_NET_WM_CM_Sn[i - N_ATOMS] = r.atom;
+            ewmh->_NET_WM_CM_Sn[i - N_ATOMS] = r.atom.atom;
         }
     }
     if (!ok)
@@ -485,10 +493,10 @@ XW_EXPORT uint8_t xw_ewmh_get_wm_cm_owner_from_reply(xw_window_t *owner, xw_get_
 XW_EXPORT uint8_t xw_ewmh_get_wm_cm_owner_reply(xw_ewmh_connection_t *ewmh, xw_get_selection_owner_cookie_t cookie,
                                                 xw_window_t *owner, xw_generic_error_t **e)
 {
-    xw_get_selection_owner_reply_t r;
+    union small_reply r;
     if (!reply_into(ewmh->connection, cookie.sequence, &r, sizeof(r), e))
         return 0;
-    *owner = r.owner;
+    *owner = r.owner.owner;
     return 1;
 }
 

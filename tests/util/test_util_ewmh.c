@@ -1,0 +1,678 @@
+/* test_util_ewmh.c — xw_ewmh.h against libxcb-ewmh: the same struct layouts; on one Xvfb,
+ * every property written by one side and read by both (on xwire's own connection and on one
+ * borrowed from libxcb, raw xcb calls in between); the same request bytes for every sender on
+ * a recording fake server; the same parse of malformed GetProperty replies, where xwire may
+ * refuse what libxcb-ewmh reads past the reply; allocations per call next to libxcb-ewmh's. */
+#include <check.h>
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <xcb/xcb.h>
+#include <xcb/xcb_aux.h>
+#include <xcb/xcb_ewmh.h>
+
+#include <xw/xw-xcb.h>
+#include <xw/xw_aux.h>
+#include <xw/xw_ewmh.h>
+
+#include "alloc_count.h"
+#include "dpyserver.h"
+#include "fake_server.h"
+#include "xvfb_suite.h"
+#include "xwtest.h"
+
+static xw_connection_t *c;
+static xcb_connection_t *xc; /* the oracle's connection to the same server */
+
+static void setup(void)
+{
+    xvfb_setup();
+    xc = xcb_connect(xvfb_server.name, NULL);
+    ck_assert_int_eq(xcb_connection_has_error(xc), 0);
+}
+
+static void teardown(void)
+{
+    ck_assert_int_eq(xw_connection_has_error(c), 0);
+    xcb_disconnect(xc);
+    xvfb_teardown();
+}
+
+/* ---- layouts ---- */
+
+#define SAME_SIZE(t) ck_assert_uint_eq(sizeof(xw_ewmh_##t), sizeof(xcb_ewmh_##t))
+#define SAME_FIELD(t, f) ck_assert_uint_eq(offsetof(xw_ewmh_##t, f), offsetof(xcb_ewmh_##t, f))
+
+START_TEST(layouts_match)
+{
+    SAME_SIZE(connection_t);
+    SAME_FIELD(connection_t, connection);
+    SAME_FIELD(connection_t, screens);
+    SAME_FIELD(connection_t, nb_screens);
+    SAME_FIELD(connection_t, _NET_WM_CM_Sn);
+    SAME_FIELD(connection_t, _NET_SUPPORTED);
+    SAME_FIELD(connection_t, _NET_WM_FULL_PLACEMENT);
+    SAME_FIELD(connection_t, UTF8_STRING);
+    SAME_FIELD(connection_t, MANAGER);
+    SAME_FIELD(connection_t, _NET_WM_STATE_DEMANDS_ATTENTION);
+    SAME_FIELD(connection_t, _NET_WM_ACTION_BELOW);
+    SAME_SIZE(get_atoms_reply_t);
+    SAME_FIELD(get_atoms_reply_t, atoms);
+    SAME_FIELD(get_atoms_reply_t, _reply);
+    SAME_SIZE(get_windows_reply_t);
+    SAME_FIELD(get_windows_reply_t, windows);
+    SAME_FIELD(get_windows_reply_t, _reply);
+    SAME_SIZE(get_utf8_strings_reply_t);
+    SAME_FIELD(get_utf8_strings_reply_t, strings);
+    SAME_FIELD(get_utf8_strings_reply_t, _reply);
+    SAME_SIZE(coordinates_t);
+    SAME_FIELD(coordinates_t, y);
+    SAME_SIZE(get_desktop_viewport_reply_t);
+    SAME_FIELD(get_desktop_viewport_reply_t, desktop_viewport);
+    SAME_FIELD(get_desktop_viewport_reply_t, _reply);
+    SAME_SIZE(geometry_t);
+    SAME_FIELD(geometry_t, height);
+    SAME_SIZE(get_workarea_reply_t);
+    SAME_FIELD(get_workarea_reply_t, workarea);
+    SAME_FIELD(get_workarea_reply_t, _reply);
+    SAME_SIZE(get_desktop_layout_reply_t);
+    SAME_FIELD(get_desktop_layout_reply_t, starting_corner);
+    SAME_SIZE(wm_strut_partial_t);
+    SAME_FIELD(wm_strut_partial_t, left_start_y);
+    SAME_FIELD(wm_strut_partial_t, bottom_end_x);
+    SAME_SIZE(wm_icon_iterator_t);
+    SAME_FIELD(wm_icon_iterator_t, data);
+    SAME_FIELD(wm_icon_iterator_t, rem);
+    SAME_FIELD(wm_icon_iterator_t, index);
+    SAME_SIZE(get_wm_icon_reply_t);
+    SAME_FIELD(get_wm_icon_reply_t, _reply);
+    SAME_SIZE(get_extents_reply_t);
+    SAME_FIELD(get_extents_reply_t, bottom);
+    SAME_SIZE(get_wm_fullscreen_monitors_reply_t);
+    SAME_FIELD(get_wm_fullscreen_monitors_reply_t, right);
+    /* enums: same values */
+    ck_assert_int_eq(XW_EWMH_CLIENT_SOURCE_TYPE_OTHER, XCB_EWMH_CLIENT_SOURCE_TYPE_OTHER);
+    ck_assert_int_eq(XW_EWMH_WM_ORIENTATION_VERT, XCB_EWMH_WM_ORIENTATION_VERT);
+    ck_assert_int_eq(XW_EWMH_WM_BOTTOMLEFT, XCB_EWMH_WM_BOTTOMLEFT);
+    ck_assert_int_eq(XW_EWMH_MOVERESIZE_WINDOW_HEIGHT, XCB_EWMH_MOVERESIZE_WINDOW_HEIGHT);
+    ck_assert_int_eq(XW_EWMH_WM_MOVERESIZE_CANCEL, XCB_EWMH_WM_MOVERESIZE_CANCEL);
+    ck_assert_int_eq(XW_EWMH_WM_MOVERESIZE_MOVE_KEYBOARD, XCB_EWMH_WM_MOVERESIZE_MOVE_KEYBOARD);
+    ck_assert_int_eq(XW_EWMH_WM_STATE_TOGGLE, XCB_EWMH_WM_STATE_TOGGLE);
+}
+END_TEST
+
+/* ---- one Xvfb, both libraries ---- */
+
+/* Both libraries' EWMH state on one server, and a window to put properties on. */
+struct pair {
+    xw_connection_t *c; /* xwire's own, or borrowed from xc */
+    xw_ewmh_connection_t xe;
+    xcb_ewmh_connection_t ye;
+    xcb_window_t win;
+};
+
+/* Interns on both sides and checks every atom agrees. */
+static void pair_init(struct pair *p, xw_connection_t *conn)
+{
+    memset(p, 0, sizeof(*p));
+    p->c = conn;
+    xw_generic_error_t *xerr = (void *)1;
+    xcb_generic_error_t *yerr = NULL;
+    ck_assert(xw_ewmh_init_atoms_replies(&p->xe, xw_ewmh_init_atoms(conn, &p->xe), &xerr));
+    ck_assert_ptr_null(xerr);
+    ck_assert(xcb_ewmh_init_atoms_replies(&p->ye, xcb_ewmh_init_atoms(xc, &p->ye), &yerr));
+    ck_assert_int_eq(p->xe.nb_screens, p->ye.nb_screens);
+    ck_assert_uint_eq(p->xe.screens[0]->root, p->ye.screens[0]->root);
+    ck_assert_uint_eq(p->xe._NET_WM_CM_Sn[0], p->ye._NET_WM_CM_Sn[0]);
+    size_t first = offsetof(xw_ewmh_connection_t, _NET_SUPPORTED);
+    for (size_t off = first; off < sizeof(p->xe); off += sizeof(xw_atom_t)) {
+        xw_atom_t a, b;
+        memcpy(&a, (char *)&p->xe + off, sizeof(a));
+        memcpy(&b, (char *)&p->ye + off, sizeof(b));
+        ck_assert_msg(a == b && a != XW_NONE, "atom at offset %zu: xwire %u, libxcb-ewmh %u", off, a, b);
+    }
+    p->win = xcb_generate_id(xc);
+    xcb_create_window(xc, 0, p->win, p->ye.screens[0]->root, 0, 0, 1, 1, 0, XCB_WINDOW_CLASS_INPUT_OUTPUT,
+                      XCB_COPY_FROM_PARENT, 0, NULL);
+    xcb_aux_sync(xc);
+}
+
+static void pair_wipe(struct pair *p)
+{
+    xcb_destroy_window(xc, p->win);
+    xcb_aux_sync(xc);
+    xw_ewmh_connection_wipe(&p->xe);
+    xcb_ewmh_connection_wipe(&p->ye);
+}
+
+/* After a write on side X, X syncs so that the other side's read comes after it. */
+#define XW_SYNC() xw_aux_sync(p->c)
+#define XCB_SYNC() xcb_aux_sync(xc)
+
+/* A single 32-bit value: written by each side, read by both, the checked setter checked. */
+#define CHECK_SINGLE(fn, tgt, v1, v2)                                                                         \
+    do {                                                                                                      \
+        uint32_t a = 0, b = 0;                                                                                \
+        xw_ewmh_set_##fn(&p->xe, tgt, v1);                                                                    \
+        XW_SYNC();                                                                                            \
+        ck_assert(xcb_ewmh_get_##fn##_reply(&p->ye, xcb_ewmh_get_##fn(&p->ye, tgt), &a, NULL));               \
+        ck_assert(xw_ewmh_get_##fn##_reply(&p->xe, xw_ewmh_get_##fn(&p->xe, tgt), &b, NULL));                 \
+        ck_assert_uint_eq(a, v1);                                                                             \
+        ck_assert_uint_eq(b, v1);                                                                             \
+        xcb_ewmh_set_##fn(&p->ye, tgt, v2);                                                                   \
+        XCB_SYNC();                                                                                           \
+        ck_assert(xw_ewmh_get_##fn##_reply(&p->xe, xw_ewmh_get_##fn##_unchecked(&p->xe, tgt), &b, NULL));     \
+        ck_assert(xcb_ewmh_get_##fn##_reply(&p->ye, xcb_ewmh_get_##fn##_unchecked(&p->ye, tgt), &a, NULL));   \
+        ck_assert_uint_eq(a, v2);                                                                             \
+        ck_assert_uint_eq(b, v2);                                                                             \
+        ck_assert_ptr_null(xw_request_check(p->c, xw_ewmh_set_##fn##_checked(&p->xe, tgt, v1)));              \
+        ck_assert(xcb_ewmh_get_##fn##_reply(&p->ye, xcb_ewmh_get_##fn(&p->ye, tgt), &a, NULL));               \
+        ck_assert_uint_eq(a, v1);                                                                             \
+        checked++;                                                                                            \
+    } while (0)
+
+/* A list: xwire writes v1 (n1 items), both read it; libxcb-ewmh writes v2, xwire reads it
+ * with the libxcb-ewmh form and the caller-storage form. */
+#define CHECK_LIST(fn, tgt, kind, KIND, field, v1, n1, v2, n2)                                                \
+    do {                                                                                                      \
+        xw_ewmh_get_##kind##_reply_t xr;                                                                      \
+        xcb_ewmh_get_##kind##_reply_t yr;                                                                     \
+        xw_ewmh_set_##fn(&p->xe, tgt, n1, (void *)(v1));                                                      \
+        XW_SYNC();                                                                                            \
+        ck_assert(xcb_ewmh_get_##fn##_reply(&p->ye, xcb_ewmh_get_##fn(&p->ye, tgt), &yr, NULL));              \
+        ck_assert(xw_ewmh_get_##fn##_reply(&p->xe, xw_ewmh_get_##fn(&p->xe, tgt), &xr, NULL));                \
+        ck_assert_uint_eq(yr.field##_len, n1);                                                                \
+        ck_assert_uint_eq(xr.field##_len, n1);                                                                \
+        ck_assert_mem_eq(yr.field, v1, sizeof(v1[0]) * (n1));                                                 \
+        ck_assert_mem_eq(xr.field, v1, sizeof(v1[0]) * (n1));                                                 \
+        xcb_ewmh_get_##kind##_reply_wipe(&yr);                                                                \
+        xw_ewmh_get_##kind##_reply_wipe(&xr);                                                                 \
+        ck_assert_ptr_null(xcb_request_check(xc, xcb_ewmh_set_##fn##_checked(&p->ye, tgt, n2, (void *)(v2)))); \
+        uint32_t buf[64];                                                                                     \
+        ck_assert_int_eq(xw_ewmh_get_reply_into(&p->xe, xw_ewmh_get_##fn##_unchecked(&p->xe, tgt), KIND, buf, \
+                                                sizeof(buf), NULL, &xr, NULL),                                \
+                         1);                                                                                  \
+        ck_assert_uint_eq(xr.field##_len, n2);                                                                \
+        ck_assert_mem_eq(xr.field, v2, sizeof(v2[0]) * (n2));                                                 \
+        ck_assert_ptr_null(xw_request_check(p->c, xw_ewmh_set_##fn##_checked(&p->xe, tgt, n1, (void *)(v1)))); \
+        ck_assert(xcb_ewmh_get_##fn##_reply(&p->ye, xcb_ewmh_get_##fn##_unchecked(&p->ye, tgt), &yr, NULL));  \
+        ck_assert_uint_eq(yr.field##_len, n1);                                                                \
+        xcb_ewmh_get_##kind##_reply_wipe(&yr);                                                                \
+        checked++;                                                                                            \
+    } while (0)
+
+/* UTF-8 strings, NUL-separated, written by each side and read by both. */
+#define CHECK_UTF8(fn, tgt)                                                                                   \
+    do {                                                                                                      \
+        static const char s1[] = "one\0tw\xc3\xb6", s2[] = "x\0yz\0";                                         \
+        xw_ewmh_get_utf8_strings_reply_t xr;                                                                  \
+        xcb_ewmh_get_utf8_strings_reply_t yr;                                                                 \
+        xw_ewmh_set_##fn(&p->xe, tgt, sizeof(s1) - 1, s1);                                                    \
+        XW_SYNC();                                                                                            \
+        ck_assert(xcb_ewmh_get_##fn##_reply(&p->ye, xcb_ewmh_get_##fn(&p->ye, tgt), &yr, NULL));              \
+        ck_assert(xw_ewmh_get_##fn##_reply(&p->xe, xw_ewmh_get_##fn(&p->xe, tgt), &xr, NULL));                \
+        ck_assert_uint_eq(yr.strings_len, sizeof(s1) - 1);                                                    \
+        ck_assert_uint_eq(xr.strings_len, sizeof(s1) - 1);                                                    \
+        ck_assert_mem_eq(yr.strings, s1, sizeof(s1) - 1);                                                     \
+        ck_assert_mem_eq(xr.strings, s1, sizeof(s1) - 1);                                                     \
+        xcb_ewmh_get_utf8_strings_reply_wipe(&yr);                                                            \
+        xw_ewmh_get_utf8_strings_reply_wipe(&xr);                                                             \
+        xcb_ewmh_set_##fn##_checked(&p->ye, tgt, sizeof(s2) - 1, s2);                                         \
+        XCB_SYNC();                                                                                           \
+        ck_assert(xw_ewmh_get_##fn##_reply(&p->xe, xw_ewmh_get_##fn##_unchecked(&p->xe, tgt), &xr, NULL));    \
+        ck_assert_uint_eq(xr.strings_len, sizeof(s2) - 1);                                                    \
+        ck_assert_mem_eq(xr.strings, s2, sizeof(s2) - 1);                                                     \
+        xw_ewmh_get_utf8_strings_reply_wipe(&xr);                                                             \
+        ck_assert_ptr_null(xw_request_check(p->c, xw_ewmh_set_##fn##_checked(&p->xe, tgt, 3, "abc")));        \
+        ck_assert(xcb_ewmh_get_##fn##_reply(&p->ye, xcb_ewmh_get_##fn(&p->ye, tgt), &yr, NULL));              \
+        ck_assert_uint_eq(yr.strings_len, 3);                                                                 \
+        xcb_ewmh_get_utf8_strings_reply_wipe(&yr);                                                            \
+        checked++;                                                                                            \
+    } while (0)
+
+/* Four CARDINALs set from four arguments and read back as the reply structure rt. */
+#define CHECK_FOUR(fn, tgt, rt)                                                                               \
+    do {                                                                                                      \
+        xw_ewmh_##rt xr;                                                                                      \
+        xcb_ewmh_##rt yr;                                                                                     \
+        const uint32_t v1[4] = {1, 2, 3, 0xfffffff0u}, v2[4] = {7, 0, 9, 1};                                  \
+        xw_ewmh_set_##fn(&p->xe, tgt, v1[0], v1[1], v1[2], v1[3]);                                            \
+        XW_SYNC();                                                                                            \
+        ck_assert(xcb_ewmh_get_##fn##_reply(&p->ye, xcb_ewmh_get_##fn(&p->ye, tgt), &yr, NULL));              \
+        ck_assert(xw_ewmh_get_##fn##_reply(&p->xe, xw_ewmh_get_##fn(&p->xe, tgt), &xr, NULL));                \
+        ck_assert_mem_eq(&yr, v1, sizeof(v1));                                                                \
+        ck_assert_mem_eq(&xr, v1, sizeof(v1));                                                                \
+        xcb_ewmh_set_##fn(&p->ye, tgt, v2[0], v2[1], v2[2], v2[3]);                                           \
+        XCB_SYNC();                                                                                           \
+        ck_assert(xw_ewmh_get_##fn##_reply(&p->xe, xw_ewmh_get_##fn##_unchecked(&p->xe, tgt), &xr, NULL));    \
+        ck_assert_mem_eq(&xr, v2, sizeof(v2));                                                                \
+        ck_assert_ptr_null(xw_request_check(p->c, xw_ewmh_set_##fn##_checked(&p->xe, tgt, 5, 6, 7, 8)));      \
+        ck_assert(xcb_ewmh_get_##fn##_reply(&p->ye, xcb_ewmh_get_##fn##_unchecked(&p->ye, tgt), &yr, NULL));  \
+        ck_assert_uint_eq(((uint32_t *)&yr)[3], 8);                                                           \
+        checked++;                                                                                            \
+    } while (0)
+
+static int root_properties(struct pair *p)
+{
+    int checked = 0;
+    const xcb_atom_t atoms1[] = {p->ye._NET_WM_NAME, p->ye._NET_SUPPORTED, p->ye.UTF8_STRING};
+    const xcb_atom_t atoms2[] = {p->ye._NET_WM_PID};
+    const xcb_window_t wins1[] = {p->win, p->ye.screens[0]->root}, wins2[] = {7, 8, 9, 10, 11};
+    const xcb_ewmh_coordinates_t vp1[] = {{1, 2}, {3, 4}}, vp2[] = {{0xffffffffu, 5}};
+    const xcb_ewmh_geometry_t wa1[] = {{1, 2, 3, 4}}, wa2[] = {{5, 6, 7, 8}, {9, 10, 11, 12}, {0, 0, 1, 1}};
+    CHECK_LIST(supported, 0, atoms, XW_EWMH_REPLY_ATOMS, atoms, atoms1, 3, atoms2, 1);
+    CHECK_LIST(client_list, 0, windows, XW_EWMH_REPLY_WINDOWS, windows, wins1, 2, wins2, 5);
+    CHECK_LIST(client_list_stacking, 0, windows, XW_EWMH_REPLY_WINDOWS, windows, wins2, 5, wins1, 2);
+    CHECK_LIST(virtual_roots, 0, windows, XW_EWMH_REPLY_WINDOWS, windows, wins1, 1, wins2, 0);
+    CHECK_LIST(desktop_viewport, 0, desktop_viewport, XW_EWMH_REPLY_DESKTOP_VIEWPORT, desktop_viewport, vp1, 2,
+               vp2, 1);
+    CHECK_LIST(workarea, 0, workarea, XW_EWMH_REPLY_WORKAREA, workarea, wa1, 1, wa2, 3);
+    CHECK_SINGLE(number_of_desktops, 0, 4, 9);
+    CHECK_SINGLE(current_desktop, 0, 3, 0);
+    CHECK_SINGLE(active_window, 0, p->win, 0);
+    CHECK_SINGLE(showing_desktop, 0, 1, 0);
+    CHECK_UTF8(desktop_names, 0);
+    CHECK_FOUR(desktop_layout, 0, get_desktop_layout_reply_t);
+
+    uint32_t w = 0, h = 0, yw = 0, yh = 0;
+    xw_ewmh_set_desktop_geometry(&p->xe, 0, 1920, 1080);
+    XW_SYNC();
+    ck_assert(xcb_ewmh_get_desktop_geometry_reply(&p->ye, xcb_ewmh_get_desktop_geometry(&p->ye, 0), &yw, &yh, NULL));
+    ck_assert(xw_ewmh_get_desktop_geometry_reply(&p->xe, xw_ewmh_get_desktop_geometry(&p->xe, 0), &w, &h, NULL));
+    ck_assert(w == 1920 && h == 1080 && yw == w && yh == h);
+    xcb_ewmh_set_desktop_geometry_checked(&p->ye, 0, 640, 480);
+    XCB_SYNC();
+    ck_assert(xw_ewmh_get_desktop_geometry_reply(&p->xe, xw_ewmh_get_desktop_geometry_unchecked(&p->xe, 0), &w, &h,
+                                                 NULL));
+    ck_assert(w == 640 && h == 480);
+    ck_assert_ptr_null(xw_request_check(p->c, xw_ewmh_set_desktop_geometry_checked(&p->xe, 0, 1, 2)));
+    checked++;
+
+    xcb_window_t a = 0, b = 0;
+    xw_ewmh_set_supporting_wm_check(&p->xe, p->win, p->win);
+    XW_SYNC();
+    ck_assert(xcb_ewmh_get_supporting_wm_check_reply(&p->ye, xcb_ewmh_get_supporting_wm_check(&p->ye, p->win), &a,
+                                                     NULL));
+    ck_assert(xw_ewmh_get_supporting_wm_check_reply(&p->xe, xw_ewmh_get_supporting_wm_check(&p->xe, p->win), &b,
+                                                    NULL));
+    ck_assert(a == p->win && b == p->win);
+    ck_assert_ptr_null(xw_request_check(p->c, xw_ewmh_set_supporting_wm_check_checked(&p->xe, p->win, 3)));
+    ck_assert(xw_ewmh_get_supporting_wm_check_reply(&p->xe, xw_ewmh_get_supporting_wm_check_unchecked(&p->xe, p->win),
+                                                    &b, NULL));
+    ck_assert_uint_eq(b, 3);
+    checked++;
+    return checked;
+}
+
+static void check_icons(const uint32_t *want, unsigned n, xcb_ewmh_wm_icon_iterator_t yi, xw_ewmh_wm_icon_iterator_t xi)
+{
+    for (unsigned k = 0; k < n; k++) {
+        ck_assert(yi.rem && xi.rem);
+        ck_assert(yi.width == want[0] && yi.height == want[1] && xi.width == want[0] && xi.height == want[1]);
+        ck_assert_mem_eq(yi.data, want + 2, 4 * want[0] * want[1]);
+        ck_assert_mem_eq(xi.data, want + 2, 4 * want[0] * want[1]);
+        ck_assert_uint_eq(xi.index, yi.index);
+        want += 2 + want[0] * want[1];
+        xcb_ewmh_get_wm_icon_next(&yi);
+        xw_ewmh_get_wm_icon_next(&xi);
+    }
+    ck_assert(!yi.rem && !xi.rem && !xi.data && xi.index == yi.index);
+}
+
+static void wm_icon(struct pair *p)
+{
+    /* a 2x2 icon then a 1x3 one, as one property */
+    uint32_t img1[] = {0xff000001, 0xff000002, 0xff000003, 0xff000004}, img2[] = {0x11, 0x22, 0x33};
+    const uint32_t want[] = {2, 2, 0xff000001, 0xff000002, 0xff000003, 0xff000004, 1, 3, 0x11, 0x22, 0x33};
+    xw_ewmh_set_wm_icon(&p->xe, XW_PROP_MODE_REPLACE, p->win, 0, NULL);
+    xw_ewmh_append_wm_icon(&p->xe, p->win, 2, 2, 4, img1);
+    ck_assert_ptr_null(xw_request_check(p->c, xw_ewmh_append_wm_icon_checked(&p->xe, p->win, 1, 3, 3, img2)));
+    xcb_ewmh_get_wm_icon_reply_t yr;
+    xw_ewmh_get_wm_icon_reply_t xr;
+    ck_assert(xcb_ewmh_get_wm_icon_reply(&p->ye, xcb_ewmh_get_wm_icon(&p->ye, p->win), &yr, NULL));
+    ck_assert(xw_ewmh_get_wm_icon_reply(&p->xe, xw_ewmh_get_wm_icon(&p->xe, p->win), &xr, NULL));
+    ck_assert_uint_eq(xcb_ewmh_get_wm_icon_length(&yr), 2);
+    ck_assert_uint_eq(xw_ewmh_get_wm_icon_length(&xr), 2);
+    check_icons(want, 2, xcb_ewmh_get_wm_icon_iterator(&yr), xw_ewmh_get_wm_icon_iterator(&xr));
+    xcb_ewmh_get_wm_icon_reply_wipe(&yr);
+    xw_ewmh_get_wm_icon_reply_wipe(&xr);
+    /* written by libxcb-ewmh (whole property), read by xwire into caller storage */
+    xcb_ewmh_set_wm_icon_checked(&p->ye, XCB_PROP_MODE_REPLACE, p->win, 6, (uint32_t *)want);
+    XCB_SYNC();
+    uint32_t buf[32];
+    size_t len = 0;
+    ck_assert_int_eq(xw_ewmh_get_reply_into(&p->xe, xw_ewmh_get_wm_icon_unchecked(&p->xe, p->win),
+                                            XW_EWMH_REPLY_WM_ICON, buf, 40, &len, &xr, NULL),
+                     -ENOSPC);
+    ck_assert_uint_eq(len, 32 + 24);
+    ck_assert_int_eq(xw_ewmh_get_reply_into(&p->xe, xw_ewmh_get_wm_icon_unchecked(&p->xe, p->win),
+                                            XW_EWMH_REPLY_WM_ICON, buf, sizeof(buf), &len, &xr, NULL),
+                     1);
+    ck_assert_uint_eq(xr.num_icons, 1);
+    ck_assert(xcb_ewmh_get_wm_icon_reply(&p->ye, xcb_ewmh_get_wm_icon(&p->ye, p->win), &yr, NULL));
+    check_icons(want, 1, xcb_ewmh_get_wm_icon_iterator(&yr), xw_ewmh_get_wm_icon_iterator(&xr));
+    xcb_ewmh_get_wm_icon_reply_wipe(&yr);
+}
+
+static int window_properties(struct pair *p)
+{
+    int checked = 0;
+    xcb_window_t w = p->win;
+    const xcb_atom_t t1[] = {p->ye._NET_WM_WINDOW_TYPE_DOCK, p->ye._NET_WM_WINDOW_TYPE_NORMAL},
+                     t2[] = {p->ye._NET_WM_STATE_ABOVE, p->ye._NET_WM_STATE_HIDDEN, p->ye._NET_WM_STATE_MODAL};
+    CHECK_UTF8(wm_name, w);
+    CHECK_UTF8(wm_visible_name, w);
+    CHECK_UTF8(wm_icon_name, w);
+    CHECK_UTF8(wm_visible_icon_name, w);
+    CHECK_SINGLE(wm_desktop, w, 2, 0xffffffffu);
+    CHECK_SINGLE(wm_pid, w, 4242, 1);
+    CHECK_SINGLE(wm_handled_icons, w, 1, 0);
+    CHECK_SINGLE(wm_user_time, w, 123456, 0);
+    CHECK_SINGLE(wm_user_time_window, w, w, 0);
+    CHECK_LIST(wm_window_type, w, atoms, XW_EWMH_REPLY_ATOMS, atoms, t1, 2, t2, 3);
+    CHECK_LIST(wm_state, w, atoms, XW_EWMH_REPLY_ATOMS, atoms, t2, 3, t1, 0);
+    CHECK_LIST(wm_allowed_actions, w, atoms, XW_EWMH_REPLY_ATOMS, atoms, t1, 1, t2, 2);
+    CHECK_FOUR(wm_strut, w, get_extents_reply_t);
+    CHECK_FOUR(frame_extents, w, get_extents_reply_t);
+    CHECK_FOUR(wm_icon_geometry, w, geometry_t);
+    CHECK_FOUR(wm_fullscreen_monitors, w, get_wm_fullscreen_monitors_reply_t);
+
+    xw_ewmh_wm_strut_partial_t sp;
+    xcb_ewmh_wm_strut_partial_t ysp;
+    for (unsigned i = 0; i < 12; i++)
+        ((uint32_t *)&sp)[i] = 100 + i;
+    xw_ewmh_set_wm_strut_partial(&p->xe, w, sp);
+    XW_SYNC();
+    ck_assert(xcb_ewmh_get_wm_strut_partial_reply(&p->ye, xcb_ewmh_get_wm_strut_partial(&p->ye, w), &ysp, NULL));
+    ck_assert_mem_eq(&ysp, &sp, sizeof(sp));
+    ysp.bottom_end_x = 7;
+    xcb_ewmh_set_wm_strut_partial(&p->ye, w, ysp);
+    XCB_SYNC();
+    ck_assert(xw_ewmh_get_wm_strut_partial_reply(&p->xe, xw_ewmh_get_wm_strut_partial(&p->xe, w), &sp, NULL));
+    ck_assert_mem_eq(&ysp, &sp, sizeof(sp));
+    ck_assert_ptr_null(xw_request_check(p->c, xw_ewmh_set_wm_strut_partial_checked(&p->xe, w, sp)));
+    ck_assert(xw_ewmh_get_wm_strut_partial_reply(&p->xe, xw_ewmh_get_wm_strut_partial_unchecked(&p->xe, w), &sp, NULL));
+    checked++;
+
+    uint64_t ya = 0, xa = 0;
+    xw_ewmh_set_wm_sync_request_counter(&p->xe, w, 0, 0x1234, 0x80000001u);
+    XW_SYNC();
+    ck_assert(xcb_ewmh_get_wm_sync_request_counter_reply(&p->ye, xcb_ewmh_get_wm_sync_request_counter(&p->ye, w),
+                                                         &ya, NULL));
+    ck_assert(xw_ewmh_get_wm_sync_request_counter_reply(&p->xe, xw_ewmh_get_wm_sync_request_counter(&p->xe, w), &xa,
+                                                        NULL));
+    ck_assert(ya == 0x8000000100001234ull && xa == ya);
+    xcb_ewmh_set_wm_sync_request_counter_checked(&p->ye, w, 0, 5, 6);
+    XCB_SYNC();
+    ck_assert(xw_ewmh_get_wm_sync_request_counter_reply(
+        &p->xe, xw_ewmh_get_wm_sync_request_counter_unchecked(&p->xe, w), &xa, NULL));
+    ck_assert(xa == 0x600000005ull);
+    ck_assert_ptr_null(xw_request_check(p->c, xw_ewmh_set_wm_sync_request_counter_checked(&p->xe, w, 0, 1, 1)));
+    checked++;
+
+    wm_icon(p);
+    checked++;
+
+    /* _NET_WM_CM_Sn: xwire takes the selection, both read the owner */
+    xcb_window_t yo = 0, xo = 0;
+    ck_assert_ptr_null(xw_request_check(p->c, xw_ewmh_set_wm_cm_owner_checked(&p->xe, 0, w, 0, 0, 0)));
+    ck_assert(xcb_ewmh_get_wm_cm_owner_reply(&p->ye, xcb_ewmh_get_wm_cm_owner(&p->ye, 0), &yo, NULL));
+    ck_assert(xw_ewmh_get_wm_cm_owner_reply(&p->xe, xw_ewmh_get_wm_cm_owner(&p->xe, 0), &xo, NULL));
+    ck_assert(yo == w && xo == w);
+    xcb_ewmh_set_wm_cm_owner(&p->ye, 0, XCB_NONE, 0, 0, 0);
+    XCB_SYNC();
+    xw_get_selection_owner_reply_t *r =
+        xw_get_selection_owner_reply(p->c, xw_ewmh_get_wm_cm_owner_unchecked(&p->xe, 0), NULL);
+    ck_assert(xw_ewmh_get_wm_cm_owner_from_reply(&xo, r)); /* frees r, as libxcb-ewmh's does */
+    ck_assert_uint_eq(xo, XCB_NONE);
+    xw_ewmh_set_wm_cm_owner(&p->xe, 0, w, 0, 1, 2);
+    XW_SYNC();
+    ck_assert(xcb_ewmh_get_wm_cm_owner_reply(&p->ye, xcb_ewmh_get_wm_cm_owner(&p->ye, 0), &yo, NULL));
+    ck_assert_uint_eq(yo, w);
+    checked++;
+    return checked;
+}
+
+/* An absent property: both refuse alike, and an X error (BadWindow) reaches *e on both. */
+static void absent_and_errors(struct pair *p)
+{
+    uint32_t a = 7, b = 7;
+    xcb_ewmh_get_windows_reply_t yl;
+    xw_ewmh_get_windows_reply_t xl;
+    xw_ewmh_get_wm_icon_reply_t xi;
+    xcb_ewmh_get_wm_icon_reply_t yi;
+    xcb_delete_property(xc, p->win, p->ye._NET_WM_PID);
+    xcb_delete_property(xc, p->win, p->ye._NET_WM_ICON);
+    XCB_SYNC();
+    ck_assert(!xcb_ewmh_get_wm_pid_reply(&p->ye, xcb_ewmh_get_wm_pid(&p->ye, p->win), &a, NULL));
+    ck_assert(!xw_ewmh_get_wm_pid_reply(&p->xe, xw_ewmh_get_wm_pid(&p->xe, p->win), &b, NULL));
+    ck_assert(a == 7 && b == 7);
+    ck_assert(!xcb_ewmh_get_wm_icon_reply(&p->ye, xcb_ewmh_get_wm_icon(&p->ye, p->win), &yi, NULL));
+    ck_assert(!xw_ewmh_get_wm_icon_reply(&p->xe, xw_ewmh_get_wm_icon(&p->xe, p->win), &xi, NULL));
+    /* a property of another type: refused by both */
+    xcb_ewmh_set_wm_pid(&p->ye, p->win, 5);
+    XCB_SYNC();
+    ck_assert(!xcb_ewmh_get_client_list_reply(&p->ye, xcb_get_property(xc, 0, p->win, p->ye._NET_WM_PID, 0, 0, 9), &yl,
+                                              NULL));
+    ck_assert(!xw_ewmh_get_client_list_reply(&p->xe, xw_get_property(p->c, 0, p->win, p->xe._NET_WM_PID, 0, 0, 9), &xl,
+                                             NULL));
+    xcb_generic_error_t *ye = NULL;
+    xw_generic_error_t *xe = NULL;
+    ck_assert(!xcb_ewmh_get_wm_desktop_reply(&p->ye, xcb_ewmh_get_wm_desktop(&p->ye, 0x7ffffff), &a, &ye));
+    ck_assert(!xw_ewmh_get_wm_desktop_reply(&p->xe, xw_ewmh_get_wm_desktop(&p->xe, 0x7ffffff), &b, &xe));
+    ck_assert(ye && xe);
+    ck_assert_int_eq(xe->error_code, ye->error_code);
+    ck_assert_int_eq(xe->error_code, XCB_WINDOW);
+    free(ye);
+    free(xe);
+    ye = NULL;
+    xe = NULL;
+    ck_assert(!xcb_ewmh_get_client_list_reply(&p->ye, xcb_get_property(xc, 0, 0x7ffffff, 1, 0, 0, 9), &yl, &ye));
+    ck_assert(!xw_ewmh_get_client_list_reply(&p->xe, xw_get_property(p->c, 0, 0x7ffffff, 1, 0, 0, 9), &xl, &xe));
+    ck_assert(ye && xe && ye->error_code == xe->error_code);
+    free(ye);
+    free(xe);
+    xw_generic_error_t err;
+    xw_ewmh_get_utf8_strings_reply_t xs;
+    uint32_t tiny[1];
+    ck_assert_int_eq(xw_ewmh_get_reply_into(&p->xe, xw_ewmh_get_wm_name(&p->xe, 0x7ffffff),
+                                            XW_EWMH_REPLY_UTF8_STRINGS, tiny, 0, NULL, &xs, &err),
+                     2);
+    ck_assert_int_eq(err.error_code, XCB_WINDOW);
+}
+
+static void both_ways(xw_connection_t *conn)
+{
+    struct pair p;
+    pair_init(&p, conn);
+    int n = root_properties(&p) + window_properties(&p);
+    ck_assert_int_eq(n, 34);
+    absent_and_errors(&p);
+    pair_wipe(&p);
+}
+
+START_TEST(properties_own_connection)
+{
+    both_ways(c);
+}
+END_TEST
+
+START_TEST(properties_borrowed_connection)
+{
+    xw_connection_t *b = xw_xcb_borrow(xc);
+    ck_assert_int_eq(xw_connection_has_error(b), 0);
+    both_ways(b);
+    xw_disconnect(b);
+}
+END_TEST
+
+/* The issue's "alongside raw xcb" program: the connection stays libxcb's; xwire's EWMH
+ * helpers borrow it between raw xcb calls, and raw xcb reads what they wrote. */
+START_TEST(alongside_raw_xcb)
+{
+    xcb_screen_t *s = xcb_setup_roots_iterator(xcb_get_setup(xc)).data;
+    xw_connection_t *b = xw_xcb_borrow(xc);
+    xw_ewmh_connection_t e;
+    ck_assert(xw_ewmh_init_atoms_replies(&e, xw_ewmh_init_atoms(b, &e), NULL));
+    xcb_window_t w = xcb_generate_id(xc);
+    xcb_create_window(xc, 0, w, s->root, 0, 0, 10, 10, 0, XCB_WINDOW_CLASS_INPUT_OUTPUT, XCB_COPY_FROM_PARENT, 0,
+                      NULL);
+    xw_ewmh_set_wm_name(&e, w, 5, "hello");
+    xw_ewmh_set_wm_pid(&e, w, 99);
+    xcb_map_window(xc, w); /* a raw request between xwire's: one sequence */
+    xw_atom_t state[] = {e._NET_WM_STATE_STICKY};
+    xw_ewmh_set_wm_state(&e, w, 1, state);
+    xw_flush(b);
+    xcb_get_property_reply_t *r =
+        xcb_get_property_reply(xc, xcb_get_property(xc, 0, w, e._NET_WM_NAME, e.UTF8_STRING, 0, 100), NULL);
+    ck_assert_ptr_nonnull(r);
+    ck_assert_int_eq(xcb_get_property_value_length(r), 5);
+    ck_assert_mem_eq(xcb_get_property_value(r), "hello", 5);
+    free(r);
+    r = xcb_get_property_reply(xc, xcb_get_property(xc, 0, w, e._NET_WM_STATE, XCB_ATOM_ATOM, 0, 100), NULL);
+    ck_assert_ptr_nonnull(r);
+    ck_assert_int_eq(xcb_get_property_value_length(r), 4);
+    ck_assert_uint_eq(*(uint32_t *)xcb_get_property_value(r), e._NET_WM_STATE_STICKY);
+    free(r);
+    /* and xwire reads what raw xcb wrote */
+    uint32_t desk = 3, got = 0;
+    xcb_change_property(xc, XCB_PROP_MODE_REPLACE, w, e._NET_WM_DESKTOP, XCB_ATOM_CARDINAL, 32, 1, &desk);
+    ck_assert(xw_ewmh_get_wm_desktop_reply(&e, xw_ewmh_get_wm_desktop(&e, w), &got, NULL));
+    ck_assert_uint_eq(got, 3);
+    ck_assert(xw_ewmh_get_wm_pid_reply(&e, xw_ewmh_get_wm_pid(&e, w), &got, NULL));
+    ck_assert_uint_eq(got, 99);
+    xcb_destroy_window(xc, w);
+    xcb_aux_sync(xc);
+    ck_assert_int_eq(xw_connection_has_error(b), 0);
+    xw_ewmh_connection_wipe(&e);
+    xw_disconnect(b);
+}
+END_TEST
+
+/* ---- allocations per call ---- */
+
+#define ROUNDS 20
+
+/* Heap calls per call of `body` after a warm-up round (0 where counting is off). */
+#define PER_CALL(var, body)                                                                                    \
+    do {                                                                                                      \
+        body;                                                                                                 \
+        unsigned long start_ = alloc_count_begin();                                                          \
+        for (int r_ = 0; r_ < ROUNDS; r_++) {                                                                 \
+            body;                                                                                             \
+        }                                                                                                     \
+        var = (double)alloc_count_end(start_) / ROUNDS;                                                      \
+    } while (0)
+
+struct alloc_row {
+    const char *what;
+    double xw, xcb;
+};
+
+START_TEST(allocations_per_call)
+{
+    struct pair p;
+    pair_init(&p, c);
+    xcb_window_t w = p.win;
+    xw_ewmh_connection_t *xe = &p.xe;
+    xcb_ewmh_connection_t *ye = &p.ye;
+    xcb_window_t list[4] = {1, 2, 3, 4};
+    uint32_t img[4] = {1, 2, 3, 4}, v = 0, buf[64];
+    xw_ewmh_wm_strut_partial_t sp = {0};
+    xcb_ewmh_wm_strut_partial_t ysp = {0};
+    xw_ewmh_get_windows_reply_t xl;
+    xcb_ewmh_get_windows_reply_t yl;
+    xw_ewmh_get_utf8_strings_reply_t xs;
+    xcb_ewmh_get_utf8_strings_reply_t ys;
+    xw_ewmh_get_wm_icon_reply_t xi;
+    xcb_ewmh_get_wm_icon_reply_t yi;
+    struct alloc_row rows[13];
+    int n = 0;
+    xw_ewmh_set_wm_cm_owner(xe, 0, w, 0, 0, 0);
+#define ROW(name, xwbody, xcbbody)                                                                             \
+    do {                                                                                                      \
+        rows[n].what = name;                                                                                  \
+        PER_CALL(rows[n].xw, xwbody);                                                                         \
+        PER_CALL(rows[n].xcb, xcbbody);                                                                       \
+        n++;                                                                                                  \
+    } while (0)
+    ROW("set_number_of_desktops", (xw_ewmh_set_number_of_desktops(xe, 0, 4), xw_flush(c)),
+        (xcb_ewmh_set_number_of_desktops(ye, 0, 4), xcb_flush(xc)));
+    ROW("set_client_list", (xw_ewmh_set_client_list(xe, 0, 4, list), xw_flush(c)),
+        (xcb_ewmh_set_client_list(ye, 0, 4, list), xcb_flush(xc)));
+    ROW("set_wm_name", (xw_ewmh_set_wm_name(xe, w, 4, "name"), xw_flush(c)),
+        (xcb_ewmh_set_wm_name(ye, w, 4, "name"), xcb_flush(xc)));
+    ROW("set_wm_strut_partial", (xw_ewmh_set_wm_strut_partial(xe, w, sp), xw_flush(c)),
+        (xcb_ewmh_set_wm_strut_partial(ye, w, ysp), xcb_flush(xc)));
+    ROW("append_wm_icon", (xw_ewmh_append_wm_icon(xe, w, 2, 2, 4, img), xw_flush(c)),
+        (xcb_ewmh_append_wm_icon(ye, w, 2, 2, 4, img), xcb_flush(xc)));
+    ROW("request_change_wm_state", (xw_ewmh_request_change_wm_state(xe, 0, w, 1, 2, 3, 1), xw_flush(c)),
+        (xcb_ewmh_request_change_wm_state(ye, 0, w, 1, 2, 3, 1), xcb_flush(xc)));
+    ROW("get_number_of_desktops_reply",
+        xw_ewmh_get_number_of_desktops_reply(xe, xw_ewmh_get_number_of_desktops(xe, 0), &v, NULL),
+        xcb_ewmh_get_number_of_desktops_reply(ye, xcb_ewmh_get_number_of_desktops(ye, 0), &v, NULL));
+    ROW("get_wm_strut_partial_reply",
+        xw_ewmh_get_wm_strut_partial_reply(xe, xw_ewmh_get_wm_strut_partial(xe, w), &sp, NULL),
+        xcb_ewmh_get_wm_strut_partial_reply(ye, xcb_ewmh_get_wm_strut_partial(ye, w), &ysp, NULL));
+    ROW("get_wm_cm_owner_reply", xw_ewmh_get_wm_cm_owner_reply(xe, xw_ewmh_get_wm_cm_owner(xe, 0), &v, NULL),
+        xcb_ewmh_get_wm_cm_owner_reply(ye, xcb_ewmh_get_wm_cm_owner(ye, 0), &v, NULL));
+    ROW("get_client_list (into / reply+wipe)",
+        xw_ewmh_get_reply_into(xe, xw_ewmh_get_client_list(xe, 0), XW_EWMH_REPLY_WINDOWS, buf, sizeof(buf), NULL,
+                               &xl, NULL),
+        (xcb_ewmh_get_client_list_reply(ye, xcb_ewmh_get_client_list(ye, 0), &yl, NULL),
+         xcb_ewmh_get_windows_reply_wipe(&yl)));
+    ROW("get_wm_name (into / reply+wipe)",
+        xw_ewmh_get_reply_into(xe, xw_ewmh_get_wm_name(xe, w), XW_EWMH_REPLY_UTF8_STRINGS, buf, sizeof(buf), NULL,
+                               &xs, NULL),
+        (xcb_ewmh_get_wm_name_reply(ye, xcb_ewmh_get_wm_name(ye, w), &ys, NULL),
+         xcb_ewmh_get_utf8_strings_reply_wipe(&ys)));
+    ROW("get_wm_icon (into / reply+wipe)",
+        xw_ewmh_get_reply_into(xe, xw_ewmh_get_wm_icon(xe, w), XW_EWMH_REPLY_WM_ICON, buf, sizeof(buf), NULL, &xi,
+                               NULL),
+        (xcb_ewmh_get_wm_icon_reply(ye, xcb_ewmh_get_wm_icon(ye, w), &yi, NULL), xcb_ewmh_get_wm_icon_reply_wipe(&yi)));
+    /* xwire's libxcb-ewmh form of a list getter keeps a malloc'd reply, as libxcb-ewmh does */
+    ROW("get_client_list_reply+wipe (both libxcb forms)",
+        (xw_ewmh_get_client_list_reply(xe, xw_ewmh_get_client_list(xe, 0), &xl, NULL),
+         xw_ewmh_get_windows_reply_wipe(&xl)),
+        (xcb_ewmh_get_client_list_reply(ye, xcb_ewmh_get_client_list(ye, 0), &yl, NULL),
+         xcb_ewmh_get_windows_reply_wipe(&yl)));
+#undef ROW
+    ck_assert_uint_eq(xl.windows_len, 4);
+    ck_assert_uint_eq(yl.windows_len, 4);
+    if (XW_COUNT_ALLOCS)
+        ck_assert(rows[n - 1].xw == 1);
+    n--;
+    /* the values really came back */
+    ck_assert_uint_eq(xl.windows_len, 4);
+    ck_assert_uint_eq(xs.strings_len, 4);
+    ck_assert_uint_eq(v, w);
+    printf("allocations per call, %-38s xwire %.1f  libxcb-ewmh %.1f\n", rows[n].what, rows[n].xw, rows[n].xcb);
+    for (int i = 0; i < n; i++) {
+        printf("allocations per call, %-38s xwire %.1f  libxcb-ewmh %.1f\n", rows[i].what, rows[i].xw, rows[i].xcb);
+        if (XW_COUNT_ALLOCS)
+            ck_assert_msg(rows[i].xw == 0, "%s: %.2f allocations per call", rows[i].what, rows[i].xw);
+    }
+    if (XW_COUNT_ALLOCS)
+        ck_assert(rows[6].xcb >= 1); /* the counter sees libxcb's reply */
+    ck_assert_int_eq(xw_connection_has_error(c), 0);
+    pair_wipe(&p);
+}
+END_TEST
+
+int main(void)
+{
+    if (xvfb_missing("util_ewmh"))
+        return 77;
+    Suite *s = xwtest_suite("util_ewmh");
+    TCase *tc = xvfb_tcase(s, &(struct xvfb_suite){.name = "util_ewmh", .timeout = 120, .conn = &c,
+                                                   .setup = setup, .teardown = teardown});
+    tcase_add_test(tc, layouts_match);
+    tcase_add_test(tc, properties_own_connection);
+    tcase_add_test(tc, properties_borrowed_connection);
+    tcase_add_test(tc, alongside_raw_xcb);
+    tcase_add_test(tc, allocations_per_call);
+    return xwtest_run(s);
+}
