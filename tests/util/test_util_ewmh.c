@@ -889,6 +889,254 @@ START_TEST(same_bytes_as_libxcb_ewmh)
 }
 END_TEST
 
+/* ---- malformed GetProperty replies: the same parse, or a refusal where libxcb-ewmh reads on ---- */
+
+#define UTF8_ATOM 0x555
+
+/* One reply in memory, shared by both parsers: 32 header bytes and room for 64 values. */
+union reply_buf {
+    xcb_get_property_reply_t r;
+    uint32_t words[8 + 64];
+};
+
+struct tally {
+    const char *refused_in[24]; /* the parsers that refused where libxcb-ewmh read on */
+    int nrefused_in;
+    int cases;       /* parser calls compared */
+    int same;        /* the same answer */
+    int refused;     /* xwire refused a value running past the reply; libxcb-ewmh parsed it */
+    int both_refuse; /* ... and libxcb-ewmh refused it too */
+};
+
+/* Judges one parser pair: equal answers, or xwire refusing where the value is out of bounds. */
+static void judge(struct tally *t, int in_bounds, int yok, int xok, int same_values, const char *what)
+{
+    t->cases++;
+    if (in_bounds) {
+        ck_assert_msg(yok == xok && (!xok || same_values), "%s: libxcb-ewmh %d, xwire %d on an in-bounds reply", what,
+                      yok, xok);
+        t->same++;
+        return;
+    }
+    ck_assert_msg(!xok, "%s: xwire parsed a value that runs past the reply", what);
+    if (yok) {
+        t->refused++;
+        int k = 0;
+        while (k < t->nrefused_in && strcmp(t->refused_in[k], what) != 0)
+            k++;
+        if (k == t->nrefused_in && k < 24)
+            t->refused_in[t->nrefused_in++] = what;
+    } else
+        t->both_refuse++;
+}
+
+/* A fixed structure (out types of equal layout on both sides). */
+#define FIXED(name, T)                                                                                         \
+    do {                                                                                                      \
+        xcb_ewmh_##T yv;                                                                                      \
+        xw_ewmh_##T xv;                                                                                       \
+        memset(&yv, 0, sizeof(yv));                                                                           \
+        memset(&xv, 0, sizeof(xv));                                                                           \
+        int yok = xcb_ewmh_get_##name##_from_reply(&yv, yr), xok = xw_ewmh_get_##name##_from_reply(&xv, xr);  \
+        judge(t, in_bounds, yok, xok, !memcmp(&yv, &xv, sizeof(xv)), #name);                                  \
+    } while (0)
+
+/* A list (count and the pointer's offset into the reply). */
+#define LISTP(kind, field)                                                                                     \
+    do {                                                                                                      \
+        xcb_ewmh_get_##kind##_reply_t yv;                                                                     \
+        xw_ewmh_get_##kind##_reply_t xv;                                                                      \
+        int yok = xcb_ewmh_get_##kind##_from_reply(&yv, yr), xok = xw_ewmh_get_##kind##_from_reply(&xv, xr);  \
+        judge(t, in_bounds, yok, xok,                                                                         \
+              yv.field##_len == xv.field##_len && (char *)yv.field - (char *)yr == (char *)xv.field - (char *)xr, \
+              #kind);                                                                                         \
+    } while (0)
+
+static void compare_parsers(union reply_buf *b, int in_bounds, int icon_safe, struct tally *t)
+{
+    xcb_get_property_reply_t *yr = &b->r;
+    xw_get_property_reply_t *xr = (xw_get_property_reply_t *)b;
+    uint32_t y1 = 0, x1 = 0, y2 = 0, x2 = 0;
+    int yok = xcb_ewmh_get_window_from_reply(&y1, yr), xok = xw_ewmh_get_window_from_reply(&x1, xr);
+    judge(t, in_bounds, yok, xok, y1 == x1, "window");
+    yok = xcb_ewmh_get_cardinal_from_reply(&y1, yr);
+    xok = xw_ewmh_get_cardinal_from_reply(&x1, xr);
+    judge(t, in_bounds, yok, xok, y1 == x1, "cardinal");
+    yok = xcb_ewmh_get_desktop_geometry_from_reply(&y1, &y2, yr);
+    xok = xw_ewmh_get_desktop_geometry_from_reply(&x1, &x2, xr);
+    judge(t, in_bounds, yok, xok, y1 == x1 && y2 == x2, "desktop_geometry");
+    uint64_t y64 = 0, x64 = 0;
+    yok = xcb_ewmh_get_wm_sync_request_counter_from_reply(&y64, yr);
+    xok = xw_ewmh_get_wm_sync_request_counter_from_reply(&x64, xr);
+    judge(t, in_bounds, yok, xok, y64 == x64, "wm_sync_request_counter");
+    FIXED(desktop_layout, get_desktop_layout_reply_t);
+    FIXED(wm_strut, get_extents_reply_t);
+    FIXED(frame_extents, get_extents_reply_t);
+    FIXED(wm_icon_geometry, geometry_t);
+    FIXED(wm_fullscreen_monitors, get_wm_fullscreen_monitors_reply_t);
+    FIXED(wm_strut_partial, wm_strut_partial_t);
+    LISTP(atoms, atoms);
+    LISTP(windows, windows);
+    LISTP(desktop_viewport, desktop_viewport);
+    LISTP(workarea, workarea);
+    xcb_ewmh_connection_t ye = {.UTF8_STRING = UTF8_ATOM};
+    xw_ewmh_connection_t xe = {.UTF8_STRING = UTF8_ATOM};
+    xcb_ewmh_get_utf8_strings_reply_t ys;
+    xw_ewmh_get_utf8_strings_reply_t xs;
+    yok = xcb_ewmh_get_utf8_strings_from_reply(&ye, &ys, yr);
+    xok = xw_ewmh_get_utf8_strings_from_reply(&xe, &xs, xr);
+    judge(t, in_bounds, yok, xok, ys.strings_len == xs.strings_len && ys.strings - (char *)yr == xs.strings - (char *)xr,
+          "utf8_strings");
+    if (!icon_safe) { /* libxcb-ewmh would walk the claimed count far past this buffer */
+        xw_ewmh_get_wm_icon_reply_t xi;
+        ck_assert(!xw_ewmh_get_wm_icon_from_reply(&xi, xr) || in_bounds);
+        return;
+    }
+    xcb_ewmh_get_wm_icon_reply_t yi;
+    xw_ewmh_get_wm_icon_reply_t xi;
+    yok = xcb_ewmh_get_wm_icon_from_reply(&yi, yr);
+    xok = xw_ewmh_get_wm_icon_from_reply(&xi, xr);
+    int same = yok && xok && yi.num_icons == xi.num_icons;
+    if (same) {
+        xcb_ewmh_wm_icon_iterator_t a = xcb_ewmh_get_wm_icon_iterator(&yi);
+        xw_ewmh_wm_icon_iterator_t c2 = xw_ewmh_get_wm_icon_iterator(&xi);
+        for (; a.rem; xcb_ewmh_get_wm_icon_next(&a), xw_ewmh_get_wm_icon_next(&c2))
+            same &= a.width == c2.width && a.height == c2.height && (char *)a.data - (char *)yr == (char *)c2.data - (char *)xr;
+        same &= !c2.rem;
+    }
+    judge(t, in_bounds, yok, xok, same, "wm_icon");
+}
+
+/* The value words: small numbers, so that icon sizes and counts stay plausible. */
+static void fill_values(union reply_buf *b, int pattern)
+{
+    static const uint32_t icons[] = {2, 2, 1, 2, 3, 4, 1, 1, 9, 0, 0, 5, 5};
+    for (unsigned i = 0; i < 64; i++)
+        b->words[8 + i] = pattern == 0 ? i + 1 : pattern == 1 ? icons[i % 13] : (i % 3 == 0 ? 0 : 7);
+}
+
+START_TEST(malformed_replies_parse_alike)
+{
+    static const uint32_t types[] = {XCB_ATOM_CARDINAL, XCB_ATOM_WINDOW, XCB_ATOM_ATOM, UTF8_ATOM, 0, 999};
+    static const uint8_t formats[] = {0, 8, 16, 32, 7};
+    static const uint32_t value_lens[] = {0, 1, 2, 3, 4, 5, 6, 8, 12, 13, 20, 0x40000000u};
+    struct tally t = {0};
+    union reply_buf b;
+    for (int pat = 0; pat < 3; pat++)
+        for (size_t ti = 0; ti < sizeof(types) / 4; ti++)
+            for (size_t fi = 0; fi < sizeof(formats); fi++)
+                for (size_t vi = 0; vi < sizeof(value_lens) / 4; vi++) {
+                    uint64_t bytes = (uint64_t)value_lens[vi] * (formats[fi] / 8);
+                    uint32_t exact = (uint32_t)((bytes + 3) / 4);
+                    const uint32_t lengths[] = {exact, 0, exact ? exact - 1 : 0, exact + 3, 2};
+                    for (size_t li = 0; li < 5; li++) {
+                        memset(&b, 0, sizeof(b));
+                        fill_values(&b, pat);
+                        b.r.response_type = 1;
+                        b.r.format = formats[fi];
+                        b.r.type = types[ti];
+                        b.r.value_len = value_lens[vi];
+                        b.r.length = lengths[li] > 64 ? 64 : lengths[li];
+                        int in_bounds = bytes <= 4ull * b.r.length;
+                        compare_parsers(&b, in_bounds, bytes <= 4 * 64, &t);
+                    }
+                }
+    printf("malformed GetProperty replies: %d parses compared, %d the same, %d refused by xwire where "
+           "libxcb-ewmh reads past the reply, %d refused by both\n",
+           t.cases, t.same, t.refused, t.both_refuse);
+    printf("  libxcb-ewmh reads past the reply in:");
+    for (int k = 0; k < t.nrefused_in; k++)
+        printf(" %s", t.refused_in[k]);
+    printf("\n");
+    ck_assert_int_eq(t.cases, t.same + t.refused + t.both_refuse);
+    ck_assert_int_gt(t.refused, 0);
+    ck_assert_int_gt(t.same, 1000);
+}
+END_TEST
+
+/* ---- malformed replies on the wire, to xwire's own connection ---- */
+
+/* Answers the next request (a GetProperty) with format/type/value_len as given and `words`
+ * value words (1, 2, 3, ...): the packet is whole, its counts may lie. */
+static void answer_property(struct fake_server *f, uint8_t format, uint32_t type, uint32_t value_len, uint32_t words)
+{
+    uint8_t req[64], pkt[32 + 4 * 64];
+    ck_assert_int_gt(fake_read_request(f, req, sizeof(req), NULL, NULL), 0);
+    ck_assert_uint_eq(req[0], XCB_GET_PROPERTY);
+    memset(pkt, 0, sizeof(pkt));
+    pkt[0] = 1;
+    pkt[1] = format;
+    fs_wr16(pkt + 2, (uint16_t)f->seq);
+    fs_wr32(pkt + 4, words);
+    fs_wr32(pkt + 8, type);
+    fs_wr32(pkt + 16, value_len);
+    for (uint32_t i = 0; i < words; i++)
+        fs_wr32(pkt + 32 + 4 * i, i + 1);
+    ck_assert_int_eq(fake_send(f, pkt, 32 + 4 * words), 0);
+}
+
+START_TEST(malformed_replies_on_the_wire)
+{
+    struct fake_server f;
+    memset(&f, 0, sizeof(f));
+    xw_connection_t *conn = fake_connect(&f, NULL, 0);
+    ck_assert_int_eq(xw_connection_has_error(conn), 0);
+    xw_screen_t *screen = xw_setup_roots_iterator(xw_get_setup(conn)).data;
+    xw_atom_t cm = 0x2ff;
+    xw_ewmh_connection_t e = {.connection = conn, .screens = &screen, .nb_screens = 1, ._NET_WM_CM_Sn = &cm};
+    xcb_atom_t ycm;
+    fill_atoms(&e, &(xcb_ewmh_connection_t){._NET_WM_CM_Sn = &ycm});
+    xw_generic_error_t *err = NULL;
+    uint32_t v = 0;
+
+    /* a list whose value_len claims 10 windows in a 2-word reply: refused, not read */
+    xw_ewmh_get_windows_reply_t wl;
+    xw_get_property_cookie_t ck = xw_ewmh_get_client_list(&e, 0);
+    xw_flush(conn);
+    answer_property(&f, 32, XW_ATOM_WINDOW, 10, 2);
+    ck_assert(!xw_ewmh_get_client_list_reply(&e, ck, &wl, &err));
+    ck_assert_ptr_nonnull(err);
+    ck_assert_int_eq(err->error_code, XW_ERROR_MALFORMED_REPLY);
+    free(err);
+
+    /* a fixed-size property answered with more than the request allowed: dropped */
+    ck = xw_ewmh_get_number_of_desktops(&e, 0);
+    xw_flush(conn);
+    answer_property(&f, 32, XW_ATOM_CARDINAL, 40, 40);
+    ck_assert(!xw_ewmh_get_number_of_desktops_reply(&e, ck, &v, &err));
+    ck_assert_ptr_null(err);
+
+    /* an icon that claims 100x100 pixels in 6 words: no icon */
+    xw_ewmh_get_wm_icon_reply_t icon;
+    uint32_t buf[64];
+    ck = xw_ewmh_get_wm_icon(&e, 0x400001);
+    xw_flush(conn);
+    uint8_t req[64], pkt[32 + 24];
+    ck_assert_int_gt(fake_read_request(&f, req, sizeof(req), NULL, NULL), 0);
+    size_t n = fake_reply(pkt, (uint16_t)f.seq, 32, (const uint32_t[]){XW_ATOM_CARDINAL, 0, 6, 0, 0, 0, 100, 100, 1, 2, 3, 4}, 48);
+    ck_assert_int_eq(fake_send(&f, pkt, n), 0);
+    ck_assert_int_eq(xw_ewmh_get_reply_into(&e, ck, XW_EWMH_REPLY_WM_ICON, buf, sizeof(buf), NULL, &icon, NULL), 0);
+
+    /* the caller-storage form sees the refusal as the malformed-reply error */
+    xw_generic_error_t e2;
+    ck = xw_ewmh_get_wm_state(&e, 0x400001);
+    xw_flush(conn);
+    answer_property(&f, 32, XW_ATOM_ATOM, 1000, 1);
+    ck_assert_int_eq(xw_ewmh_get_reply_into(&e, ck, XW_EWMH_REPLY_ATOMS, buf, sizeof(buf), NULL, &wl, &e2), 2);
+    ck_assert_int_eq(e2.error_code, XW_ERROR_MALFORMED_REPLY);
+
+    /* and the connection still works: a good reply after them parses */
+    ck = xw_ewmh_get_wm_pid(&e, 0x400001);
+    xw_flush(conn);
+    answer_property(&f, 32, XW_ATOM_CARDINAL, 1, 1);
+    ck_assert(xw_ewmh_get_wm_pid_reply(&e, ck, &v, NULL));
+    ck_assert_uint_eq(v, 1);
+    ck_assert_int_eq(xw_connection_has_error(conn), 0);
+    xw_disconnect(conn);
+    fake_stop(&f);
+}
+END_TEST
+
 int main(void)
 {
     if (xvfb_missing("util_ewmh"))
@@ -905,6 +1153,8 @@ int main(void)
     tcase_set_timeout(fake, 60);
     tcase_add_checked_fixture(fake, xwtest_fds_begin, xwtest_fds_end);
     tcase_add_test(fake, same_bytes_as_libxcb_ewmh);
+    tcase_add_test(fake, malformed_replies_parse_alike);
+    tcase_add_test(fake, malformed_replies_on_the_wire);
     suite_add_tcase(s, fake);
     return xwtest_run(s);
 }
