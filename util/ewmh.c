@@ -10,30 +10,40 @@
 
 /* Every atom of xw_ewmh_connection_t, in the struct's order, which is also the order
  * libxcb-ewmh interns them in (so both send the same bytes). */
-#define EWMH_ATOMS(X)                                                                                          \
-    X(_NET_SUPPORTED) X(_NET_CLIENT_LIST) X(_NET_CLIENT_LIST_STACKING) X(_NET_NUMBER_OF_DESKTOPS)              \
-    X(_NET_DESKTOP_GEOMETRY) X(_NET_DESKTOP_VIEWPORT) X(_NET_CURRENT_DESKTOP) X(_NET_DESKTOP_NAMES)             \
-    X(_NET_ACTIVE_WINDOW) X(_NET_WORKAREA) X(_NET_SUPPORTING_WM_CHECK) X(_NET_VIRTUAL_ROOTS)                    \
-    X(_NET_DESKTOP_LAYOUT) X(_NET_SHOWING_DESKTOP) X(_NET_CLOSE_WINDOW) X(_NET_MOVERESIZE_WINDOW)               \
-    X(_NET_WM_MOVERESIZE) X(_NET_RESTACK_WINDOW) X(_NET_REQUEST_FRAME_EXTENTS) X(_NET_WM_NAME)                  \
-    X(_NET_WM_VISIBLE_NAME) X(_NET_WM_ICON_NAME) X(_NET_WM_VISIBLE_ICON_NAME) X(_NET_WM_DESKTOP)                \
-    X(_NET_WM_WINDOW_TYPE) X(_NET_WM_STATE) X(_NET_WM_ALLOWED_ACTIONS) X(_NET_WM_STRUT)                         \
-    X(_NET_WM_STRUT_PARTIAL) X(_NET_WM_ICON_GEOMETRY) X(_NET_WM_ICON) X(_NET_WM_PID) X(_NET_WM_HANDLED_ICONS)   \
-    X(_NET_WM_USER_TIME) X(_NET_WM_USER_TIME_WINDOW) X(_NET_FRAME_EXTENTS) X(_NET_WM_PING)                      \
-    X(_NET_WM_SYNC_REQUEST) X(_NET_WM_SYNC_REQUEST_COUNTER) X(_NET_WM_FULLSCREEN_MONITORS)                      \
-    X(_NET_WM_FULL_PLACEMENT) X(UTF8_STRING) X(WM_PROTOCOLS) X(MANAGER) X(_NET_WM_WINDOW_TYPE_DESKTOP)          \
-    X(_NET_WM_WINDOW_TYPE_DOCK) X(_NET_WM_WINDOW_TYPE_TOOLBAR) X(_NET_WM_WINDOW_TYPE_MENU)                      \
-    X(_NET_WM_WINDOW_TYPE_UTILITY) X(_NET_WM_WINDOW_TYPE_SPLASH) X(_NET_WM_WINDOW_TYPE_DIALOG)                  \
-    X(_NET_WM_WINDOW_TYPE_DROPDOWN_MENU) X(_NET_WM_WINDOW_TYPE_POPUP_MENU) X(_NET_WM_WINDOW_TYPE_TOOLTIP)       \
-    X(_NET_WM_WINDOW_TYPE_NOTIFICATION) X(_NET_WM_WINDOW_TYPE_COMBO) X(_NET_WM_WINDOW_TYPE_DND)                 \
-    X(_NET_WM_WINDOW_TYPE_NORMAL) X(_NET_WM_STATE_MODAL) X(_NET_WM_STATE_STICKY)                                \
-    X(_NET_WM_STATE_MAXIMIZED_VERT) X(_NET_WM_STATE_MAXIMIZED_HORZ) X(_NET_WM_STATE_SHADED)                     \
-    X(_NET_WM_STATE_SKIP_TASKBAR) X(_NET_WM_STATE_SKIP_PAGER) X(_NET_WM_STATE_HIDDEN)                           \
-    X(_NET_WM_STATE_FULLSCREEN) X(_NET_WM_STATE_ABOVE) X(_NET_WM_STATE_BELOW)                                   \
-    X(_NET_WM_STATE_DEMANDS_ATTENTION) X(_NET_WM_ACTION_MOVE) X(_NET_WM_ACTION_RESIZE)                          \
-    X(_NET_WM_ACTION_MINIMIZE) X(_NET_WM_ACTION_SHADE) X(_NET_WM_ACTION_STICK) X(_NET_WM_ACTION_MAXIMIZE_HORZ)  \
-    X(_NET_WM_ACTION_MAXIMIZE_VERT) X(_NET_WM_ACTION_FULLSCREEN) X(_NET_WM_ACTION_CHANGE_DESKTOP)               \
-    X(_NET_WM_ACTION_CLOSE) X(_NET_WM_ACTION_ABOVE) X(_NET_WM_ACTION_BELOW)
+#define EWMH_ATOMS(X)                                                                                                  \
+    X(_NET_SUPPORTED)                                                                                                  \
+    X(_NET_CLIENT_LIST) X(_NET_CLIENT_LIST_STACKING) X(_NET_NUMBER_OF_DESKTOPS) X(_NET_DESKTOP_GEOMETRY) X(            \
+        _NET_DESKTOP_VIEWPORT) X(_NET_CURRENT_DESKTOP) X(_NET_DESKTOP_NAMES) X(_NET_ACTIVE_WINDOW) X(_NET_WORKAREA)    \
+        X(_NET_SUPPORTING_WM_CHECK) X(_NET_VIRTUAL_ROOTS) X(_NET_DESKTOP_LAYOUT) X(_NET_SHOWING_DESKTOP) X(            \
+            _NET_CLOSE_WINDOW) X(_NET_MOVERESIZE_WINDOW) X(_NET_WM_MOVERESIZE) X(_NET_RESTACK_WINDOW)                  \
+            X(_NET_REQUEST_FRAME_EXTENTS) X(_NET_WM_NAME) X(_NET_WM_VISIBLE_NAME) X(_NET_WM_ICON_NAME) X(              \
+                _NET_WM_VISIBLE_ICON_NAME) X(_NET_WM_DESKTOP) X(_NET_WM_WINDOW_TYPE) X(_NET_WM_STATE)                  \
+                X(_NET_WM_ALLOWED_ACTIONS) X(_NET_WM_STRUT) X(_NET_WM_STRUT_PARTIAL) X(_NET_WM_ICON_GEOMETRY) X(       \
+                    _NET_WM_ICON) X(_NET_WM_PID) X(_NET_WM_HANDLED_ICONS) X(_NET_WM_USER_TIME)                         \
+                    X(_NET_WM_USER_TIME_WINDOW) X(_NET_FRAME_EXTENTS) X(_NET_WM_PING) X(_NET_WM_SYNC_REQUEST) X(       \
+                        _NET_WM_SYNC_REQUEST_COUNTER) X(_NET_WM_FULLSCREEN_MONITORS) X(_NET_WM_FULL_PLACEMENT)         \
+                        X(UTF8_STRING) X(WM_PROTOCOLS) X(MANAGER) X(_NET_WM_WINDOW_TYPE_DESKTOP) X(                    \
+                            _NET_WM_WINDOW_TYPE_DOCK) X(_NET_WM_WINDOW_TYPE_TOOLBAR) X(_NET_WM_WINDOW_TYPE_MENU)       \
+                            X(_NET_WM_WINDOW_TYPE_UTILITY) X(_NET_WM_WINDOW_TYPE_SPLASH) X(_NET_WM_WINDOW_TYPE_DIALOG) \
+                                X(_NET_WM_WINDOW_TYPE_DROPDOWN_MENU) X(_NET_WM_WINDOW_TYPE_POPUP_MENU)                 \
+                                    X(_NET_WM_WINDOW_TYPE_TOOLTIP) X(_NET_WM_WINDOW_TYPE_NOTIFICATION)                 \
+                                        X(_NET_WM_WINDOW_TYPE_COMBO) X(_NET_WM_WINDOW_TYPE_DND) X(                     \
+                                            _NET_WM_WINDOW_TYPE_NORMAL) X(_NET_WM_STATE_MODAL) X(_NET_WM_STATE_STICKY) \
+                                            X(_NET_WM_STATE_MAXIMIZED_VERT) X(_NET_WM_STATE_MAXIMIZED_HORZ)            \
+                                                X(_NET_WM_STATE_SHADED) X(_NET_WM_STATE_SKIP_TASKBAR)                  \
+                                                    X(_NET_WM_STATE_SKIP_PAGER) X(_NET_WM_STATE_HIDDEN)                \
+                                                        X(_NET_WM_STATE_FULLSCREEN) X(_NET_WM_STATE_ABOVE)             \
+                                                            X(_NET_WM_STATE_BELOW) X(_NET_WM_STATE_DEMANDS_ATTENTION)  \
+                                                                X(_NET_WM_ACTION_MOVE) X(_NET_WM_ACTION_RESIZE)        \
+                                                                    X(_NET_WM_ACTION_MINIMIZE) X(_NET_WM_ACTION_SHADE) \
+                                                                        X(_NET_WM_ACTION_STICK)                        \
+                                                                            X(_NET_WM_ACTION_MAXIMIZE_HORZ)            \
+                                                                                X(_NET_WM_ACTION_MAXIMIZE_VERT)        \
+                                                                                    X(_NET_WM_ACTION_FULLSCREEN) X(    \
+                                                                                        _NET_WM_ACTION_CHANGE_DESKTOP) \
+                                                                                        X(_NET_WM_ACTION_CLOSE)        \
+                                                                                            X(_NET_WM_ACTION_ABOVE) X( \
+                                                                                                _NET_WM_ACTION_BELOW)
 
 static const struct {
     const char *name;
@@ -47,8 +57,8 @@ static const struct {
 #define N_ATOMS (sizeof(atom_table) / sizeof(atom_table[0]))
 
 /* The table covers the struct's atoms from first to last without a gap. */
-_Static_assert(N_ATOMS * sizeof(xw_atom_t) == offsetof(xw_ewmh_connection_t, _NET_WM_ACTION_BELOW) +
-                                                   sizeof(xw_atom_t) - offsetof(xw_ewmh_connection_t, _NET_SUPPORTED),
+_Static_assert(N_ATOMS * sizeof(xw_atom_t) == offsetof(xw_ewmh_connection_t, _NET_WM_ACTION_BELOW) + sizeof(xw_atom_t) -
+                                                  offsetof(xw_ewmh_connection_t, _NET_SUPPORTED),
                "EWMH_ATOMS must list every atom of xw_ewmh_connection_t");
 
 /* ---- the shared pieces ---- */
@@ -68,14 +78,14 @@ xw_get_property_cookie_t xw__ewmh_get(xw_ewmh_connection_t *ewmh, int checked, x
     return xw_get_property_unchecked(ewmh->connection, 0, w, prop, type, 0, long_length);
 }
 
-xw_void_cookie_t xw__ewmh_set(xw_ewmh_connection_t *ewmh, int checked, xw_window_t w, xw_atom_t prop,
-                              xw_atom_t type, uint8_t format, uint64_t n, const void *data)
+xw_void_cookie_t xw__ewmh_set(xw_ewmh_connection_t *ewmh, int checked, xw_window_t w, xw_atom_t prop, xw_atom_t type,
+                              uint8_t format, uint64_t n, const void *data)
 {
     if (n > UINT32_MAX) /* a list count times its item size that overflows the wire's 32 bits */
         return (xw_void_cookie_t){0};
     if (checked)
-        return xw_change_property_checked(ewmh->connection, XW_PROP_MODE_REPLACE, w, prop, type, format,
-                                          (uint32_t)n, data);
+        return xw_change_property_checked(ewmh->connection, XW_PROP_MODE_REPLACE, w, prop, type, format, (uint32_t)n,
+                                          data);
     return xw_change_property(ewmh->connection, XW_PROP_MODE_REPLACE, w, prop, type, format, (uint32_t)n, data);
 }
 
@@ -138,16 +148,10 @@ static int reply_into(xw_connection_t *c, unsigned int seq, void *buf, size_t ca
     return rc == 1;
 }
 
-uint8_t xw__ewmh_fixed_reply(xw_ewmh_connection_t *ewmh, unsigned int seq, xw_atom_t type, void *out, uint32_t bytes,
-                             xw_generic_error_t **e)
+xw_get_property_reply_t *xw__ewmh_wait_small(xw_ewmh_connection_t *ewmh, unsigned int seq, xw__ewmh_small_reply_t *buf,
+                                             xw_generic_error_t **e)
 {
-    /* The largest fixed property is _NET_WM_STRUT_PARTIAL: 12 values after the header. */
-    union {
-        xw_get_property_reply_t r;
-        uint32_t words[8 + 12];
-    } buf;
-    return reply_into(ewmh->connection, seq, &buf, sizeof(buf), e) &&
-           xw__ewmh_fixed_from_reply(&buf.r, type, out, bytes);
+    return reply_into(ewmh->connection, seq, buf, sizeof(*buf), e) ? &buf->r : NULL;
 }
 
 /* ---- atoms ---- */
@@ -256,7 +260,8 @@ XW_EXPORT uint8_t xw_ewmh_get_window_from_reply(xw_window_t *window, xw_get_prop
 XW_EXPORT uint8_t xw_ewmh_get_window_reply(xw_ewmh_connection_t *ewmh, xw_get_property_cookie_t cookie,
                                            xw_window_t *window, xw_generic_error_t **e)
 {
-    return xw__ewmh_fixed_reply(ewmh, cookie.sequence, XW_ATOM_WINDOW, window, sizeof(*window), e);
+    xw__ewmh_small_reply_t buf;
+    return xw_ewmh_get_window_from_reply(window, xw__ewmh_wait_small(ewmh, cookie.sequence, &buf, e));
 }
 
 XW_EXPORT uint8_t xw_ewmh_get_cardinal_from_reply(uint32_t *cardinal, xw_get_property_reply_t *r)
@@ -267,7 +272,8 @@ XW_EXPORT uint8_t xw_ewmh_get_cardinal_from_reply(uint32_t *cardinal, xw_get_pro
 XW_EXPORT uint8_t xw_ewmh_get_cardinal_reply(xw_ewmh_connection_t *ewmh, xw_get_property_cookie_t cookie,
                                              uint32_t *cardinal, xw_generic_error_t **e)
 {
-    return xw__ewmh_fixed_reply(ewmh, cookie.sequence, XW_ATOM_CARDINAL, cardinal, sizeof(*cardinal), e);
+    xw__ewmh_small_reply_t buf;
+    return xw_ewmh_get_cardinal_from_reply(cardinal, xw__ewmh_wait_small(ewmh, cookie.sequence, &buf, e));
 }
 
 /* A list of `unit`-byte items from r: *items and *count when r is type/format and inside
@@ -286,30 +292,30 @@ static uint8_t list_from_reply(xw_get_property_reply_t *r, xw_atom_t type, uint8
 }
 
 /* The malloc'd-reply path of the list getters (libxcb-ewmh's): the reply is freed unless parsed. */
-#define LIST_REPLY(kind, rtype, parse)                                                                       \
-    XW_EXPORT uint8_t xw_ewmh_get_##kind##_reply(xw_ewmh_connection_t *ewmh, xw_get_property_cookie_t cookie, \
-                                                 rtype *data, xw_generic_error_t **e)                        \
-    {                                                                                                        \
-        xw_get_property_reply_t *r = xw_get_property_reply(ewmh->connection, cookie, e);                     \
-        uint8_t ok = parse;                                                                                  \
-        if (!ok)                                                                                             \
-            free(r);                                                                                         \
-        return ok;                                                                                           \
-    }                                                                                                        \
-    XW_EXPORT void xw_ewmh_get_##kind##_reply_wipe(rtype *data)                                              \
-    {                                                                                                        \
-        free(data->_reply);                                                                                  \
+#define LIST_REPLY(kind, rtype, parse)                                                                                 \
+    XW_EXPORT uint8_t xw_ewmh_get_##kind##_reply(xw_ewmh_connection_t *ewmh, xw_get_property_cookie_t cookie,          \
+                                                 rtype *data, xw_generic_error_t **e)                                  \
+    {                                                                                                                  \
+        xw_get_property_reply_t *r = xw_get_property_reply(ewmh->connection, cookie, e);                               \
+        uint8_t ok = parse;                                                                                            \
+        if (!ok)                                                                                                       \
+            free(r);                                                                                                   \
+        return ok;                                                                                                     \
+    }                                                                                                                  \
+    XW_EXPORT void xw_ewmh_get_##kind##_reply_wipe(rtype *data)                                                        \
+    {                                                                                                                  \
+        free(data->_reply);                                                                                            \
     }
 
-#define LIST_KIND(kind, rtype, field, type, unit)                                                            \
-    XW_EXPORT uint8_t xw_ewmh_get_##kind##_from_reply(rtype *data, xw_get_property_reply_t *r)               \
-    {                                                                                                        \
-        void *items;                                                                                         \
-        if (!list_from_reply(r, type, 32, unit, &data->field##_len, &items, &data->_reply))                  \
-            return 0;                                                                                        \
-        data->field = items;                                                                                 \
-        return 1;                                                                                            \
-    }                                                                                                        \
+#define LIST_KIND(kind, rtype, field, type, unit)                                                                      \
+    XW_EXPORT uint8_t xw_ewmh_get_##kind##_from_reply(rtype *data, xw_get_property_reply_t *r)                         \
+    {                                                                                                                  \
+        void *items;                                                                                                   \
+        if (!list_from_reply(r, type, 32, unit, &data->field##_len, &items, &data->_reply))                            \
+            return 0;                                                                                                  \
+        data->field = items;                                                                                           \
+        return 1;                                                                                                      \
+    }                                                                                                                  \
     LIST_REPLY(kind, rtype, xw_ewmh_get_##kind##_from_reply(data, r))
 
 LIST_KIND(atoms, xw_ewmh_get_atoms_reply_t, atoms, XW_ATOM_ATOM, sizeof(xw_atom_t))
@@ -404,9 +410,12 @@ static xw_void_cookie_t append_icon(xw_ewmh_connection_t *ewmh, int flags, xw_wi
     static const xw_protocol_request_t req = {.count = 3, .opcode = XW_CHANGE_PROPERTY, .isvoid = 1};
     if (img_len > UINT32_MAX - 2 || (img_len && !img))
         return (xw_void_cookie_t){0};
-    xw_change_property_request_t fixed = {.mode = XW_PROP_MODE_APPEND, .window = window,
-                                          .property = ewmh->_NET_WM_ICON, .type = XW_ATOM_CARDINAL,
-                                          .format = 32, .data_len = img_len + 2};
+    xw_change_property_request_t fixed = {.mode = XW_PROP_MODE_APPEND,
+                                          .window = window,
+                                          .property = ewmh->_NET_WM_ICON,
+                                          .type = XW_ATOM_CARDINAL,
+                                          .format = 32,
+                                          .data_len = img_len + 2};
     uint32_t size[2] = {width, height};
     struct iovec parts[5] = {
         [2] = {&fixed, sizeof(fixed)},
@@ -475,8 +484,7 @@ XW_EXPORT xw_get_selection_owner_cookie_t xw_ewmh_get_wm_cm_owner(xw_ewmh_connec
     return xw_get_selection_owner(ewmh->connection, cm_atom(ewmh, screen_nbr));
 }
 
-XW_EXPORT xw_get_selection_owner_cookie_t xw_ewmh_get_wm_cm_owner_unchecked(xw_ewmh_connection_t *ewmh,
-                                                                            int screen_nbr)
+XW_EXPORT xw_get_selection_owner_cookie_t xw_ewmh_get_wm_cm_owner_unchecked(xw_ewmh_connection_t *ewmh, int screen_nbr)
 {
     return xw_get_selection_owner_unchecked(ewmh->connection, cm_atom(ewmh, screen_nbr));
 }

@@ -14,8 +14,8 @@ xw_get_property_cookie_t xw__ewmh_get(xw_ewmh_connection_t *ewmh, int checked, x
                                       xw_atom_t type, uint32_t long_length);
 
 /* ChangeProperty(Replace) of n items of `format` bits from data. */
-xw_void_cookie_t xw__ewmh_set(xw_ewmh_connection_t *ewmh, int checked, xw_window_t w, xw_atom_t prop,
-                              xw_atom_t type, uint8_t format, uint64_t n, const void *data);
+xw_void_cookie_t xw__ewmh_set(xw_ewmh_connection_t *ewmh, int checked, xw_window_t w, xw_atom_t prop, xw_atom_t type,
+                              uint8_t format, uint64_t n, const void *data);
 
 /* A 32-bit ClientMessage about `window` to the root of screen n, data_len values. */
 xw_void_cookie_t xw__ewmh_to_root(xw_ewmh_connection_t *ewmh, int n, xw_window_t window, xw_atom_t type,
@@ -29,9 +29,17 @@ const void *xw__ewmh_value(const xw_get_property_reply_t *r, xw_atom_t type, uin
  * untouched) when r does not hold exactly that much. */
 uint8_t xw__ewmh_fixed_from_reply(const xw_get_property_reply_t *r, xw_atom_t type, void *out, uint32_t bytes);
 
-/* Waits for a fixed-size property's reply in stack storage and parses it as above. *e: a
- * malloc'd copy of an X error (when e is not NULL), else NULL. */
-uint8_t xw__ewmh_fixed_reply(xw_ewmh_connection_t *ewmh, unsigned int seq, xw_atom_t type, void *out, uint32_t bytes,
-                             xw_generic_error_t **e);
+/* Storage for the reply of a fixed-size property: the largest, _NET_WM_STRUT_PARTIAL, has
+ * 12 values after the 32-byte header. */
+typedef union {
+    xw_get_property_reply_t r;
+    uint32_t words[8 + 12];
+} xw__ewmh_small_reply_t;
+
+/* Waits for seq's reply into *buf and returns it, or NULL: an X error (a malloc'd copy in
+ * *e when e is not NULL, else *e = NULL), or a reply longer than the request allowed
+ * (dropped). The _reply forms of fixed-size properties parse it with their _from_reply. */
+xw_get_property_reply_t *xw__ewmh_wait_small(xw_ewmh_connection_t *ewmh, unsigned int seq, xw__ewmh_small_reply_t *buf,
+                                             xw_generic_error_t **e);
 
 #endif

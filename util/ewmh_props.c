@@ -8,77 +8,77 @@
 #define WIN_T xw_window_t
 
 /* GetProperty senders, checked and unchecked. */
-#define GETTERS(fname, where, prop, type, length)                                                              \
-    XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_##fname(xw_ewmh_connection_t *ewmh, where##_T t)             \
-    {                                                                                                          \
-        return xw__ewmh_get(ewmh, 1, where(t), ewmh->prop, type, length);                                      \
-    }                                                                                                          \
-    XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_##fname##_unchecked(xw_ewmh_connection_t *ewmh, where##_T t) \
-    {                                                                                                          \
-        return xw__ewmh_get(ewmh, 0, where(t), ewmh->prop, type, length);                                      \
+#define GETTERS(fname, where, prop, type, length)                                                                      \
+    XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_##fname(xw_ewmh_connection_t *ewmh, where##_T t)                    \
+    {                                                                                                                  \
+        return xw__ewmh_get(ewmh, 1, where(t), ewmh->prop, type, length);                                              \
+    }                                                                                                                  \
+    XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_##fname##_unchecked(xw_ewmh_connection_t *ewmh, where##_T t)        \
+    {                                                                                                                  \
+        return xw__ewmh_get(ewmh, 0, where(t), ewmh->prop, type, length);                                              \
     }
 
 /* ChangeProperty setters, unchecked and checked, over (params) sending n items of data. */
-#define SETTERS(fname, params, w, prop, type, format, n, data)                                                 \
-    XW_EXPORT xw_void_cookie_t xw_ewmh_set_##fname params                                                      \
-    {                                                                                                          \
-        return xw__ewmh_set(ewmh, 0, w, ewmh->prop, type, format, n, data);                                    \
-    }                                                                                                          \
-    XW_EXPORT xw_void_cookie_t xw_ewmh_set_##fname##_checked params                                            \
-    {                                                                                                          \
-        return xw__ewmh_set(ewmh, 1, w, ewmh->prop, type, format, n, data);                                    \
+#define SETTERS(fname, params, w, prop, type, format, n, data)                                                         \
+    XW_EXPORT xw_void_cookie_t xw_ewmh_set_##fname params                                                              \
+    {                                                                                                                  \
+        return xw__ewmh_set(ewmh, 0, w, ewmh->prop, type, format, n, data);                                            \
+    }                                                                                                                  \
+    XW_EXPORT xw_void_cookie_t xw_ewmh_set_##fname##_checked params                                                    \
+    {                                                                                                                  \
+        return xw__ewmh_set(ewmh, 1, w, ewmh->prop, type, format, n, data);                                            \
     }
 
 /* One 32-bit value (parsed by the header's inline forms). */
-#define SINGLE(fname, where, prop, type, ctype)                                                                \
-    GETTERS(fname, where, prop, type, 1)                                                                       \
+#define SINGLE(fname, where, prop, type, ctype)                                                                        \
+    GETTERS(fname, where, prop, type, 1)                                                                               \
     SETTERS(fname, (xw_ewmh_connection_t * ewmh, where##_T t, ctype value), where(t), prop, type, 32, 1, &value)
 
 /* A list of ctype on a root window (ctype a multiple of 32 bits). */
-#define ROOT_LIST(fname, prop, type, ctype)                                                                    \
-    GETTERS(fname, ROOT, prop, type, UINT32_MAX)                                                               \
-    SETTERS(fname, (xw_ewmh_connection_t * ewmh, int t, uint32_t list_len, ctype *list), ROOT(t), prop, type,  \
-            32, (uint64_t)list_len *(sizeof(ctype) / 4), list)
+#define ROOT_LIST(fname, prop, type, ctype)                                                                            \
+    GETTERS(fname, ROOT, prop, type, UINT32_MAX)                                                                       \
+    SETTERS(fname, (xw_ewmh_connection_t * ewmh, int t, uint32_t list_len, ctype *list), ROOT(t), prop, type, 32,      \
+            (uint64_t)list_len *(sizeof(ctype) / 4), list)
 
 /* An ATOM list on a window, parsed as the atoms kind. */
-#define ATOM_LIST(fname, prop)                                                                                 \
-    GETTERS(fname, WIN, prop, XW_ATOM_ATOM, UINT32_MAX)                                                        \
-    SETTERS(fname, (xw_ewmh_connection_t * ewmh, xw_window_t t, uint32_t list_len, xw_atom_t *list), t, prop,  \
-            XW_ATOM_ATOM, 32, list_len, list)                                                                  \
-    XW_EXPORT uint8_t xw_ewmh_get_##fname##_from_reply(xw_ewmh_get_atoms_reply_t *data,                        \
-                                                       xw_get_property_reply_t *r)                             \
-    {                                                                                                          \
-        return xw_ewmh_get_atoms_from_reply(data, r);                                                          \
-    }                                                                                                          \
-    XW_EXPORT uint8_t xw_ewmh_get_##fname##_reply(xw_ewmh_connection_t *ewmh, xw_get_property_cookie_t cookie, \
-                                                  xw_ewmh_get_atoms_reply_t *data, xw_generic_error_t **e)     \
-    {                                                                                                          \
-        return xw_ewmh_get_atoms_reply(ewmh, cookie, data, e);                                                 \
+#define ATOM_LIST(fname, prop)                                                                                         \
+    GETTERS(fname, WIN, prop, XW_ATOM_ATOM, UINT32_MAX)                                                                \
+    SETTERS(fname, (xw_ewmh_connection_t * ewmh, xw_window_t t, uint32_t list_len, xw_atom_t * list), t, prop,         \
+            XW_ATOM_ATOM, 32, list_len, list)                                                                          \
+    XW_EXPORT uint8_t xw_ewmh_get_##fname##_from_reply(xw_ewmh_get_atoms_reply_t *data, xw_get_property_reply_t *r)    \
+    {                                                                                                                  \
+        return xw_ewmh_get_atoms_from_reply(data, r);                                                                  \
+    }                                                                                                                  \
+    XW_EXPORT uint8_t xw_ewmh_get_##fname##_reply(xw_ewmh_connection_t *ewmh, xw_get_property_cookie_t cookie,         \
+                                                  xw_ewmh_get_atoms_reply_t *data, xw_generic_error_t **e)             \
+    {                                                                                                                  \
+        return xw_ewmh_get_atoms_reply(ewmh, cookie, data, e);                                                         \
     }
 
 /* UTF8_STRING/8 text; read with type AnyPropertyType, as libxcb-ewmh does. */
-#define UTF8(fname, where, prop)                                                                               \
-    GETTERS(fname, where, prop, XW_GET_PROPERTY_TYPE_ANY, UINT32_MAX)                                          \
-    SETTERS(fname, (xw_ewmh_connection_t * ewmh, where##_T t, uint32_t strings_len, const char *strings),      \
-            where(t), prop, ewmh->UTF8_STRING, 8, strings_len, strings)
+#define UTF8(fname, where, prop)                                                                                       \
+    GETTERS(fname, where, prop, XW_GET_PROPERTY_TYPE_ANY, UINT32_MAX)                                                  \
+    SETTERS(fname, (xw_ewmh_connection_t * ewmh, where##_T t, uint32_t strings_len, const char *strings), where(t),    \
+            prop, ewmh->UTF8_STRING, 8, strings_len, strings)
 
 /* A fixed structure of 32-bit CARDINALs, parsed into rtype. */
-#define STRUCT_REPLY(fname, rtype)                                                                             \
-    XW_EXPORT uint8_t xw_ewmh_get_##fname##_from_reply(rtype *out, xw_get_property_reply_t *r)                 \
-    {                                                                                                          \
-        return xw__ewmh_fixed_from_reply(r, XW_ATOM_CARDINAL, out, sizeof(*out));                              \
-    }                                                                                                          \
-    XW_EXPORT uint8_t xw_ewmh_get_##fname##_reply(xw_ewmh_connection_t *ewmh, xw_get_property_cookie_t cookie, \
-                                                  rtype *out, xw_generic_error_t **e)                          \
-    {                                                                                                          \
-        return xw__ewmh_fixed_reply(ewmh, cookie.sequence, XW_ATOM_CARDINAL, out, sizeof(*out), e);            \
+#define STRUCT_REPLY(fname, rtype)                                                                                     \
+    XW_EXPORT uint8_t xw_ewmh_get_##fname##_from_reply(rtype *out, xw_get_property_reply_t *r)                         \
+    {                                                                                                                  \
+        return xw__ewmh_fixed_from_reply(r, XW_ATOM_CARDINAL, out, sizeof(*out));                                      \
+    }                                                                                                                  \
+    XW_EXPORT uint8_t xw_ewmh_get_##fname##_reply(xw_ewmh_connection_t *ewmh, xw_get_property_cookie_t cookie,         \
+                                                  rtype *out, xw_generic_error_t **e)                                  \
+    {                                                                                                                  \
+        xw__ewmh_small_reply_t buf;                                                                                    \
+        return xw_ewmh_get_##fname##_from_reply(out, xw__ewmh_wait_small(ewmh, cookie.sequence, &buf, e));             \
     }
 
 /* Four CARDINALs set from four arguments, read back as rtype. */
-#define FOUR(fname, where, prop, a, b, c, d, rtype)                                                            \
-    GETTERS(fname, where, prop, XW_ATOM_CARDINAL, 4)                                                           \
-    SETTERS(fname, (xw_ewmh_connection_t * ewmh, where##_T t, uint32_t a, uint32_t b, uint32_t c, uint32_t d), \
-            where(t), prop, XW_ATOM_CARDINAL, 32, 4, ((const uint32_t[]){a, b, c, d}))                         \
+#define FOUR(fname, where, prop, a, b, c, d, rtype)                                                                    \
+    GETTERS(fname, where, prop, XW_ATOM_CARDINAL, 4)                                                                   \
+    SETTERS(fname, (xw_ewmh_connection_t * ewmh, where##_T t, uint32_t a, uint32_t b, uint32_t c, uint32_t d),         \
+            where(t), prop, XW_ATOM_CARDINAL, 32, 4, ((const uint32_t[]){a, b, c, d}))                                 \
     STRUCT_REPLY(fname, rtype)
 
 /* Root window properties. */
@@ -103,8 +103,7 @@ GETTERS(desktop_geometry, ROOT, _NET_DESKTOP_GEOMETRY, XW_ATOM_CARDINAL, 2)
 SETTERS(desktop_geometry, (xw_ewmh_connection_t * ewmh, int t, uint32_t new_width, uint32_t new_height), ROOT(t),
         _NET_DESKTOP_GEOMETRY, XW_ATOM_CARDINAL, 32, 2, ((const uint32_t[]){new_width, new_height}))
 
-XW_EXPORT uint8_t xw_ewmh_get_desktop_geometry_from_reply(uint32_t *width, uint32_t *height,
-                                                          xw_get_property_reply_t *r)
+XW_EXPORT uint8_t xw_ewmh_get_desktop_geometry_from_reply(uint32_t *width, uint32_t *height, xw_get_property_reply_t *r)
 {
     uint32_t v[2];
     if (!xw__ewmh_fixed_from_reply(r, XW_ATOM_CARDINAL, v, sizeof(v)))
@@ -117,12 +116,8 @@ XW_EXPORT uint8_t xw_ewmh_get_desktop_geometry_from_reply(uint32_t *width, uint3
 XW_EXPORT uint8_t xw_ewmh_get_desktop_geometry_reply(xw_ewmh_connection_t *ewmh, xw_get_property_cookie_t cookie,
                                                      uint32_t *width, uint32_t *height, xw_generic_error_t **e)
 {
-    uint32_t v[2];
-    if (!xw__ewmh_fixed_reply(ewmh, cookie.sequence, XW_ATOM_CARDINAL, v, sizeof(v), e))
-        return 0;
-    *width = v[0];
-    *height = v[1];
-    return 1;
+    xw__ewmh_small_reply_t buf;
+    return xw_ewmh_get_desktop_geometry_from_reply(width, height, xw__ewmh_wait_small(ewmh, cookie.sequence, &buf, e));
 }
 
 GETTERS(desktop_layout, ROOT, _NET_DESKTOP_LAYOUT, XW_ATOM_CARDINAL, 4)
@@ -177,15 +172,11 @@ XW_EXPORT uint8_t xw_ewmh_get_wm_sync_request_counter_from_reply(uint64_t *count
     return 1;
 }
 
-XW_EXPORT uint8_t xw_ewmh_get_wm_sync_request_counter_reply(xw_ewmh_connection_t *ewmh,
-                                                            xw_get_property_cookie_t cookie, uint64_t *counter,
-                                                            xw_generic_error_t **e)
+XW_EXPORT uint8_t xw_ewmh_get_wm_sync_request_counter_reply(xw_ewmh_connection_t *ewmh, xw_get_property_cookie_t cookie,
+                                                            uint64_t *counter, xw_generic_error_t **e)
 {
-    uint32_t v[2];
-    if (!xw__ewmh_fixed_reply(ewmh, cookie.sequence, XW_ATOM_CARDINAL, v, sizeof(v), e))
-        return 0;
-    *counter = v[0] | (uint64_t)v[1] << 32;
-    return 1;
+    xw__ewmh_small_reply_t buf;
+    return xw_ewmh_get_wm_sync_request_counter_from_reply(counter, xw__ewmh_wait_small(ewmh, cookie.sequence, &buf, e));
 }
 
 /* Client messages to the root window (EWMH 1.5 section 3 and 4): the data words in the
@@ -229,14 +220,14 @@ XW_EXPORT xw_void_cookie_t xw_ewmh_request_close_window(xw_ewmh_connection_t *ew
     return xw__ewmh_to_root(ewmh, screen_nbr, window_to_close, ewmh->_NET_CLOSE_WINDOW, d, 2);
 }
 
-XW_EXPORT xw_void_cookie_t xw_ewmh_request_moveresize_window(
-    xw_ewmh_connection_t *ewmh, int screen_nbr, xw_window_t moveresize_window, xw_gravity_t gravity,
-    xw_ewmh_client_source_type_t source_indication, xw_ewmh_moveresize_window_opt_flags_t flags, uint32_t x,
-    uint32_t y, uint32_t width, uint32_t height)
+XW_EXPORT xw_void_cookie_t xw_ewmh_request_moveresize_window(xw_ewmh_connection_t *ewmh, int screen_nbr,
+                                                             xw_window_t moveresize_window, xw_gravity_t gravity,
+                                                             xw_ewmh_client_source_type_t source_indication,
+                                                             xw_ewmh_moveresize_window_opt_flags_t flags, uint32_t x,
+                                                             uint32_t y, uint32_t width, uint32_t height)
 {
     /* data.l[0]: gravity in bits 0-7, the flags in 8-11, the source in 12-13 */
-    const uint32_t d[] = {(uint32_t)gravity | (uint32_t)flags | (uint32_t)source_indication << 12, x, y, width,
-                          height};
+    const uint32_t d[] = {(uint32_t)gravity | (uint32_t)flags | (uint32_t)source_indication << 12, x, y, width, height};
     return xw__ewmh_to_root(ewmh, screen_nbr, moveresize_window, ewmh->_NET_MOVERESIZE_WINDOW, d, 5);
 }
 
@@ -267,8 +258,7 @@ XW_EXPORT xw_void_cookie_t xw_ewmh_request_change_wm_desktop(xw_ewmh_connection_
 }
 
 XW_EXPORT xw_void_cookie_t xw_ewmh_request_change_wm_state(xw_ewmh_connection_t *ewmh, int screen_nbr,
-                                                           xw_window_t client_window,
-                                                           xw_ewmh_wm_state_action_t action,
+                                                           xw_window_t client_window, xw_ewmh_wm_state_action_t action,
                                                            xw_atom_t first_property, xw_atom_t second_property,
                                                            xw_ewmh_client_source_type_t source_indication)
 {
@@ -276,9 +266,10 @@ XW_EXPORT xw_void_cookie_t xw_ewmh_request_change_wm_state(xw_ewmh_connection_t 
     return xw__ewmh_to_root(ewmh, screen_nbr, client_window, ewmh->_NET_WM_STATE, d, 4);
 }
 
-XW_EXPORT xw_void_cookie_t xw_ewmh_request_change_wm_fullscreen_monitors(
-    xw_ewmh_connection_t *ewmh, int screen_nbr, xw_window_t window, uint32_t top, uint32_t bottom, uint32_t left,
-    uint32_t right, xw_ewmh_client_source_type_t source_indication)
+XW_EXPORT xw_void_cookie_t xw_ewmh_request_change_wm_fullscreen_monitors(xw_ewmh_connection_t *ewmh, int screen_nbr,
+                                                                         xw_window_t window, uint32_t top,
+                                                                         uint32_t bottom, uint32_t left, uint32_t right,
+                                                                         xw_ewmh_client_source_type_t source_indication)
 {
     const uint32_t d[] = {top, bottom, left, right, source_indication};
     return xw__ewmh_to_root(ewmh, screen_nbr, window, ewmh->_NET_WM_FULLSCREEN_MONITORS, d, 5);

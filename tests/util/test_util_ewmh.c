@@ -18,6 +18,15 @@
 #include <xw/xw_aux.h>
 #include <xw/xw_ewmh.h>
 
+#if defined(__has_include)
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#endif
+#endif
+#ifndef RUNNING_ON_VALGRIND
+#define RUNNING_ON_VALGRIND 0
+#endif
+
 #include "alloc_count.h"
 #include "dpyserver.h"
 #include "fake_server.h"
@@ -153,106 +162,106 @@ static void pair_wipe(struct pair *p)
 #define XCB_SYNC() xcb_aux_sync(xc)
 
 /* A single 32-bit value: written by each side, read by both, the checked setter checked. */
-#define CHECK_SINGLE(fn, tgt, v1, v2)                                                                         \
-    do {                                                                                                      \
-        uint32_t a = 0, b = 0;                                                                                \
-        xw_ewmh_set_##fn(&p->xe, tgt, v1);                                                                    \
-        XW_SYNC();                                                                                            \
-        ck_assert(xcb_ewmh_get_##fn##_reply(&p->ye, xcb_ewmh_get_##fn(&p->ye, tgt), &a, NULL));               \
-        ck_assert(xw_ewmh_get_##fn##_reply(&p->xe, xw_ewmh_get_##fn(&p->xe, tgt), &b, NULL));                 \
-        ck_assert_uint_eq(a, v1);                                                                             \
-        ck_assert_uint_eq(b, v1);                                                                             \
-        xcb_ewmh_set_##fn(&p->ye, tgt, v2);                                                                   \
-        XCB_SYNC();                                                                                           \
-        ck_assert(xw_ewmh_get_##fn##_reply(&p->xe, xw_ewmh_get_##fn##_unchecked(&p->xe, tgt), &b, NULL));     \
-        ck_assert(xcb_ewmh_get_##fn##_reply(&p->ye, xcb_ewmh_get_##fn##_unchecked(&p->ye, tgt), &a, NULL));   \
-        ck_assert_uint_eq(a, v2);                                                                             \
-        ck_assert_uint_eq(b, v2);                                                                             \
-        ck_assert_ptr_null(xw_request_check(p->c, xw_ewmh_set_##fn##_checked(&p->xe, tgt, v1)));              \
-        ck_assert(xcb_ewmh_get_##fn##_reply(&p->ye, xcb_ewmh_get_##fn(&p->ye, tgt), &a, NULL));               \
-        ck_assert_uint_eq(a, v1);                                                                             \
-        checked++;                                                                                            \
+#define CHECK_SINGLE(fn, tgt, v1, v2)                                                                                  \
+    do {                                                                                                               \
+        uint32_t a = 0, b = 0;                                                                                         \
+        xw_ewmh_set_##fn(&p->xe, tgt, v1);                                                                             \
+        XW_SYNC();                                                                                                     \
+        ck_assert(xcb_ewmh_get_##fn##_reply(&p->ye, xcb_ewmh_get_##fn(&p->ye, tgt), &a, NULL));                        \
+        ck_assert(xw_ewmh_get_##fn##_reply(&p->xe, xw_ewmh_get_##fn(&p->xe, tgt), &b, NULL));                          \
+        ck_assert_uint_eq(a, v1);                                                                                      \
+        ck_assert_uint_eq(b, v1);                                                                                      \
+        xcb_ewmh_set_##fn(&p->ye, tgt, v2);                                                                            \
+        XCB_SYNC();                                                                                                    \
+        ck_assert(xw_ewmh_get_##fn##_reply(&p->xe, xw_ewmh_get_##fn##_unchecked(&p->xe, tgt), &b, NULL));              \
+        ck_assert(xcb_ewmh_get_##fn##_reply(&p->ye, xcb_ewmh_get_##fn##_unchecked(&p->ye, tgt), &a, NULL));            \
+        ck_assert_uint_eq(a, v2);                                                                                      \
+        ck_assert_uint_eq(b, v2);                                                                                      \
+        ck_assert_ptr_null(xw_request_check(p->c, xw_ewmh_set_##fn##_checked(&p->xe, tgt, v1)));                       \
+        ck_assert(xcb_ewmh_get_##fn##_reply(&p->ye, xcb_ewmh_get_##fn(&p->ye, tgt), &a, NULL));                        \
+        ck_assert_uint_eq(a, v1);                                                                                      \
+        checked++;                                                                                                     \
     } while (0)
 
 /* A list: xwire writes v1 (n1 items), both read it; libxcb-ewmh writes v2, xwire reads it
  * with the libxcb-ewmh form and the caller-storage form. */
-#define CHECK_LIST(fn, tgt, kind, KIND, field, v1, n1, v2, n2)                                                \
-    do {                                                                                                      \
-        xw_ewmh_get_##kind##_reply_t xr;                                                                      \
-        xcb_ewmh_get_##kind##_reply_t yr;                                                                     \
-        xw_ewmh_set_##fn(&p->xe, tgt, n1, (void *)(v1));                                                      \
-        XW_SYNC();                                                                                            \
-        ck_assert(xcb_ewmh_get_##fn##_reply(&p->ye, xcb_ewmh_get_##fn(&p->ye, tgt), &yr, NULL));              \
-        ck_assert(xw_ewmh_get_##fn##_reply(&p->xe, xw_ewmh_get_##fn(&p->xe, tgt), &xr, NULL));                \
-        ck_assert_uint_eq(yr.field##_len, n1);                                                                \
-        ck_assert_uint_eq(xr.field##_len, n1);                                                                \
-        ck_assert_mem_eq(yr.field, v1, sizeof(v1[0]) * (n1));                                                 \
-        ck_assert_mem_eq(xr.field, v1, sizeof(v1[0]) * (n1));                                                 \
-        xcb_ewmh_get_##kind##_reply_wipe(&yr);                                                                \
-        xw_ewmh_get_##kind##_reply_wipe(&xr);                                                                 \
-        ck_assert_ptr_null(xcb_request_check(xc, xcb_ewmh_set_##fn##_checked(&p->ye, tgt, n2, (void *)(v2)))); \
-        uint32_t buf[64];                                                                                     \
-        ck_assert_int_eq(xw_ewmh_get_reply_into(&p->xe, xw_ewmh_get_##fn##_unchecked(&p->xe, tgt), KIND, buf, \
-                                                sizeof(buf), NULL, &xr, NULL),                                \
-                         1);                                                                                  \
-        ck_assert_uint_eq(xr.field##_len, n2);                                                                \
-        ck_assert_mem_eq(xr.field, v2, sizeof(v2[0]) * (n2));                                                 \
-        ck_assert_ptr_null(xw_request_check(p->c, xw_ewmh_set_##fn##_checked(&p->xe, tgt, n1, (void *)(v1)))); \
-        ck_assert(xcb_ewmh_get_##fn##_reply(&p->ye, xcb_ewmh_get_##fn##_unchecked(&p->ye, tgt), &yr, NULL));  \
-        ck_assert_uint_eq(yr.field##_len, n1);                                                                \
-        xcb_ewmh_get_##kind##_reply_wipe(&yr);                                                                \
-        checked++;                                                                                            \
+#define CHECK_LIST(fn, tgt, kind, KIND, field, v1, n1, v2, n2)                                                         \
+    do {                                                                                                               \
+        xw_ewmh_get_##kind##_reply_t xr;                                                                               \
+        xcb_ewmh_get_##kind##_reply_t yr;                                                                              \
+        xw_ewmh_set_##fn(&p->xe, tgt, n1, (void *)(v1));                                                               \
+        XW_SYNC();                                                                                                     \
+        ck_assert(xcb_ewmh_get_##fn##_reply(&p->ye, xcb_ewmh_get_##fn(&p->ye, tgt), &yr, NULL));                       \
+        ck_assert(xw_ewmh_get_##fn##_reply(&p->xe, xw_ewmh_get_##fn(&p->xe, tgt), &xr, NULL));                         \
+        ck_assert_uint_eq(yr.field##_len, n1);                                                                         \
+        ck_assert_uint_eq(xr.field##_len, n1);                                                                         \
+        ck_assert_mem_eq(yr.field, v1, sizeof(v1[0]) * (n1));                                                          \
+        ck_assert_mem_eq(xr.field, v1, sizeof(v1[0]) * (n1));                                                          \
+        xcb_ewmh_get_##kind##_reply_wipe(&yr);                                                                         \
+        xw_ewmh_get_##kind##_reply_wipe(&xr);                                                                          \
+        ck_assert_ptr_null(xcb_request_check(xc, xcb_ewmh_set_##fn##_checked(&p->ye, tgt, n2, (void *)(v2))));         \
+        uint32_t buf[64];                                                                                              \
+        ck_assert_int_eq(xw_ewmh_get_reply_into(&p->xe, xw_ewmh_get_##fn##_unchecked(&p->xe, tgt), KIND, buf,          \
+                                                sizeof(buf), NULL, &xr, NULL),                                         \
+                         1);                                                                                           \
+        ck_assert_uint_eq(xr.field##_len, n2);                                                                         \
+        ck_assert_mem_eq(xr.field, v2, sizeof(v2[0]) * (n2));                                                          \
+        ck_assert_ptr_null(xw_request_check(p->c, xw_ewmh_set_##fn##_checked(&p->xe, tgt, n1, (void *)(v1))));         \
+        ck_assert(xcb_ewmh_get_##fn##_reply(&p->ye, xcb_ewmh_get_##fn##_unchecked(&p->ye, tgt), &yr, NULL));           \
+        ck_assert_uint_eq(yr.field##_len, n1);                                                                         \
+        xcb_ewmh_get_##kind##_reply_wipe(&yr);                                                                         \
+        checked++;                                                                                                     \
     } while (0)
 
 /* UTF-8 strings, NUL-separated, written by each side and read by both. */
-#define CHECK_UTF8(fn, tgt)                                                                                   \
-    do {                                                                                                      \
-        static const char s1[] = "one\0tw\xc3\xb6", s2[] = "x\0yz\0";                                         \
-        xw_ewmh_get_utf8_strings_reply_t xr;                                                                  \
-        xcb_ewmh_get_utf8_strings_reply_t yr;                                                                 \
-        xw_ewmh_set_##fn(&p->xe, tgt, sizeof(s1) - 1, s1);                                                    \
-        XW_SYNC();                                                                                            \
-        ck_assert(xcb_ewmh_get_##fn##_reply(&p->ye, xcb_ewmh_get_##fn(&p->ye, tgt), &yr, NULL));              \
-        ck_assert(xw_ewmh_get_##fn##_reply(&p->xe, xw_ewmh_get_##fn(&p->xe, tgt), &xr, NULL));                \
-        ck_assert_uint_eq(yr.strings_len, sizeof(s1) - 1);                                                    \
-        ck_assert_uint_eq(xr.strings_len, sizeof(s1) - 1);                                                    \
-        ck_assert_mem_eq(yr.strings, s1, sizeof(s1) - 1);                                                     \
-        ck_assert_mem_eq(xr.strings, s1, sizeof(s1) - 1);                                                     \
-        xcb_ewmh_get_utf8_strings_reply_wipe(&yr);                                                            \
-        xw_ewmh_get_utf8_strings_reply_wipe(&xr);                                                             \
-        xcb_ewmh_set_##fn##_checked(&p->ye, tgt, sizeof(s2) - 1, s2);                                         \
-        XCB_SYNC();                                                                                           \
-        ck_assert(xw_ewmh_get_##fn##_reply(&p->xe, xw_ewmh_get_##fn##_unchecked(&p->xe, tgt), &xr, NULL));    \
-        ck_assert_uint_eq(xr.strings_len, sizeof(s2) - 1);                                                    \
-        ck_assert_mem_eq(xr.strings, s2, sizeof(s2) - 1);                                                     \
-        xw_ewmh_get_utf8_strings_reply_wipe(&xr);                                                             \
-        ck_assert_ptr_null(xw_request_check(p->c, xw_ewmh_set_##fn##_checked(&p->xe, tgt, 3, "abc")));        \
-        ck_assert(xcb_ewmh_get_##fn##_reply(&p->ye, xcb_ewmh_get_##fn(&p->ye, tgt), &yr, NULL));              \
-        ck_assert_uint_eq(yr.strings_len, 3);                                                                 \
-        xcb_ewmh_get_utf8_strings_reply_wipe(&yr);                                                            \
-        checked++;                                                                                            \
+#define CHECK_UTF8(fn, tgt)                                                                                            \
+    do {                                                                                                               \
+        static const char s1[] = "one\0tw\xc3\xb6", s2[] = "x\0yz\0";                                                  \
+        xw_ewmh_get_utf8_strings_reply_t xr;                                                                           \
+        xcb_ewmh_get_utf8_strings_reply_t yr;                                                                          \
+        xw_ewmh_set_##fn(&p->xe, tgt, sizeof(s1) - 1, s1);                                                             \
+        XW_SYNC();                                                                                                     \
+        ck_assert(xcb_ewmh_get_##fn##_reply(&p->ye, xcb_ewmh_get_##fn(&p->ye, tgt), &yr, NULL));                       \
+        ck_assert(xw_ewmh_get_##fn##_reply(&p->xe, xw_ewmh_get_##fn(&p->xe, tgt), &xr, NULL));                         \
+        ck_assert_uint_eq(yr.strings_len, sizeof(s1) - 1);                                                             \
+        ck_assert_uint_eq(xr.strings_len, sizeof(s1) - 1);                                                             \
+        ck_assert_mem_eq(yr.strings, s1, sizeof(s1) - 1);                                                              \
+        ck_assert_mem_eq(xr.strings, s1, sizeof(s1) - 1);                                                              \
+        xcb_ewmh_get_utf8_strings_reply_wipe(&yr);                                                                     \
+        xw_ewmh_get_utf8_strings_reply_wipe(&xr);                                                                      \
+        xcb_ewmh_set_##fn##_checked(&p->ye, tgt, sizeof(s2) - 1, s2);                                                  \
+        XCB_SYNC();                                                                                                    \
+        ck_assert(xw_ewmh_get_##fn##_reply(&p->xe, xw_ewmh_get_##fn##_unchecked(&p->xe, tgt), &xr, NULL));             \
+        ck_assert_uint_eq(xr.strings_len, sizeof(s2) - 1);                                                             \
+        ck_assert_mem_eq(xr.strings, s2, sizeof(s2) - 1);                                                              \
+        xw_ewmh_get_utf8_strings_reply_wipe(&xr);                                                                      \
+        ck_assert_ptr_null(xw_request_check(p->c, xw_ewmh_set_##fn##_checked(&p->xe, tgt, 3, "abc")));                 \
+        ck_assert(xcb_ewmh_get_##fn##_reply(&p->ye, xcb_ewmh_get_##fn(&p->ye, tgt), &yr, NULL));                       \
+        ck_assert_uint_eq(yr.strings_len, 3);                                                                          \
+        xcb_ewmh_get_utf8_strings_reply_wipe(&yr);                                                                     \
+        checked++;                                                                                                     \
     } while (0)
 
 /* Four CARDINALs set from four arguments and read back as the reply structure rt. */
-#define CHECK_FOUR(fn, tgt, rt)                                                                               \
-    do {                                                                                                      \
-        xw_ewmh_##rt xr;                                                                                      \
-        xcb_ewmh_##rt yr;                                                                                     \
-        const uint32_t v1[4] = {1, 2, 3, 0xfffffff0u}, v2[4] = {7, 0, 9, 1};                                  \
-        xw_ewmh_set_##fn(&p->xe, tgt, v1[0], v1[1], v1[2], v1[3]);                                            \
-        XW_SYNC();                                                                                            \
-        ck_assert(xcb_ewmh_get_##fn##_reply(&p->ye, xcb_ewmh_get_##fn(&p->ye, tgt), &yr, NULL));              \
-        ck_assert(xw_ewmh_get_##fn##_reply(&p->xe, xw_ewmh_get_##fn(&p->xe, tgt), &xr, NULL));                \
-        ck_assert_mem_eq(&yr, v1, sizeof(v1));                                                                \
-        ck_assert_mem_eq(&xr, v1, sizeof(v1));                                                                \
-        xcb_ewmh_set_##fn(&p->ye, tgt, v2[0], v2[1], v2[2], v2[3]);                                           \
-        XCB_SYNC();                                                                                           \
-        ck_assert(xw_ewmh_get_##fn##_reply(&p->xe, xw_ewmh_get_##fn##_unchecked(&p->xe, tgt), &xr, NULL));    \
-        ck_assert_mem_eq(&xr, v2, sizeof(v2));                                                                \
-        ck_assert_ptr_null(xw_request_check(p->c, xw_ewmh_set_##fn##_checked(&p->xe, tgt, 5, 6, 7, 8)));      \
-        ck_assert(xcb_ewmh_get_##fn##_reply(&p->ye, xcb_ewmh_get_##fn##_unchecked(&p->ye, tgt), &yr, NULL));  \
-        ck_assert_uint_eq(((uint32_t *)&yr)[3], 8);                                                           \
-        checked++;                                                                                            \
+#define CHECK_FOUR(fn, tgt, rt)                                                                                        \
+    do {                                                                                                               \
+        xw_ewmh_##rt xr;                                                                                               \
+        xcb_ewmh_##rt yr;                                                                                              \
+        const uint32_t v1[4] = {1, 2, 3, 0xfffffff0u}, v2[4] = {7, 0, 9, 1};                                           \
+        xw_ewmh_set_##fn(&p->xe, tgt, v1[0], v1[1], v1[2], v1[3]);                                                     \
+        XW_SYNC();                                                                                                     \
+        ck_assert(xcb_ewmh_get_##fn##_reply(&p->ye, xcb_ewmh_get_##fn(&p->ye, tgt), &yr, NULL));                       \
+        ck_assert(xw_ewmh_get_##fn##_reply(&p->xe, xw_ewmh_get_##fn(&p->xe, tgt), &xr, NULL));                         \
+        ck_assert_mem_eq(&yr, v1, sizeof(v1));                                                                         \
+        ck_assert_mem_eq(&xr, v1, sizeof(v1));                                                                         \
+        xcb_ewmh_set_##fn(&p->ye, tgt, v2[0], v2[1], v2[2], v2[3]);                                                    \
+        XCB_SYNC();                                                                                                    \
+        ck_assert(xw_ewmh_get_##fn##_reply(&p->xe, xw_ewmh_get_##fn##_unchecked(&p->xe, tgt), &xr, NULL));             \
+        ck_assert_mem_eq(&xr, v2, sizeof(v2));                                                                         \
+        ck_assert_ptr_null(xw_request_check(p->c, xw_ewmh_set_##fn##_checked(&p->xe, tgt, 5, 6, 7, 8)));               \
+        ck_assert(xcb_ewmh_get_##fn##_reply(&p->ye, xcb_ewmh_get_##fn##_unchecked(&p->ye, tgt), &yr, NULL));           \
+        ck_assert_uint_eq(((uint32_t *)&yr)[3], 8);                                                                    \
+        checked++;                                                                                                     \
     } while (0)
 
 static int root_properties(struct pair *p)
@@ -267,8 +276,7 @@ static int root_properties(struct pair *p)
     CHECK_LIST(client_list, 0, windows, XW_EWMH_REPLY_WINDOWS, windows, wins1, 2, wins2, 5);
     CHECK_LIST(client_list_stacking, 0, windows, XW_EWMH_REPLY_WINDOWS, windows, wins2, 5, wins1, 2);
     CHECK_LIST(virtual_roots, 0, windows, XW_EWMH_REPLY_WINDOWS, windows, wins1, 1, wins2, 0);
-    CHECK_LIST(desktop_viewport, 0, desktop_viewport, XW_EWMH_REPLY_DESKTOP_VIEWPORT, desktop_viewport, vp1, 2,
-               vp2, 1);
+    CHECK_LIST(desktop_viewport, 0, desktop_viewport, XW_EWMH_REPLY_DESKTOP_VIEWPORT, desktop_viewport, vp1, 2, vp2, 1);
     CHECK_LIST(workarea, 0, workarea, XW_EWMH_REPLY_WORKAREA, workarea, wa1, 1, wa2, 3);
     CHECK_SINGLE(number_of_desktops, 0, 4, 9);
     CHECK_SINGLE(current_desktop, 0, 3, 0);
@@ -285,8 +293,8 @@ static int root_properties(struct pair *p)
     ck_assert(w == 1920 && h == 1080 && yw == w && yh == h);
     xcb_ewmh_set_desktop_geometry_checked(&p->ye, 0, 640, 480);
     XCB_SYNC();
-    ck_assert(xw_ewmh_get_desktop_geometry_reply(&p->xe, xw_ewmh_get_desktop_geometry_unchecked(&p->xe, 0), &w, &h,
-                                                 NULL));
+    ck_assert(
+        xw_ewmh_get_desktop_geometry_reply(&p->xe, xw_ewmh_get_desktop_geometry_unchecked(&p->xe, 0), &w, &h, NULL));
     ck_assert(w == 640 && h == 480);
     ck_assert_ptr_null(xw_request_check(p->c, xw_ewmh_set_desktop_geometry_checked(&p->xe, 0, 1, 2)));
     checked++;
@@ -294,10 +302,9 @@ static int root_properties(struct pair *p)
     xcb_window_t a = 0, b = 0;
     xw_ewmh_set_supporting_wm_check(&p->xe, p->win, p->win);
     XW_SYNC();
-    ck_assert(xcb_ewmh_get_supporting_wm_check_reply(&p->ye, xcb_ewmh_get_supporting_wm_check(&p->ye, p->win), &a,
-                                                     NULL));
-    ck_assert(xw_ewmh_get_supporting_wm_check_reply(&p->xe, xw_ewmh_get_supporting_wm_check(&p->xe, p->win), &b,
-                                                    NULL));
+    ck_assert(
+        xcb_ewmh_get_supporting_wm_check_reply(&p->ye, xcb_ewmh_get_supporting_wm_check(&p->ye, p->win), &a, NULL));
+    ck_assert(xw_ewmh_get_supporting_wm_check_reply(&p->xe, xw_ewmh_get_supporting_wm_check(&p->xe, p->win), &b, NULL));
     ck_assert(a == p->win && b == p->win);
     ck_assert_ptr_null(xw_request_check(p->c, xw_ewmh_set_supporting_wm_check_checked(&p->xe, p->win, 3)));
     ck_assert(xw_ewmh_get_supporting_wm_check_reply(&p->xe, xw_ewmh_get_supporting_wm_check_unchecked(&p->xe, p->win),
@@ -400,10 +407,10 @@ static int window_properties(struct pair *p)
     uint64_t ya = 0, xa = 0;
     xw_ewmh_set_wm_sync_request_counter(&p->xe, w, 0, 0x1234, 0x80000001u);
     XW_SYNC();
-    ck_assert(xcb_ewmh_get_wm_sync_request_counter_reply(&p->ye, xcb_ewmh_get_wm_sync_request_counter(&p->ye, w),
-                                                         &ya, NULL));
-    ck_assert(xw_ewmh_get_wm_sync_request_counter_reply(&p->xe, xw_ewmh_get_wm_sync_request_counter(&p->xe, w), &xa,
-                                                        NULL));
+    ck_assert(
+        xcb_ewmh_get_wm_sync_request_counter_reply(&p->ye, xcb_ewmh_get_wm_sync_request_counter(&p->ye, w), &ya, NULL));
+    ck_assert(
+        xw_ewmh_get_wm_sync_request_counter_reply(&p->xe, xw_ewmh_get_wm_sync_request_counter(&p->xe, w), &xa, NULL));
     ck_assert(ya == 0x8000000100001234ull && xa == ya);
     xcb_ewmh_set_wm_sync_request_counter_checked(&p->ye, w, 0, 5, 6);
     XCB_SYNC();
@@ -478,8 +485,8 @@ static void absent_and_errors(struct pair *p)
     xw_generic_error_t err;
     xw_ewmh_get_utf8_strings_reply_t xs;
     uint32_t tiny[1];
-    ck_assert_int_eq(xw_ewmh_get_reply_into(&p->xe, xw_ewmh_get_wm_name(&p->xe, 0x7ffffff),
-                                            XW_EWMH_REPLY_UTF8_STRINGS, tiny, 0, NULL, &xs, &err),
+    ck_assert_int_eq(xw_ewmh_get_reply_into(&p->xe, xw_ewmh_get_wm_name(&p->xe, 0x7ffffff), XW_EWMH_REPLY_UTF8_STRINGS,
+                                            tiny, 0, NULL, &xs, &err),
                      2);
     ck_assert_int_eq(err.error_code, XCB_WINDOW);
 }
@@ -518,8 +525,7 @@ START_TEST(alongside_raw_xcb)
     xw_ewmh_connection_t e;
     ck_assert(xw_ewmh_init_atoms_replies(&e, xw_ewmh_init_atoms(b, &e), NULL));
     xcb_window_t w = xcb_generate_id(xc);
-    xcb_create_window(xc, 0, w, s->root, 0, 0, 10, 10, 0, XCB_WINDOW_CLASS_INPUT_OUTPUT, XCB_COPY_FROM_PARENT, 0,
-                      NULL);
+    xcb_create_window(xc, 0, w, s->root, 0, 0, 10, 10, 0, XCB_WINDOW_CLASS_INPUT_OUTPUT, XCB_COPY_FROM_PARENT, 0, NULL);
     xw_ewmh_set_wm_name(&e, w, 5, "hello");
     xw_ewmh_set_wm_pid(&e, w, 99);
     xcb_map_window(xc, w); /* a raw request between xwire's: one sequence */
@@ -557,15 +563,32 @@ END_TEST
 #define ROUNDS 20
 
 /* Heap calls per call of `body` after a warm-up round (0 where counting is off). */
-#define PER_CALL(var, body)                                                                                    \
-    do {                                                                                                      \
-        body;                                                                                                 \
-        unsigned long start_ = alloc_count_begin();                                                          \
-        for (int r_ = 0; r_ < ROUNDS; r_++) {                                                                 \
-            body;                                                                                             \
-        }                                                                                                     \
-        var = (double)alloc_count_end(start_) / ROUNDS;                                                      \
+#define PER_CALL(var, body)                                                                                            \
+    do {                                                                                                               \
+        body;                                                                                                          \
+        unsigned long start_ = alloc_count_begin();                                                                    \
+        for (int r_ = 0; r_ < ROUNDS; r_++) {                                                                          \
+            body;                                                                                                      \
+        }                                                                                                              \
+        var = (double)alloc_count_end(start_) / ROUNDS;                                                                \
     } while (0)
+
+/* 1 when the interposed counter sees this thread's heap calls (not under valgrind, whose
+ * allocator takes them first, nor in sanitizer builds). */
+static int counter_live(void)
+{
+    unsigned long start = alloc_count_begin();
+    free(malloc(16));
+    return alloc_count_end(start) > 0;
+}
+
+/* libxcb-ewmh 0.4.1's append_wm_icon sends uninitialised stack bytes (see the byte test):
+ * memcheck rightly reports it, so the oracle's call is left out under valgrind. */
+static void oracle_append_wm_icon(xcb_ewmh_connection_t *ye, xcb_window_t w, uint32_t *img)
+{
+    if (!RUNNING_ON_VALGRIND)
+        xcb_ewmh_append_wm_icon(ye, w, 2, 2, 4, img);
+}
 
 struct alloc_row {
     const char *what;
@@ -592,12 +615,12 @@ START_TEST(allocations_per_call)
     struct alloc_row rows[13];
     int n = 0;
     xw_ewmh_set_wm_cm_owner(xe, 0, w, 0, 0, 0);
-#define ROW(name, xwbody, xcbbody)                                                                             \
-    do {                                                                                                      \
-        rows[n].what = name;                                                                                  \
-        PER_CALL(rows[n].xw, xwbody);                                                                         \
-        PER_CALL(rows[n].xcb, xcbbody);                                                                       \
-        n++;                                                                                                  \
+#define ROW(name, xwbody, xcbbody)                                                                                     \
+    do {                                                                                                               \
+        rows[n].what = name;                                                                                           \
+        PER_CALL(rows[n].xw, xwbody);                                                                                  \
+        PER_CALL(rows[n].xcb, xcbbody);                                                                                \
+        n++;                                                                                                           \
     } while (0)
     ROW("set_number_of_desktops", (xw_ewmh_set_number_of_desktops(xe, 0, 4), xw_flush(c)),
         (xcb_ewmh_set_number_of_desktops(ye, 0, 4), xcb_flush(xc)));
@@ -608,7 +631,7 @@ START_TEST(allocations_per_call)
     ROW("set_wm_strut_partial", (xw_ewmh_set_wm_strut_partial(xe, w, sp), xw_flush(c)),
         (xcb_ewmh_set_wm_strut_partial(ye, w, ysp), xcb_flush(xc)));
     ROW("append_wm_icon", (xw_ewmh_append_wm_icon(xe, w, 2, 2, 4, img), xw_flush(c)),
-        (xcb_ewmh_append_wm_icon(ye, w, 2, 2, 4, img), xcb_flush(xc)));
+        (oracle_append_wm_icon(ye, w, img), xcb_flush(xc)));
     ROW("request_change_wm_state", (xw_ewmh_request_change_wm_state(xe, 0, w, 1, 2, 3, 1), xw_flush(c)),
         (xcb_ewmh_request_change_wm_state(ye, 0, w, 1, 2, 3, 1), xcb_flush(xc)));
     ROW("get_number_of_desktops_reply",
@@ -620,13 +643,13 @@ START_TEST(allocations_per_call)
     ROW("get_wm_cm_owner_reply", xw_ewmh_get_wm_cm_owner_reply(xe, xw_ewmh_get_wm_cm_owner(xe, 0), &v, NULL),
         xcb_ewmh_get_wm_cm_owner_reply(ye, xcb_ewmh_get_wm_cm_owner(ye, 0), &v, NULL));
     ROW("get_client_list (into / reply+wipe)",
-        xw_ewmh_get_reply_into(xe, xw_ewmh_get_client_list(xe, 0), XW_EWMH_REPLY_WINDOWS, buf, sizeof(buf), NULL,
-                               &xl, NULL),
+        xw_ewmh_get_reply_into(xe, xw_ewmh_get_client_list(xe, 0), XW_EWMH_REPLY_WINDOWS, buf, sizeof(buf), NULL, &xl,
+                               NULL),
         (xcb_ewmh_get_client_list_reply(ye, xcb_ewmh_get_client_list(ye, 0), &yl, NULL),
          xcb_ewmh_get_windows_reply_wipe(&yl)));
     ROW("get_wm_name (into / reply+wipe)",
-        xw_ewmh_get_reply_into(xe, xw_ewmh_get_wm_name(xe, w), XW_EWMH_REPLY_UTF8_STRINGS, buf, sizeof(buf), NULL,
-                               &xs, NULL),
+        xw_ewmh_get_reply_into(xe, xw_ewmh_get_wm_name(xe, w), XW_EWMH_REPLY_UTF8_STRINGS, buf, sizeof(buf), NULL, &xs,
+                               NULL),
         (xcb_ewmh_get_wm_name_reply(ye, xcb_ewmh_get_wm_name(ye, w), &ys, NULL),
          xcb_ewmh_get_utf8_strings_reply_wipe(&ys)));
     ROW("get_wm_icon (into / reply+wipe)",
@@ -642,7 +665,8 @@ START_TEST(allocations_per_call)
 #undef ROW
     ck_assert_uint_eq(xl.windows_len, 4);
     ck_assert_uint_eq(yl.windows_len, 4);
-    if (XW_COUNT_ALLOCS)
+    int live = counter_live();
+    if (live)
         ck_assert(rows[n - 1].xw == 1);
     n--;
     /* the values really came back */
@@ -652,10 +676,10 @@ START_TEST(allocations_per_call)
     printf("allocations per call, %-38s xwire %.1f  libxcb-ewmh %.1f\n", rows[n].what, rows[n].xw, rows[n].xcb);
     for (int i = 0; i < n; i++) {
         printf("allocations per call, %-38s xwire %.1f  libxcb-ewmh %.1f\n", rows[i].what, rows[i].xw, rows[i].xcb);
-        if (XW_COUNT_ALLOCS)
+        if (live)
             ck_assert_msg(rows[i].xw == 0, "%s: %.2f allocations per call", rows[i].what, rows[i].xw);
     }
-    if (XW_COUNT_ALLOCS)
+    if (live)
         ck_assert(rows[6].xcb >= 1); /* the counter sees libxcb's reply */
     ck_assert_int_eq(xw_connection_has_error(c), 0);
     pair_wipe(&p);
@@ -676,21 +700,21 @@ static void fill_atoms(xw_ewmh_connection_t *xe, xcb_ewmh_connection_t *ye)
 }
 
 /* One call on each side; _CK also the _checked form. */
-#define BOTH(fn, ...)                                                                                          \
-    do {                                                                                                      \
-        xw_ewmh_##fn(&xe, __VA_ARGS__);                                                                       \
-        xcb_ewmh_##fn(&ye, __VA_ARGS__);                                                                      \
-        calls++;                                                                                              \
+#define BOTH(fn, ...)                                                                                                  \
+    do {                                                                                                               \
+        xw_ewmh_##fn(&xe, __VA_ARGS__);                                                                                \
+        xcb_ewmh_##fn(&ye, __VA_ARGS__);                                                                               \
+        calls++;                                                                                                       \
     } while (0)
-#define BOTH_CK(fn, ...)                                                                                       \
-    do {                                                                                                      \
-        BOTH(fn, __VA_ARGS__);                                                                                \
-        BOTH(fn##_checked, __VA_ARGS__);                                                                      \
+#define BOTH_CK(fn, ...)                                                                                               \
+    do {                                                                                                               \
+        BOTH(fn, __VA_ARGS__);                                                                                         \
+        BOTH(fn##_checked, __VA_ARGS__);                                                                               \
     } while (0)
-#define BOTH_GET(fn, tgt)                                                                                      \
-    do {                                                                                                      \
-        BOTH(get_##fn, tgt);                                                                                  \
-        BOTH(get_##fn##_unchecked, tgt);                                                                      \
+#define BOTH_GET(fn, tgt)                                                                                              \
+    do {                                                                                                               \
+        BOTH(get_##fn, tgt);                                                                                           \
+        BOTH(get_##fn##_unchecked, tgt);                                                                               \
     } while (0)
 
 static int send_everything(xw_ewmh_connection_t *xe_, xcb_ewmh_connection_t *ye_)
@@ -788,8 +812,7 @@ static int send_everything(xw_ewmh_connection_t *xe_, xcb_ewmh_connection_t *ye_
     BOTH(request_change_active_window, 0, win, 2, ts, win2);
     BOTH(request_change_showing_desktop, 0, 1);
     BOTH(request_close_window, 0, win, ts, 1);
-    BOTH(request_moveresize_window, 0, win, 10 /* Static */, 2, 0x100 | 0x800 /* x, height */, 1, 2, 3,
-         0xffffffffu);
+    BOTH(request_moveresize_window, 0, win, 10 /* Static */, 2, 0x100 | 0x800 /* x, height */, 1, 2, 3, 0xffffffffu);
     BOTH(request_wm_moveresize, 0, win, 100, 200, 8 /* move */, 1, 2);
     BOTH(request_restack_window, 0, win, win2, 4 /* Opposite */);
     BOTH(request_frame_extents, 0, win);
@@ -827,8 +850,8 @@ static int same_requests(const uint8_t *a, size_t na, const uint8_t *b, size_t n
             for (size_t k = 0; k < la && k < lb; k += 4)
                 fprintf(stderr, "%3zu: %08x %08x\n", k, fs_rd32(a + off + k), fs_rd32(b + off + k));
         ck_assert_msg(la == lb && la >= 4 && off + la <= na && memcmp(a + off, b + off, la) == 0,
-                      "request %d (opcode %u, xwire %zu bytes, libxcb-ewmh opcode %u, %zu bytes) differs", n,
-                      a[off], la, b[off], lb);
+                      "request %d (opcode %u, xwire %zu bytes, libxcb-ewmh opcode %u, %zu bytes) differs", n, a[off],
+                      la, b[off], lb);
         off += la;
         n++;
     }
@@ -870,6 +893,8 @@ START_TEST(same_bytes_as_libxcb_ewmh)
      * img_len pixels into its buffer and sends the rest of it uninitialised. The header
      * and those bytes agree; xwire sends every pixel. */
     uint32_t img[3] = {0xff00ff00, 0x80808080, 0x01020304};
+    if (RUNNING_ON_VALGRIND)
+        goto done; /* memcheck would report the oracle's uninitialised bytes */
     xw_ewmh_append_wm_icon(&xe, 0x400001, 3, 1, 3, img);
     xcb_ewmh_append_wm_icon(&ye, 0x400001, 3, 1, 3, img);
     sync_both(conn, yc);
@@ -879,6 +904,7 @@ START_TEST(same_bytes_as_libxcb_ewmh)
     ck_assert_mem_eq(a, b, 32 + 3);
     ck_assert_mem_eq(a + 32, img, sizeof(img));
     ck_assert_mem_eq(a + 32 + 12, b + 32 + 12, 4);
+done:
     free(a);
     free(b);
     xw_ewmh_connection_wipe(&xe);
@@ -931,25 +957,26 @@ static void judge(struct tally *t, int in_bounds, int yok, int xok, int same_val
 }
 
 /* A fixed structure (out types of equal layout on both sides). */
-#define FIXED(name, T)                                                                                         \
-    do {                                                                                                      \
-        xcb_ewmh_##T yv;                                                                                      \
-        xw_ewmh_##T xv;                                                                                       \
-        memset(&yv, 0, sizeof(yv));                                                                           \
-        memset(&xv, 0, sizeof(xv));                                                                           \
-        int yok = xcb_ewmh_get_##name##_from_reply(&yv, yr), xok = xw_ewmh_get_##name##_from_reply(&xv, xr);  \
-        judge(t, in_bounds, yok, xok, !memcmp(&yv, &xv, sizeof(xv)), #name);                                  \
+#define FIXED(name, T)                                                                                                 \
+    do {                                                                                                               \
+        xcb_ewmh_##T yv;                                                                                               \
+        xw_ewmh_##T xv;                                                                                                \
+        memset(&yv, 0, sizeof(yv));                                                                                    \
+        memset(&xv, 0, sizeof(xv));                                                                                    \
+        int yok = xcb_ewmh_get_##name##_from_reply(&yv, yr), xok = xw_ewmh_get_##name##_from_reply(&xv, xr);           \
+        judge(t, in_bounds, yok, xok, !memcmp(&yv, &xv, sizeof(xv)), #name);                                           \
     } while (0)
 
 /* A list (count and the pointer's offset into the reply). */
-#define LISTP(kind, field)                                                                                     \
-    do {                                                                                                      \
-        xcb_ewmh_get_##kind##_reply_t yv;                                                                     \
-        xw_ewmh_get_##kind##_reply_t xv;                                                                      \
-        int yok = xcb_ewmh_get_##kind##_from_reply(&yv, yr), xok = xw_ewmh_get_##kind##_from_reply(&xv, xr);  \
-        judge(t, in_bounds, yok, xok,                                                                         \
-              yv.field##_len == xv.field##_len && (char *)yv.field - (char *)yr == (char *)xv.field - (char *)xr, \
-              #kind);                                                                                         \
+#define LISTP(kind, field)                                                                                             \
+    do {                                                                                                               \
+        xcb_ewmh_get_##kind##_reply_t yv;                                                                              \
+        xw_ewmh_get_##kind##_reply_t xv;                                                                               \
+        int yok = xcb_ewmh_get_##kind##_from_reply(&yv, yr), xok = xw_ewmh_get_##kind##_from_reply(&xv, xr);           \
+        judge(t, in_bounds, yok, xok,                                                                                  \
+              yok &&xok &&yv.field##_len == xv.field##_len &&                                                          \
+                  (char *)yv.field - (char *)yr == (char *)xv.field - (char *)xr,                                      \
+              #kind);                                                                                                  \
     } while (0)
 
 static void compare_parsers(union reply_buf *b, int in_bounds, int icon_safe, struct tally *t)
@@ -985,7 +1012,8 @@ static void compare_parsers(union reply_buf *b, int in_bounds, int icon_safe, st
     xw_ewmh_get_utf8_strings_reply_t xs;
     yok = xcb_ewmh_get_utf8_strings_from_reply(&ye, &ys, yr);
     xok = xw_ewmh_get_utf8_strings_from_reply(&xe, &xs, xr);
-    judge(t, in_bounds, yok, xok, ys.strings_len == xs.strings_len && ys.strings - (char *)yr == xs.strings - (char *)xr,
+    judge(t, in_bounds, yok, xok,
+          yok && xok && ys.strings_len == xs.strings_len && ys.strings - (char *)yr == xs.strings - (char *)xr,
           "utf8_strings");
     if (!icon_safe) { /* libxcb-ewmh would walk the claimed count far past this buffer */
         xw_ewmh_get_wm_icon_reply_t xi;
@@ -1001,7 +1029,8 @@ static void compare_parsers(union reply_buf *b, int in_bounds, int icon_safe, st
         xcb_ewmh_wm_icon_iterator_t a = xcb_ewmh_get_wm_icon_iterator(&yi);
         xw_ewmh_wm_icon_iterator_t c2 = xw_ewmh_get_wm_icon_iterator(&xi);
         for (; a.rem; xcb_ewmh_get_wm_icon_next(&a), xw_ewmh_get_wm_icon_next(&c2))
-            same &= a.width == c2.width && a.height == c2.height && (char *)a.data - (char *)yr == (char *)c2.data - (char *)xr;
+            same &= a.width == c2.width && a.height == c2.height &&
+                    (char *)a.data - (char *)yr == (char *)c2.data - (char *)xr;
         same &= !c2.rem;
     }
     judge(t, in_bounds, yok, xok, same, "wm_icon");
@@ -1113,7 +1142,8 @@ START_TEST(malformed_replies_on_the_wire)
     xw_flush(conn);
     uint8_t req[64], pkt[32 + 24];
     ck_assert_int_gt(fake_read_request(&f, req, sizeof(req), NULL, NULL), 0);
-    size_t n = fake_reply(pkt, (uint16_t)f.seq, 32, (const uint32_t[]){XW_ATOM_CARDINAL, 0, 6, 0, 0, 0, 100, 100, 1, 2, 3, 4}, 48);
+    size_t n = fake_reply(pkt, (uint16_t)f.seq, 32,
+                          (const uint32_t[]){XW_ATOM_CARDINAL, 0, 6, 0, 0, 0, 100, 100, 1, 2, 3, 4}, 48);
     ck_assert_int_eq(fake_send(&f, pkt, n), 0);
     ck_assert_int_eq(xw_ewmh_get_reply_into(&e, ck, XW_EWMH_REPLY_WM_ICON, buf, sizeof(buf), NULL, &icon, NULL), 0);
 
@@ -1142,8 +1172,8 @@ int main(void)
     if (xvfb_missing("util_ewmh"))
         return 77;
     Suite *s = xwtest_suite("util_ewmh");
-    TCase *tc = xvfb_tcase(s, &(struct xvfb_suite){.name = "util_ewmh", .timeout = 120, .conn = &c,
-                                                   .setup = setup, .teardown = teardown});
+    TCase *tc = xvfb_tcase(
+        s, &(struct xvfb_suite){.name = "util_ewmh", .timeout = 120, .conn = &c, .setup = setup, .teardown = teardown});
     tcase_add_test(tc, layouts_match);
     tcase_add_test(tc, properties_own_connection);
     tcase_add_test(tc, properties_borrowed_connection);
