@@ -9,6 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <xcb/xcb.h>
 #include <xcb/xcb_aux.h>
@@ -1085,12 +1088,19 @@ END_TEST
 
 /* ---- malformed replies on the wire, to xwire's own connection ---- */
 
-/* Answers the next request (a GetProperty) with format/type/value_len as given and `words`
- * value words (1, 2, 3, ...): the packet is whole, its counts may lie. */
+/* Answers the next GetProperty with format/type/value_len as given and `words` value words
+ * (1, 2, 3, ...): the packet is whole, its counts may lie. A GetInputFocus before it (a
+ * borrowed connection's sync) gets a plain reply. */
 static void answer_property(struct fake_server *f, uint8_t format, uint32_t type, uint32_t value_len, uint32_t words)
 {
     uint8_t req[64], pkt[32 + 4 * 64];
-    ck_assert_int_gt(fake_read_request(f, req, sizeof(req), NULL, NULL), 0);
+    for (;;) {
+        ck_assert_int_gt(fake_read_request(f, req, sizeof(req), NULL, NULL), 0);
+        if (req[0] != XCB_GET_INPUT_FOCUS)
+            break;
+        size_t n = fake_reply(pkt, (uint16_t)f->seq, 0, NULL, 0);
+        ck_assert_int_eq(fake_send(f, pkt, n), 0);
+    }
     ck_assert_uint_eq(req[0], XCB_GET_PROPERTY);
     memset(pkt, 0, sizeof(pkt));
     pkt[0] = 1;
@@ -1104,17 +1114,25 @@ static void answer_property(struct fake_server *f, uint8_t format, uint32_t type
     ck_assert_int_eq(fake_send(f, pkt, 32 + 4 * words), 0);
 }
 
+/* An EWMH context on a fake server's connection: its one screen, arbitrary atoms. */
+static void fake_ewmh(xw_ewmh_connection_t *e, xw_connection_t *conn, xw_screen_t **screen, xw_atom_t *cm)
+{
+    *screen = xw_setup_roots_iterator(xw_get_setup(conn)).data;
+    *e = (xw_ewmh_connection_t){.connection = conn, .screens = screen, .nb_screens = 1, ._NET_WM_CM_Sn = cm};
+    xcb_atom_t ycm;
+    fill_atoms(e, &(xcb_ewmh_connection_t){._NET_WM_CM_Sn = &ycm});
+}
+
 START_TEST(malformed_replies_on_the_wire)
 {
     struct fake_server f;
     memset(&f, 0, sizeof(f));
     xw_connection_t *conn = fake_connect(&f, NULL, 0);
     ck_assert_int_eq(xw_connection_has_error(conn), 0);
-    xw_screen_t *screen = xw_setup_roots_iterator(xw_get_setup(conn)).data;
-    xw_atom_t cm = 0x2ff;
-    xw_ewmh_connection_t e = {.connection = conn, .screens = &screen, .nb_screens = 1, ._NET_WM_CM_Sn = &cm};
-    xcb_atom_t ycm;
-    fill_atoms(&e, &(xcb_ewmh_connection_t){._NET_WM_CM_Sn = &ycm});
+    xw_screen_t *screen;
+    xw_atom_t cm;
+    xw_ewmh_connection_t e;
+    fake_ewmh(&e, conn, &screen, &cm);
     xw_generic_error_t *err = NULL;
     uint32_t v = 0;
 
@@ -1167,6 +1185,88 @@ START_TEST(malformed_replies_on_the_wire)
 }
 END_TEST
 
+/* The server's side of a libxcb connection setup on a socketpair: libxcb reads whatever
+ * comes before its setup request went out as replies, so the answer waits for it. */
+static void *answer_setup(void *arg)
+{
+    int fd = *(int *)arg;
+    uint8_t hello[12], setup[512];
+    size_t n = fake_setup_success(setup, sizeof(setup), 65535);
+    if (recv(fd, hello, sizeof(hello), MSG_WAITALL) != (ssize_t)sizeof(hello) || fake_write_all(fd, setup, n) != 0)
+        return (void *)1;
+    return NULL;
+}
+
+/* The same lies to a connection borrowed from libxcb, which hands replies over unchecked:
+ * xwire's own parse is what keeps them from being read past their end. libxcb-ewmh, given
+ * the same reply, hands out the claimed count. */
+START_TEST(malformed_replies_borrowed)
+{
+    int sv[2];
+    pthread_t server;
+    void *failed = (void *)1;
+    ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
+    ck_assert_int_eq(pthread_create(&server, NULL, answer_setup, &sv[0]), 0);
+    xcb_connection_t *yc = xcb_connect_to_fd(sv[1], NULL); /* the connection owns sv[1] */
+    pthread_join(server, &failed);
+    ck_assert_ptr_null(failed);
+    ck_assert_int_eq(xcb_connection_has_error(yc), 0);
+    struct fake_server f = {.fd = sv[0]};
+    xw_connection_t *b = xw_xcb_borrow(yc);
+    xw_screen_t *screen;
+    xw_atom_t cm;
+    xw_ewmh_connection_t e;
+    fake_ewmh(&e, b, &screen, &cm);
+    xcb_ewmh_connection_t ye = {.connection = yc};
+
+    /* 10 windows claimed in a 2-word value */
+    xw_ewmh_get_windows_reply_t wl;
+    xcb_ewmh_get_windows_reply_t yl;
+    xw_get_property_cookie_t ck = xw_ewmh_get_client_list(&e, 0);
+    xw_flush(b);
+    answer_property(&f, 32, XW_ATOM_WINDOW, 10, 2);
+    ck_assert(!xw_ewmh_get_client_list_reply(&e, ck, &wl, NULL));
+    xcb_get_property_cookie_t yck = xcb_get_property(yc, 0, 1, 2, 0, 0, 100);
+    xcb_flush(yc);
+    answer_property(&f, 32, XW_ATOM_WINDOW, 10, 2);
+    ck_assert(xcb_ewmh_get_windows_reply(&ye, yck, &yl, NULL));
+    ck_assert_uint_eq(yl.windows_len, 10); /* 8 of them past the reply's end */
+    xcb_ewmh_get_windows_reply_wipe(&yl);
+
+    /* the caller-storage form refuses it too */
+    uint32_t buf[64];
+    ck = xw_ewmh_get_wm_name(&e, 0x400001);
+    xw_flush(b);
+    answer_property(&f, 8, e.UTF8_STRING, 4000, 3);
+    xw_ewmh_get_utf8_strings_reply_t names;
+    ck_assert_int_eq(xw_ewmh_get_reply_into(&e, ck, XW_EWMH_REPLY_UTF8_STRINGS, buf, sizeof(buf), NULL, &names, NULL),
+                     0);
+
+    /* a single value answered with 40: dropped; an icon of 100x100 in 4 words: none */
+    uint32_t v = 0;
+    ck = xw_ewmh_get_current_desktop(&e, 0);
+    xw_flush(b);
+    answer_property(&f, 32, XW_ATOM_CARDINAL, 40, 40);
+    ck_assert(!xw_ewmh_get_current_desktop_reply(&e, ck, &v, NULL));
+    xw_ewmh_get_wm_icon_reply_t icon;
+    ck = xw_ewmh_get_wm_icon(&e, 0x400001);
+    xw_flush(b);
+    answer_property(&f, 32, XW_ATOM_CARDINAL, 100, 4);
+    ck_assert(!xw_ewmh_get_wm_icon_reply(&e, ck, &icon, NULL));
+
+    /* and a truthful reply still parses */
+    ck = xw_ewmh_get_wm_desktop(&e, 0x400001);
+    xw_flush(b);
+    answer_property(&f, 32, XW_ATOM_CARDINAL, 1, 1);
+    ck_assert(xw_ewmh_get_wm_desktop_reply(&e, ck, &v, NULL));
+    ck_assert_uint_eq(v, 1);
+    ck_assert_int_eq(xw_connection_has_error(b), 0);
+    xw_disconnect(b);
+    xcb_disconnect(yc);
+    close(sv[0]);
+}
+END_TEST
+
 int main(void)
 {
     if (xvfb_missing("util_ewmh"))
@@ -1185,6 +1285,7 @@ int main(void)
     tcase_add_test(fake, same_bytes_as_libxcb_ewmh);
     tcase_add_test(fake, malformed_replies_parse_alike);
     tcase_add_test(fake, malformed_replies_on_the_wire);
+    tcase_add_test(fake, malformed_replies_borrowed);
     suite_add_tcase(s, fake);
     return xwtest_run(s);
 }
