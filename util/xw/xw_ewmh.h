@@ -13,7 +13,8 @@
  *                                Unlike libxcb-ewmh, a value whose count runs past the reply's
  *                                bytes is refused instead of read.
  *   xw_ewmh_get_P_reply          waits for the reply and parses it. For single values and fixed
- *                                structures the reply is read into stack storage: no allocation.
+ *                                structures the reply is read into stack storage: no allocation
+ *                                (a borrowed connection's replies still pass through libxcb's).
  *                                For lists and strings it is malloc'd as in libxcb-ewmh and kept in
  *                                the result's _reply until the _wipe call; xw_ewmh_get_reply_into
  *                                is their allocation-free form.
@@ -22,7 +23,20 @@
  * frees it) when e is not NULL; a refused request (sequence 0) has its reason in
  * xw_request_error_string. Threads: every call is as thread-safe as the connection; an
  * xw_ewmh_connection_t is read-only after xw_ewmh_init_atoms_replies. Works on xwire's own
- * connections and on those borrowed from libxcb (xw_xcb_borrow). */
+ * connections and on those borrowed from libxcb (xw_xcb_borrow).
+ *
+ * Where xwire differs from libxcb-ewmh 0.4.1 (the bytes on the wire are the same except 1.):
+ *   1. xw_ewmh_append_wm_icon sends every pixel, from img itself; libxcb-ewmh copies img_len
+ *      bytes (not values) into a stack array and sends the rest of it uninitialised.
+ *   2. Values whose counts run past the reply are refused (see _from_reply above).
+ *   3. A screen_nbr ewmh has no screen for sends to window None (the server answers BadWindow)
+ *      instead of reading past ewmh->screens.
+ *   4. xw_ewmh_send_client_message with data_len > 20 sends nothing (sequence 0) instead of
+ *      failing an assertion; a list setter whose length overflows 32 bits likewise.
+ *   5. xw_ewmh_set_wm_cm_owner_checked checks the announcement it returns the cookie of; the
+ *      SetSelectionOwner before it goes unchecked (libxcb-ewmh checks it and drops the cookie).
+ *   6. xw_ewmh_init_atoms_replies keeps the first error in *e (libxcb-ewmh overwrites it with
+ *      each, leaking the others), and xw_ewmh_connection_wipe leaves NULL pointers behind. */
 #include <stdlib.h>
 
 #include <xw/xw.h>
