@@ -22,6 +22,11 @@ unsigned long alloc_count_end(unsigned long start)
 }
 
 #if XW_COUNT_ALLOCS
+/* Exported whatever the build's -fvisibility: a hidden malloc would bind only the
+ * executable's own calls, and the shared libraries' (libxcb's, xcb-util's) would
+ * reach libc's uncounted. */
+#define INTERPOSE __attribute__((visibility("default")))
+
 void *__libc_malloc(size_t size);
 void *__libc_calloc(size_t n, size_t size);
 void *__libc_realloc(void *p, size_t size);
@@ -34,44 +39,44 @@ static void note(void)
         atomic_fetch_add_explicit(&allocs, 1, memory_order_relaxed);
 }
 
-void *malloc(size_t size)
+INTERPOSE void *malloc(size_t size)
 {
     note();
     return __libc_malloc(size);
 }
 
-void *calloc(size_t n, size_t size)
+INTERPOSE void *calloc(size_t n, size_t size)
 {
     note();
     return __libc_calloc(n, size);
 }
 
-void *realloc(void *p, size_t size)
+INTERPOSE void *realloc(void *p, size_t size)
 {
     note();
     return __libc_realloc(p, size);
 }
 
-void *memalign(size_t align, size_t size)
+INTERPOSE void *memalign(size_t align, size_t size)
 {
     note();
     return __libc_memalign(align, size);
 }
 
-void *aligned_alloc(size_t align, size_t size)
+INTERPOSE void *aligned_alloc(size_t align, size_t size)
 {
     note();
     return __libc_memalign(align, size);
 }
 
-int posix_memalign(void **out, size_t align, size_t size)
+INTERPOSE int posix_memalign(void **out, size_t align, size_t size)
 {
     note();
     *out = __libc_memalign(align, size);
     return *out ? 0 : ENOMEM;
 }
 
-void free(void *p)
+INTERPOSE void free(void *p)
 {
     __libc_free(p);
 }
