@@ -53,6 +53,7 @@ int main(int argc, char **argv)
     const char *outdir = ".", *incdir = NULL, *layout = NULL, *conform = NULL, *decode = NULL;
     int counts = 0, nfiles = 0;
     struct counts sum = { 0 };
+    struct world world = { 0 };
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-o") && i + 1 < argc)
             outdir = argv[++i];
@@ -71,7 +72,7 @@ int main(int argc, char **argv)
         else {
             char *dir, *name;
             split(argv[i], &dir, &name);
-            struct module *m = module_load(incdir ? incdir : dir, name, argv[i]);
+            struct module *m = module_load(&world, incdir ? incdir : dir, name, argv[i]);
             module_resolve(m);
             if (layout)
                 emit_layout(m, layout);
@@ -81,7 +82,7 @@ int main(int argc, char **argv)
                 emit_decode(m, decode);
             else
                 emit_module(m, outdir);
-            add_counts(&sum, m->counts);
+            add_counts(&sum, &m->counts);
             nfiles++;
             free(dir), free(name);
         }

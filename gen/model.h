@@ -110,7 +110,13 @@ struct enum_item {
 };
 
 struct module;
-struct counts;
+
+/* counts of each construct, reported by main.c */
+struct counts {
+    int request, reply, event, eventcopy, error, errorcopy, struct_, union_, eventstruct, xidtype, xidunion,
+        typedef_, enum_, switch_, bitcase, case_, list, exprfield, fd, pad, required_start_align, import,
+        fieldref, paramref, op, unop, sumof, popcount, enumref, listelement_ref, xge_event, noseq_event;
+};
 
 struct doc {
     char *brief;
@@ -131,7 +137,8 @@ struct type {
     int size;      /* wire size if fixed, -1 if variable */
     int align;
     int resolved, resolving;
-    struct type *target; /* typedef */
+    struct type *target; /* typedef: the type it names; eventcopy/errorcopy: see copy_of */
+    char *target_name;   /* typedef oldname, eventcopy/errorcopy ref, as written (resolved into target/copy_of) */
     struct field **fields;
     int nfields;
     struct enum_item *items;
@@ -151,6 +158,8 @@ struct type {
     char *casename;       /* named case: struct member name */
     struct type *parent;  /* enclosing type for switch / case */
     struct field *lenfield_owner;
+    char **pnames; /* <paramref> names no field of this type answers: its container's fields supply them */
+    int npnames;
     struct expr *length_expr; /* <length> of a struct */
     struct doc *doc;
     struct xnode *node;
@@ -183,7 +192,15 @@ struct module {
     int ntypes;
     struct xnode *root;
     int parsed, resolved;
-    struct counts *counts; /* constructs in this file alone */
+    struct counts counts; /* constructs in this file alone */
+    struct world *world;  /* the descriptions loaded with this one */
+};
+
+/* Every description one xwgen run loads, each once, and the primitive types they share. */
+struct world {
+    struct module **mods;
+    int nmods;
+    struct type *prims[16]; /* one per entry of resolve.c's table, made on first use */
 };
 
 /* diag.c */
@@ -201,7 +218,7 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* parse.c */
 struct xnode *xml_load(const char *path);
-struct module *module_load(const char *dir, const char *header, const char *path);
+struct module *module_load(struct world *w, const char *dir, const char *header, const char *path);
 void model_build(struct module *m);
 
 /* fixes.c */
@@ -223,17 +240,6 @@ char *cname_join(struct module *m, char **path, int n, const char *suffix);
 char *cname_upper(const char *s);
 const char *cfield_name(const char *name);
 char *cxx_field_name(const char *cname);
-
-/* counts of each construct, reported by main.c */
-struct counts {
-    int request, reply, event, eventcopy, error, errorcopy, struct_, union_, eventstruct, xidtype, xidunion,
-        typedef_, enum_, switch_, bitcase, case_, list, exprfield, fd, pad, required_start_align, import,
-        fieldref, paramref, op, unop, sumof, popcount, enumref, listelement_ref, xge_event, noseq_event;
-};
-extern struct counts g_counts;
-/* names used by <paramref>: a container field of that name feeds its list members */
-extern char **g_paramref_names;
-extern int g_nparamref_names;
 
 /* emit*.c */
 struct out {

@@ -17,14 +17,14 @@ static const struct prim prims[] = {
     { NULL, NULL, 0 },
 };
 
-static struct type *prim_types[sizeof(prims) / sizeof(prims[0])];
-
-static struct type *prim_lookup(const char *name)
+static struct type *prim_lookup(struct world *w, const char *name)
 {
+    _Static_assert(sizeof(w->prims) / sizeof(w->prims[0]) >= sizeof(prims) / sizeof(prims[0]) - 1,
+                   "struct world has a slot for each primitive");
     for (int i = 0; prims[i].xml; i++) {
         if (strcmp(prims[i].xml, name))
             continue;
-        if (!prim_types[i]) {
+        if (!w->prims[i]) {
             struct type *t = xcalloc(1, sizeof(*t));
             t->kind = TK_PRIM;
             t->name = xstrdup(name);
@@ -33,9 +33,9 @@ static struct type *prim_lookup(const char *name)
             t->size = prims[i].size;
             t->resolved = 1;
             t->is_core_prim = 1;
-            prim_types[i] = t;
+            w->prims[i] = t;
         }
-        return prim_types[i];
+        return w->prims[i];
     }
     return NULL;
 }
@@ -76,7 +76,7 @@ static struct module *find_module(struct module *m, const char *header, int dept
 
 static struct type *lookup(struct module *m, const char *name, struct loc loc, int want_enum)
 {
-    struct type *t = want_enum ? NULL : prim_lookup(name);
+    struct type *t = want_enum ? NULL : prim_lookup(m->world, name);
     if (t)
         return t;
     const char *colon = strchr(name, ':');
@@ -316,6 +316,30 @@ static const char *lenfield_name(struct expr *e)
     }
 }
 
+static void add_pname(struct type *t, const char *name)
+{
+    for (int i = 0; i < t->npnames; i++)
+        if (!strcmp(t->pnames[i], name))
+            return;
+    PUSH(t->pnames, t->npnames, (char *)name);
+}
+
+/* The <paramref>s a member's type needs read fields of t of those names; a name t
+ * lacks is passed on to t's own container. */
+static void take_pnames(struct type *t, const struct type *sub)
+{
+    for (int i = 0; sub && i < sub->npnames; i++) {
+        struct field *f = NULL;
+        for (int k = 0; k < t->nfields && !f; k++)
+            if (!strcmp(t->fields[k]->name, sub->pnames[i]))
+                f = t->fields[k];
+        if (f)
+            f->referenced = 1;
+        else
+            add_pname(t, sub->pnames[i]);
+    }
+}
+
 static void resolve_expr(struct type *t, struct expr *e, struct type *listmember)
 {
     if (!e)
@@ -335,6 +359,8 @@ static void resolve_expr(struct type *t, struct expr *e, struct type *listmember
     case EX_PARAMREF:
         e->reftype = lookup_type(t->mod, e->ref, e->loc);
         e->field = find_field_in(t->parent, e->name);
+        if (!e->field)
+            add_pname(t, e->name);
         break;
     case EX_ENUMREF:
         e->reftype = lookup(t->mod, e->ref, e->loc, 1);
@@ -447,9 +473,7 @@ static void resolve_field_exprs(struct type *t)
             resolve_expr(t, f->expr, NULL);
         if (f->isfd)
             t->has_fds = 1;
-        for (int k = 0; k < g_nparamref_names; k++)
-            if (!strcmp(g_paramref_names[k], f->name))
-                f->referenced = 1;
+        take_pnames(t, f->kind == FK_SWITCH ? f->sw : f->kind == FK_LIST || f->kind == FK_FIELD ? f->type : NULL);
     }
 }
 
@@ -489,6 +513,7 @@ static void resolve_switch(struct type *sw)
         for (int i = 0; i < cs->ncaseexprs; i++)
             resolve_expr(sw, cs->caseexprs[i], NULL);
         resolve_type(cs);
+        take_pnames(sw, cs);
     }
     sw->size = -1;
     sw->needs_walk = 1;
@@ -496,12 +521,11 @@ static void resolve_switch(struct type *sw)
 
 static void resolve_copy(struct type *t)
 {
-    char *ref = (char *)t->target;
-    t->target = NULL;
+    const char *ref = t->target_name;
     struct type *o = NULL;
     for (int i = 0; i < t->mod->ntypes && !o; i++) {
         struct type *c = t->mod->types[i];
-        if (c->kind == t->kind && !c->copy_of && !strcmp(c->name, ref))
+        if (c->kind == t->kind && !c->target_name && !strcmp(c->name, ref))
             o = c;
     }
     if (!o)
@@ -526,7 +550,7 @@ static void resolve_type(struct type *t)
         t->size = 4;
         break;
     case TK_TYPEDEF:
-        t->target = lookup_type(t->mod, (char *)t->target, t->loc);
+        t->target = lookup_type(t->mod, t->target_name, t->loc);
         resolve_type(t->target);
         t->size = t->target->size;
         break;
@@ -536,7 +560,7 @@ static void resolve_type(struct type *t)
         break;
     case TK_EVENT:
     case TK_ERROR:
-        if (t->copy_of) {
+        if (t->target_name) {
             resolve_copy(t);
             break;
         }
