@@ -7,89 +7,29 @@
 
 /* ---- names ---- */
 
-/* The naming path of a type: {"xw", [extension name], name...}. */
-static int type_path(struct type *t, char **path, int max)
-{
-    int n;
-    switch (t->kind) {
-    case TK_REPLY:
-        return type_path(t->request, path, max);
-    case TK_SWITCH:
-        n = type_path(t->parent, path, max - 1);
-        path[n++] = t->name;
-        return n;
-    case TK_CASE:
-        n = type_path(t->parent, path, max - 1);
-        if (t->casename)
-            path[n++] = t->casename;
-        return n;
-    default:
-        n = 0;
-        path[n++] = "xw";
-        if (t->mod->is_ext)
-            path[n++] = t->mod->ext_name;
-        path[n++] = t->name;
-        return n;
-    }
-}
-
+/* Names of a type's functions: its C base name (computed by resolve) and suffixes. */
 char *tfunc(struct emitter *e, struct type *t, const char *suffix)
 {
-    char *path[32];
-    int n = type_path(t, path, 32);
-    return cname_join(e->m, path, n, suffix);
+    (void)e;
+    return suffix ? name_suffix(t->cbase, NULL, suffix) : xstrdup(t->cbase);
 }
 
 char *tfunc2(struct emitter *e, struct type *t, const char *a, const char *b)
 {
-    char *path[34];
-    int n = type_path(t, path, 32);
-    path[n++] = (char *)a;
-    return cname_join(e->m, path, n, b);
+    (void)e;
+    return name_suffix(t->cbase, a, b);
 }
 
-static int collides(struct emitter *e, struct module *m, struct type *en, const char *name, int depth)
+/* An internal (hidden) function of t: xw__<base>[_a]_b. */
+char *ifunc(struct type *t, const char *a, const char *b)
 {
-    for (int i = 0; i < m->ntypes; i++) {
-        struct type *t = m->types[i];
-        if (t == en || t->kind == TK_ENUM || t->kind == TK_REQUEST || t->kind == TK_EVENT || t->kind == TK_ERROR)
-            continue;
-        char *c = tname(e, t);
-        int hit = !strcmp(c, name);
-        free(c);
-        if (hit)
-            return 1;
-    }
-    for (int i = 0; depth < 16 && i < m->nimports; i++)
-        if (collides(e, m->imports[i].mod, en, name, depth + 1))
-            return 1;
-    return 0;
+    return name_suffix(t->ibase, a, b);
 }
 
 char *tname(struct emitter *e, struct type *t)
 {
-    switch (t->kind) {
-    case TK_PRIM:
-        return xstrdup(t->ctype);
-    case TK_EVENT:
-        return tfunc2(e, t, "event", "t");
-    case TK_ERROR:
-        return tfunc2(e, t, "error", "t");
-    case TK_REQUEST:
-        return tfunc2(e, t, "request", "t");
-    case TK_REPLY:
-        return tfunc2(e, t, "reply", "t");
-    case TK_ENUM: {
-        char *c = tfunc(e, t, "t");
-        if (collides(e, e->m, t, c, 0)) {
-            free(c);
-            c = tfunc2(e, t, "enum", "t");
-        }
-        return c;
-    }
-    default:
-        return tfunc(e, t, "t");
-    }
+    (void)e;
+    return xstrdup(t->ctype);
 }
 
 /* The C type of a list element or field: "char" stands for void on the wire. */

@@ -17,6 +17,7 @@ struct ectx {
 char *tname(struct emitter *e, struct type *t);
 char *tfunc(struct emitter *e, struct type *t, const char *suffix);
 char *tfunc2(struct emitter *e, struct type *t, const char *a, const char *b);
+char *ifunc(struct type *t, const char *a, const char *b);
 char *wiretype(struct emitter *e, struct type *t);
 int type_is_simple(const struct type *t);
 int pad_mask(const struct type *t);

@@ -87,7 +87,7 @@ static void write_out(const char *path, const struct out *o)
 
 static void check_module_type(struct lay *L, struct type *t)
 {
-    int copy = t->copy_of && t->copy_of != t;
+    int copy = t->copy_of != NULL;
     switch (t->kind) {
     case TK_STRUCT:
     case TK_UNION:

@@ -164,13 +164,13 @@ static char *list_len_bytes(struct sender *s, struct field *f)
 }
 
 /* "xw__X_serialize_put(&xw_sink, <the switch's outside values>, <the caller's struct>)" */
-static char *put_call(struct sender *s, struct field *sf)
+static char *put_call(struct field *sf)
 {
     struct wparam *wp;
     int np = walker_params(sf->sw, &wp);
-    char *fn = tfunc(s->e, sf->sw, "serialize");
+    char *fn = ifunc(sf->sw, NULL, "serialize_put");
     struct out o = { 0 };
-    out_printf(&o, "xw__%s_put(&xw_sink", fn + 3);
+    out_printf(&o, "%s(&xw_sink", fn);
     for (int k = 0; k < np; k++)
         out_printf(&o, ", %s", wp[k].field ? wp[k].field->cname : wp[k].name);
     out_printf(&o, ", %s)", sf->cname);
@@ -184,7 +184,7 @@ static char *put_call(struct sender *s, struct field *sf)
  * piece pointing at the caller's data, so nothing is copied or allocated. */
 static void aux_switch_parts(struct sender *s, struct field *sf)
 {
-    char *call = put_call(s, sf);
+    char *call = put_call(sf);
     if (switch_all_fixed(sf->sw)) {
         int max = 0;
         for (int c = 0; c < sf->sw->ncases; c++)
@@ -484,8 +484,7 @@ static void emit_reply_fn(struct emitter *e, struct type *t)
 static void emit_reply_validator(struct emitter *e, struct type *t)
 {
     struct type *r = t->reply;
-    char *vn = tfunc(e, t, "reply_validate");
-    char *vname = xasprintf("xw__%s", vn + 3);
+    char *vname = ifunc(t, NULL, "reply_validate");
     if (r->needs_walk)
         emit_walker(e, r);
     out_printf(&e->c, "\nstatic int %s(const void *p, size_t len)\n{\n", vname);
@@ -500,7 +499,7 @@ static void emit_reply_validator(struct emitter *e, struct type *t)
         out_printf(&e->c, "    (void)p;\n    return len < %d ? -1 : 0;\n}\n", r->size);
     }
     out_printf(&e->c, "#define xw_validate_reply %s\n", vname);
-    free(vn), free(vname);
+    free(vname);
 }
 
 static void emit_senders(struct emitter *e, struct type *t)

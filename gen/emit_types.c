@@ -270,7 +270,7 @@ void emit_event(struct emitter *e, struct type *t)
 {
     emit_code_define(e, t, "Event");
     char *tn = tname(e, t);
-    if (t->copy_of && t->copy_of != t) {
+    if (t->copy_of) {
         char *on = tname(e, t->copy_of);
         out_printf(&e->htypes, "\ntypedef %s %s;\n", on, tn);
         if (t->copy_of->needs_walk) {
@@ -301,7 +301,7 @@ void emit_error(struct emitter *e, struct type *t)
 {
     emit_code_define(e, t, "Error");
     char *tn = tname(e, t);
-    if (t->copy_of && t->copy_of != t) {
+    if (t->copy_of) {
         char *on = tname(e, t->copy_of);
         out_printf(&e->htypes, "\ntypedef %s %s;\n", on, tn);
         free(on);

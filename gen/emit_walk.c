@@ -142,10 +142,8 @@ int walker_params(struct type *t, struct wparam **out)
 
 char *walker_name(struct emitter *e, struct type *t)
 {
-    char *base = t->kind == TK_REPLY ? tfunc2(e, t, "reply", NULL) : t->kind == TK_EVENT ? tfunc2(e, t, "event", NULL) : tfunc(e, t, NULL);
-    char *r = xasprintf("xw__%s_walk", base + 3);
-    free(base);
-    return r;
+    (void)e;
+    return ifunc(t, t->kind == TK_REPLY ? "reply" : t->kind == TK_EVENT ? "event" : NULL, "walk");
 }
 
 /* ---- the walker body ---- */

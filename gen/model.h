@@ -132,8 +132,9 @@ struct type {
     char *name;    /* XML name */
     char **path;   /* C naming path: {"xcb", ext?, parts...} */
     int npath;
-    char *cbase;   /* xw_randr_get_screen_info */
-    char *ctype;   /* xw_randr_get_screen_info_t / _reply_t / _event_t */
+    char *cbase;   /* xw_randr_get_screen_info (resolve) */
+    char *ibase;   /* xw__randr_get_screen_info: the base of internal (hidden) names (resolve) */
+    char *ctype;   /* its C type: xw_randr_get_screen_info_t / _reply_t / _event_t, uint8_t (resolve) */
     int size;      /* wire size if fixed, -1 if variable */
     int align;
     int resolved, resolving;
@@ -239,6 +240,8 @@ char *cname_item(const char *s);
 char *cname_join(struct module *m, char **path, int n, const char *suffix);
 char *cname_upper(const char *s);
 const char *cfield_name(const char *name);
+char *name_suffix(const char *base, const char *a, const char *b);
+void type_names(struct type *t);
 char *cxx_field_name(const char *cname);
 
 /* emit*.c */

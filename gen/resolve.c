@@ -29,7 +29,7 @@ static struct type *prim_lookup(struct world *w, const char *name)
             t->kind = TK_PRIM;
             t->name = xstrdup(name);
             t->ctype = xstrdup(prims[i].c);
-            t->cbase = xstrdup(prims[i].c);
+            type_names(t);
             t->size = prims[i].size;
             t->resolved = 1;
             t->is_core_prim = 1;
@@ -589,6 +589,7 @@ static void resolve_type(struct type *t)
     default:
         break;
     }
+    type_names(t);
     t->resolving = 0;
     t->resolved = 1;
 }
