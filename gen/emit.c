@@ -250,9 +250,6 @@ void emit_module(struct module *m, const char *outdir)
 
 void emit_type(struct emitter *e, struct type *t)
 {
-    if (t->emitted)
-        return;
-    t->emitted = 1;
     switch (t->kind) {
     case TK_ENUM:
         emit_enum(e, t);

@@ -30,11 +30,6 @@ void emit_switches(struct emitter *e, struct type *t);
 void emit_struct_body(struct emitter *e, struct type *t, const char *kw, const char *name, int packed);
 
 /* walker: bounded size computation shared by _sizeof and validators */
-struct wparam {
-    char *name;  /* C name of the value inside the walker */
-    char *ctype; /* its C type */
-    struct field *field;
-};
 int walker_params(struct type *t, struct wparam **out);
 char *walker_name(struct emitter *e, struct type *t);
 void emit_walker(struct emitter *e, struct type *t);

@@ -442,8 +442,6 @@ static void emit_sender(struct emitter *e, struct type *t, const char *fn, int c
     out_printf(c, "    struct iovec xw_parts[%d];\n    %s xw_out;\n    %s xw_ret;\n", s.nparts + 2, rt, cookie);
     if (s.nfds_fixed || s.nfds_list)
         out_printf(c, "    int xw_fds[%d];\n    unsigned int xw_nfds = 0;\n", s.nfds_list ? 16 : s.nfds_fixed);
-    if (strstr(s.body.buf, "xw_swstart"))
-        out_printf(c, "    size_t xw_swstart;\n");
     out_append(c, &s.pre);
     out_printf(c, "\n");
     out_append(c, &s.body);

@@ -125,6 +125,13 @@ struct doc {
     int nfields;
 };
 
+/* a value a walker takes from outside the type it walks */
+struct wparam {
+    char *name;  /* C name of the value inside the walker */
+    char *ctype; /* its C type */
+    struct field *field;
+};
+
 struct type {
     enum type_kind kind;
     struct loc loc;
@@ -165,12 +172,12 @@ struct type {
     struct doc *doc;
     struct xnode *node;
     int needs_walk;   /* has a variable part: gets a walker/sizeof */
+    struct wparam *wparams; /* what its walker takes from outside (wparams.c) */
+    int nwparams, wparams_done;
     int var_then_fixed; /* a fixed wire field follows a variable one */
     int has_fds;
     struct type **xidunion_members;
     int nxidunion;
-    int emitted;
-    int is_core_prim;
 };
 
 struct import {
@@ -234,6 +241,9 @@ int field_size(const struct field *f);
 int c_align(const struct type *t);
 int c_size(const struct type *t);
 int c_packed(const struct type *t);
+
+/* wparams.c */
+void module_wparams(struct module *m);
 
 /* names.c */
 char *cname_item(const char *s);

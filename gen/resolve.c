@@ -32,7 +32,6 @@ static struct type *prim_lookup(struct world *w, const char *name)
             type_names(t);
             t->size = prims[i].size;
             t->resolved = 1;
-            t->is_core_prim = 1;
             w->prims[i] = t;
         }
         return w->prims[i];
@@ -603,6 +602,7 @@ void module_resolve(struct module *m)
         module_resolve(m->imports[i].mod);
     for (int i = 0; i < m->ntypes; i++)
         resolve_type(m->types[i]);
+    module_wparams(m);
 }
 
 /* Size of the C struct the generator declares for t (natural alignment), so senders
