@@ -1,5 +1,4 @@
 /* emit.c — stage 3 driver: names of emitted things, expressions in C, file framing. */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -177,18 +176,6 @@ void emit_doc(struct out *o, const struct doc *d, const char *indent)
 
 /* ---- files ---- */
 
-static void write_file(const char *dir, const char *name, const char *a, const char *b, const char *c)
-{
-    char *path = xasprintf("%s/%s", dir, name);
-    FILE *f = fopen(path, "wb");
-    struct loc loc = { path, 0 };
-    if (!f)
-        fail(loc, "cannot write: %s", strerror(errno));
-    if ((a && fputs(a, f) < 0) || (b && fputs(b, f) < 0) || (c && fputs(c, f) < 0) || fclose(f))
-        fail(loc, "cannot write: %s", strerror(errno));
-    free(path);
-}
-
 static void header_open(struct emitter *e, struct out *o)
 {
     struct module *m = e->m;
@@ -229,23 +216,20 @@ static void source_open(struct emitter *e, struct out *o)
     }
 }
 
-void emit_module(struct module *m, const char *outdir)
+/* The header and the source of m's binding, into *head and *src (empty on entry). */
+void emit_module(struct module *m, struct out *head, struct out *src)
 {
     struct emitter e = { .m = m };
-    struct out head = { 0 }, tail = { 0 }, src = { 0 };
-    header_open(&e, &head);
-    source_open(&e, &src);
+    header_open(&e, head);
+    source_open(&e, src);
     for (int i = 0; i < m->ntypes; i++)
         emit_type(&e, m->types[i]);
     emit_meta(&e);
-    out_printf(&tail, "\n#ifdef __cplusplus\n}\n#endif\n\n#endif\n");
-    out_append(&head, &e.htypes);
-    out_append(&head, &e.hfuncs);
-    out_append(&src, &e.c);
-    char *hn = xasprintf("%s.h", m->header), *cn = xasprintf("%s.c", m->header);
-    write_file(outdir, hn, head.buf, tail.buf, NULL);
-    write_file(outdir, cn, src.buf, NULL, NULL);
-    free(hn), free(cn);
+    out_append(head, &e.htypes);
+    out_append(head, &e.hfuncs);
+    out_printf(head, "\n#ifdef __cplusplus\n}\n#endif\n\n#endif\n");
+    out_append(src, &e.c);
+    free(e.htypes.buf), free(e.hfuncs.buf), free(e.c.buf);
 }
 
 void emit_type(struct emitter *e, struct type *t)

@@ -74,8 +74,8 @@ struct sender {
     int nfds_fixed;
     int nfds_list;
     int nnull;           /* caller's pointers that must not be NULL with a non-zero length: */
-    int null_part[64];   /* their parts */
-    const char *null_name[64];
+    int *null_part;      /* their parts */
+    const char **null_name;
     int sink_checked; /* a switch serializer may have found a NULL list: refuse then */
 };
 
@@ -95,10 +95,9 @@ static char *sval(struct ectx *x, struct field *f)
 /* The next part is a caller's pointer: NULL is only allowed with length 0. */
 static void note_nullable(struct sender *s, struct field *f)
 {
-    if (s->nnull == (int)(sizeof(s->null_part) / sizeof(s->null_part[0])))
-        fail(f->loc, "too many lists in one request");
-    s->null_part[s->nnull] = 2 + s->nparts;
-    s->null_name[s->nnull++] = f->name;
+    int n = s->nnull;
+    PUSH(s->null_part, n, 2 + s->nparts);
+    PUSH(s->null_name, s->nnull, f->name);
 }
 
 static void part(struct sender *s, const char *base, const char *len)
@@ -310,36 +309,6 @@ static void var_parts(struct sender *s, int aux)
     }
 }
 
-/* Requests that create a resource under an id the client picks: 0 (None) is never a
- * valid new id (the server answers BadIDChoice), so it is refused before anything is
- * written. Only ids the protocol certainly forbids to be 0; an entry that names a
- * field the description lacks stops the generator. */
-static const struct { const char *header, *request, *field; } new_ids[] = {
-    { "xproto", "CreateWindow", "wid" },        { "xproto", "OpenFont", "fid" },
-    { "xproto", "CreatePixmap", "pid" },        { "xproto", "CreateGC", "cid" },
-    { "xproto", "CreateColormap", "mid" },      { "xproto", "CopyColormapAndFree", "mid" },
-    { "xproto", "CreateCursor", "cid" },        { "xproto", "CreateGlyphCursor", "cid" },
-    { "shm", "Attach", "shmseg" },              { "shm", "AttachFd", "shmseg" },
-    { "shm", "CreatePixmap", "pid" },           { "shm", "CreateSegment", "shmseg" },
-    { "render", "CreatePicture", "pid" },       { "render", "CreateGlyphSet", "gsid" },
-    { "xfixes", "CreateRegion", "region" },     { "damage", "Create", "damage" },
-    { "sync", "CreateCounter", "id" },          { "sync", "CreateAlarm", "id" },
-    { "sync", "CreateFence", "fence" },         { "composite", "NameWindowPixmap", "pixmap" },
-};
-
-static struct field *new_id_field(struct emitter *e, struct type *t)
-{
-    for (size_t i = 0; i < sizeof(new_ids) / sizeof(new_ids[0]); i++) {
-        if (strcmp(new_ids[i].header, e->m->header) || strcmp(new_ids[i].request, t->name))
-            continue;
-        for (int k = 0; k < t->nfields; k++)
-            if (t->fields[k]->visible && !strcmp(t->fields[k]->name, new_ids[i].field))
-                return t->fields[k];
-        fail(t->loc, "new-id table: %s has no field %s", t->name, new_ids[i].field);
-    }
-    return NULL;
-}
-
 /* A refused request: its fds (already collected) are closed, nothing is written. */
 static void reject_if(struct sender *s, const char *cond, const char *why)
 {
@@ -399,7 +368,7 @@ static void emit_sender(struct emitter *e, struct type *t, const char *fn, int c
     fixed_assignments(&s);
     /* the id check comes before the inline path, or, where fds are collected, after
      * them so that a refusal closes them */
-    struct field *nid = new_id_field(e, t);
+    struct field *nid = t->new_id;
     int inl = inline_ok(e, t, checked_flag, aux);
     if (nid && inl)
         reject_new_id(&s, nid);
@@ -435,7 +404,7 @@ static void emit_sender(struct emitter *e, struct type *t, const char *fn, int c
     signature(e, c, t, cookie, fn, aux);
     char *ext = e->m->is_ext ? cname_join(e->m, (char *[]){ "xw", e->m->ext_name, "id" }, 3, NULL) : NULL;
     char *op = tfunc(e, t, NULL), *opu = cname_upper(op);
-    char *val = t->reply ? xasprintf("%s", "xw_validate_reply") : xstrdup("0");
+    char *val = t->reply ? ifunc(t, NULL, "reply_validate") : xstrdup("0");
     out_printf(c, "\n{\n    static const xw_protocol_request_t xw_req = {\n        .count = %d,\n        .ext = %s%s,\n"
                   "        .opcode = %s,\n        .isvoid = %d,\n        .validate = %s,\n    };\n",
                s.nparts, ext ? "&" : "", ext ? ext : "0", opu, t->reply ? 0 : 1, val);
@@ -453,7 +422,7 @@ static void emit_sender(struct emitter *e, struct type *t, const char *fn, int c
     out_printf(c, "        xw_ret.sequence = (unsigned int)xw_send(c, %s, xw_parts + 2, &xw_req, xw_total, %s, %s);\n    }\n",
                fl[flags], s.nfds_fixed || s.nfds_list ? "xw_nfds" : "0", s.nfds_fixed || s.nfds_list ? "xw_fds" : "0");
     out_printf(c, "    return xw_ret;\n}\n");
-    free(cookie), free(rt), free(ext), free(op), free(opu), free(val), free(s.body.buf), free(s.pre.buf);
+    free(cookie), free(rt), free(ext), free(op), free(opu), free(val), free(s.body.buf), free(s.pre.buf), free(s.null_part), free(s.null_name);
 }
 
 static void emit_reply_fn(struct emitter *e, struct type *t)
@@ -488,15 +457,11 @@ static void emit_reply_validator(struct emitter *e, struct type *t)
     out_printf(&e->c, "\nstatic int %s(const void *p, size_t len)\n{\n", vname);
     if (r->needs_walk) {
         char *w = walker_name(e, r);
-        struct wparam *wp;
-        if (walker_params(r, &wp))
-            fail(r->loc, "a reply whose size needs outside values");
         out_printf(&e->c, "    long n = %s((const char *)p, len, -1);\n    return n < 0 ? -1 : 0;\n}\n", w);
         free(w);
     } else {
         out_printf(&e->c, "    (void)p;\n    return len < %d ? -1 : 0;\n}\n", r->size);
     }
-    out_printf(&e->c, "#define xw_validate_reply %s\n", vname);
     free(vname);
 }
 
@@ -587,7 +552,6 @@ void emit_request(struct emitter *e, struct type *t)
         if (t->reply->needs_walk || t->reply->has_fds)
             emit_accessors(e, t->reply, t);
         emit_reply_fn(e, t);
-        out_printf(&e->c, "#undef xw_validate_reply\n");
     } else if (t->needs_walk) {
         emit_accessors(e, t, t);
     }

@@ -166,6 +166,7 @@ struct type {
     char *casename;       /* named case: struct member name */
     struct type *parent;  /* enclosing type for switch / case */
     struct field *lenfield_owner;
+    struct field *new_id; /* TK_REQUEST: the new resource id it refuses to send as 0 (resolve's table) */
     char **pnames; /* <paramref> names no field of this type answers: its container's fields supply them */
     int npnames;
     struct expr *length_expr; /* <length> of a struct */
@@ -176,6 +177,10 @@ struct type {
     int nwparams, wparams_done;
     int var_then_fixed; /* a fixed wire field follows a variable one */
     int has_fds;
+    int (*allowed)[2];      /* TK_EVENTSTRUCT: <allowed> event number ranges, lo..hi */
+    int nallowed;
+    struct type **members;  /* TK_EVENTSTRUCT: the events those ranges select, in order (resolve) */
+    int nmembers;
     struct type **xidunion_members;
     int nxidunion;
 };
@@ -269,9 +274,9 @@ struct emitter {
     struct out c;      /* source */
     int tmpcount;
 };
-void emit_module(struct module *m, const char *outdir);
-void emit_layout(struct module *m, const char *path);
-void emit_conform(struct module *m, const char *path);
+void emit_module(struct module *m, struct out *head, struct out *src);
+void emit_layout(struct module *m, struct out *c, struct out *cc);
+void emit_conform(struct module *m, struct out *out);
 void emit_decode(struct module *m, const char *path);
 void emit_type(struct emitter *e, struct type *t);
 void emit_enum(struct emitter *e, struct type *t);

@@ -364,6 +364,25 @@ static void parse_fields(struct module *m, struct type *t, const struct xnode *n
         parse_field_node(m, t, n->kids[i], pads);
 }
 
+/* An eventstruct's <allowed> children select events by number; its C type is a union
+ * of them and a raw event. */
+static void parse_allowed(struct type *t, const struct xnode *n)
+{
+    for (int k = 0; k < n->nkids; k++) {
+        struct xnode *a = n->kids[k];
+        if (strcmp(a->tag, "allowed"))
+            continue;
+        const char *xge = xattr(a, "xge");
+        if (xge && !strcmp(xge, "true"))
+            fail(a->loc, "eventstruct with generic events is not supported");
+        const char *lo = xattr(a, "opcode-min"), *hi = xattr(a, "opcode-max");
+        int r[2] = { atoi(lo ? lo : "0"), atoi(hi ? hi : "0") };
+        t->allowed = xrealloc(t->allowed, sizeof(*t->allowed) * (size_t)(t->nallowed + 1));
+        t->allowed[t->nallowed][0] = r[0];
+        t->allowed[t->nallowed++][1] = r[1];
+    }
+}
+
 static struct type *parse_top(struct module *m, const struct xnode *k)
 {
     const char *tag = k->tag;
@@ -373,7 +392,8 @@ static struct type *parse_top(struct module *m, const struct xnode *k)
         t = new_type(m, kind, k, need_attr(k, "name"));
         if (kind == TK_EVENTSTRUCT) {
             m->counts.eventstruct++;
-            return t; /* its <allowed> children select events; the C type is a raw event */
+            parse_allowed(t, k);
+            return t;
         }
         kind == TK_STRUCT ? m->counts.struct_++ : m->counts.union_++;
         parse_fields(m, t, k, 0, NULL);

@@ -536,6 +536,23 @@ static void resolve_copy(struct type *t)
     t->size = o->size;
 }
 
+/* The events of t's module an eventstruct's ranges select (core events only), by
+ * range, then number, then document order. */
+static void resolve_eventstruct(struct type *t)
+{
+    for (int r = 0; r < t->nallowed; r++)
+        for (int num = t->allowed[r][0]; num <= t->allowed[r][1]; num++)
+            for (int i = 0; i < t->mod->ntypes; i++) {
+                struct type *ev = t->mod->types[i];
+                if (ev->kind != TK_EVENT || ev->number != num || ev->xge)
+                    continue;
+                resolve_type(ev);
+                if (!(ev->copy_of ? ev->copy_of : ev)->xge)
+                    PUSH(t->members, t->nmembers, ev);
+            }
+    t->size = 32;
+}
+
 static void resolve_type(struct type *t)
 {
     if (t->resolved)
@@ -554,8 +571,10 @@ static void resolve_type(struct type *t)
         t->size = t->target->size;
         break;
     case TK_ENUM:
+        t->size = -1;
+        break;
     case TK_EVENTSTRUCT:
-        t->size = t->kind == TK_EVENTSTRUCT ? 32 : -1;
+        resolve_eventstruct(t);
         break;
     case TK_EVENT:
     case TK_ERROR:
@@ -593,6 +612,47 @@ static void resolve_type(struct type *t)
     t->resolved = 1;
 }
 
+/* Requests that create a resource under an id the client picks: 0 (None) is never a
+ * valid new id (the server answers BadIDChoice), so the sender refuses it before anything
+ * is written. Only ids the protocol certainly forbids to be 0; an entry that names a
+ * request or field the description lacks stops the generator. */
+static const struct { const char *header, *request, *field; } new_ids[] = {
+    { "xproto", "CreateWindow", "wid" },        { "xproto", "OpenFont", "fid" },
+    { "xproto", "CreatePixmap", "pid" },        { "xproto", "CreateGC", "cid" },
+    { "xproto", "CreateColormap", "mid" },      { "xproto", "CopyColormapAndFree", "mid" },
+    { "xproto", "CreateCursor", "cid" },        { "xproto", "CreateGlyphCursor", "cid" },
+    { "shm", "Attach", "shmseg" },              { "shm", "AttachFd", "shmseg" },
+    { "shm", "CreatePixmap", "pid" },           { "shm", "CreateSegment", "shmseg" },
+    { "render", "CreatePicture", "pid" },       { "render", "CreateGlyphSet", "gsid" },
+    { "xfixes", "CreateRegion", "region" },     { "damage", "Create", "damage" },
+    { "sync", "CreateCounter", "id" },          { "sync", "CreateAlarm", "id" },
+    { "sync", "CreateFence", "fence" },         { "composite", "NameWindowPixmap", "pixmap" },
+};
+
+static struct type *find_request(struct module *m, const char *name)
+{
+    for (int i = 0; i < m->ntypes; i++)
+        if (m->types[i]->kind == TK_REQUEST && !strcmp(m->types[i]->name, name))
+            return m->types[i];
+    return NULL;
+}
+
+static void mark_new_ids(struct module *m)
+{
+    for (size_t i = 0; i < sizeof(new_ids) / sizeof(new_ids[0]); i++) {
+        if (strcmp(new_ids[i].header, m->header))
+            continue;
+        struct type *t = find_request(m, new_ids[i].request);
+        if (!t)
+            fail(m->root->loc, "new-id table: %s has no request %s", m->header, new_ids[i].request);
+        for (int k = 0; k < t->nfields && !t->new_id; k++)
+            if (t->fields[k]->visible && !strcmp(t->fields[k]->name, new_ids[i].field))
+                t->new_id = t->fields[k];
+        if (!t->new_id)
+            fail(t->loc, "new-id table: %s has no field %s", t->name, new_ids[i].field);
+    }
+}
+
 void module_resolve(struct module *m)
 {
     if (m->resolved)
@@ -602,6 +662,7 @@ void module_resolve(struct module *m)
         module_resolve(m->imports[i].mod);
     for (int i = 0; i < m->ntypes; i++)
         resolve_type(m->types[i]);
+    mark_new_ids(m);
     module_wparams(m);
 }
 

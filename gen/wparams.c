@@ -154,6 +154,11 @@ static void fields_wparams(struct field **fs, int nf)
  * walker needs from outside. */
 void module_wparams(struct module *m)
 {
-    for (int i = 0; i < m->ntypes; i++)
-        tree_wparams(m->types[i]);
+    for (int i = 0; i < m->ntypes; i++) {
+        struct type *t = m->types[i];
+        tree_wparams(t);
+        /* a reply is validated on arrival, where only its own bytes are known */
+        if (t->reply && t->reply->nwparams)
+            fail(t->reply->loc, "a reply whose size needs outside values");
+    }
 }

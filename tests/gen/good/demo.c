@@ -990,7 +990,6 @@ static int xw__demo_list_reply_validate(const void *p, size_t len)
     long n = xw__demo_list_reply_walk((const char *)p, len, -1);
     return n < 0 ? -1 : 0;
 }
-#define xw_validate_reply xw__demo_list_reply_validate
 
 xw_demo_list_cookie_t xw_demo_list(xw_connection_t *c, uint16_t n, const xw_demo_pair_t *pairs, uint32_t tail_len, const uint8_t *tail)
 {
@@ -999,7 +998,7 @@ xw_demo_list_cookie_t xw_demo_list(xw_connection_t *c, uint16_t n, const xw_demo
         .ext = &xw_demo_id,
         .opcode = XW_DEMO_LIST,
         .isvoid = 0,
-        .validate = xw_validate_reply,
+        .validate = xw__demo_list_reply_validate,
     };
     struct iovec xw_parts[6];
     xw_demo_list_request_t xw_out;
@@ -1039,7 +1038,7 @@ xw_demo_list_cookie_t xw_demo_list_unchecked(xw_connection_t *c, uint16_t n, con
         .ext = &xw_demo_id,
         .opcode = XW_DEMO_LIST,
         .isvoid = 0,
-        .validate = xw_validate_reply,
+        .validate = xw__demo_list_reply_validate,
     };
     struct iovec xw_parts[6];
     xw_demo_list_request_t xw_out;
@@ -1114,7 +1113,6 @@ xw_demo_list_reply_t *xw_demo_list_reply(xw_connection_t *c, xw_demo_list_cookie
 {
     return (xw_demo_list_reply_t *)xw_wait_for_reply(c, cookie.sequence, e);
 }
-#undef xw_validate_reply
 
 xw_void_cookie_t xw_demo_share_checked(xw_connection_t *c, xw_demo_thing_t thing, int32_t memory)
 {
