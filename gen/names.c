@@ -108,11 +108,10 @@ static const char *const cxx_only[] = {
  * default (the first three C++ keywords, the last a C one), so a port is a rename. */
 const char *cfield_name(const char *name)
 {
-    if (!strcmp(name, "class") || !strcmp(name, "new") || !strcmp(name, "delete") || !strcmp(name, "default")) {
-        static char buf[16];
-        snprintf(buf, sizeof(buf), "_%s", name);
-        return buf;
-    }
+    static const char *const renamed[] = { "_class", "_new", "_delete", "_default", NULL };
+    for (int i = 0; renamed[i]; i++)
+        if (!strcmp(name, renamed[i] + 1))
+            return renamed[i];
     return name;
 }
 
