@@ -358,39 +358,97 @@ static void inline_path(struct sender *s)
     free(op), free(opu);
 }
 
+/* c and a wrapper's own parameters, by name: what it passes to the body. */
+static void call_args(struct out *o, struct type *t)
+{
+    out_printf(o, "c");
+    for (int i = 0; i < t->nfields; i++)
+        if (t->fields[i]->visible)
+            out_printf(o, ", %s", t->fields[i]->cname);
+}
+
+/* Checks, fixed assignments and parts of t's sender into s; with inl, the inline path
+ * first (the only thing a wrapper builds itself). */
+static void sender_text(struct sender *s, int aux, int inl)
+{
+    struct type *t = s->t;
+    if (c_size(t) != wire_fixed_size(t)) /* C padding the wire lacks: send zeros, never stack bytes */
+        out_printf(&s->body, "    memset(&xw_out, 0, sizeof(xw_out));\n");
+    fixed_assignments(s);
+    if (inl) {
+        /* the id check comes before the inline path */
+        if (t->new_id)
+            reject_new_id(s, t->new_id);
+        inline_path(s);
+        return;
+    }
+    out_printf(&s->body, "    xw_parts[2].iov_base = (char *)&xw_out;\n    xw_parts[2].iov_len = sizeof(xw_out);\n");
+    s->nparts = 1;
+    if (c_size(t) % 4) /* the fixed part's own padding, only when it is not whole words */
+        pad_part(s);
+    var_parts(s, aux);
+    /* after the fds are collected, so that a refusal closes them */
+    if (t->new_id)
+        reject_new_id(s, t->new_id);
+    for (int i = 0; i < s->nnull; i++) {
+        char *cond = xasprintf("!xw_parts[%d].iov_base && xw_parts[%d].iov_len", s->null_part[i], s->null_part[i]);
+        char *why = xasprintf("%s is NULL but its length is not 0", s->null_name[i]);
+        reject_if(s, cond, why);
+        free(cond), free(why);
+    }
+    if (s->sink_checked)
+        reject_if(s, "xw_sink.bad", "a list in the switch's values is NULL but its length is not 0");
+}
+
+static void free_sender(struct sender *s)
+{
+    free(s->body.buf), free(s->pre.buf), free(s->null_part), free(s->null_name);
+}
+
+/* The one body of a request's senders (of its _aux senders when aux): the public
+ * functions differ only in xw_flags, so they call it. Kept out of line, or each
+ * sender would carry its own copy again. */
+static void emit_body(struct emitter *e, struct type *t, int aux)
+{
+    char *cookie = t->reply ? tfunc(e, t, "cookie_t") : xstrdup("xw_void_cookie_t");
+    char *rt = tname(e, t), *bn = ifunc(t, aux ? "aux" : NULL, "send");
+    struct sender s = { .e = e, .t = t };
+    sender_text(&s, aux, 0);
+    struct out *c = &e->c;
+    out_printf(c, "\n/* The body of %s's %ssenders; xw_flags is 0 or XW_REQUEST_CHECKED. */\n"
+                  "static __attribute__((noinline)) ",
+               t->name, aux ? "_aux " : "");
+    signature(e, c, t, cookie, bn, aux);
+    c->len--; /* reopen the parameter list */
+    out_printf(c, ", int xw_flags)");
+    char *ext = e->m->is_ext ? cname_join(e->m, (char *[]){ "xw", e->m->ext_name, "id" }, 3, NULL) : NULL;
+    char *op = tfunc(e, t, NULL), *opu = cname_upper(op);
+    char *val = t->reply ? ifunc(t, NULL, "reply_validate") : xstrdup("0");
+    out_printf(c, "\n{\n    static const xw_protocol_request_t xw_req = {\n        .count = %d,\n        .ext = %s%s,\n"
+                  "        .opcode = %s,\n        .isvoid = %d,\n        .validate = %s,\n    };\n",
+               s.nparts, ext ? "&" : "", ext ? ext : "0", opu, t->reply ? 0 : 1, val);
+    out_printf(c, "    struct iovec xw_parts[%d];\n    %s xw_out;\n    %s xw_ret;\n", s.nparts + 2, rt, cookie);
+    int fds = s.nfds_fixed || s.nfds_list;
+    if (fds)
+        out_printf(c, "    int xw_fds[%d];\n    unsigned int xw_nfds = 0;\n", s.nfds_list ? 16 : s.nfds_fixed);
+    out_append(c, &s.pre);
+    out_printf(c, "\n");
+    out_append(c, &s.body);
+    out_printf(c, "    {\n        size_t xw_total = 0;\n        for (int xw_k = 2; xw_k < %d; xw_k++)\n            xw_total += xw_parts[xw_k].iov_len;\n",
+               s.nparts + 2);
+    out_printf(c, "        xw_ret.sequence = (unsigned int)xw_send(c, xw_flags%s, xw_parts + 2, &xw_req, xw_total, %s, %s);\n    }\n",
+               t->reply && t->reply->has_fds ? " | XW_REQUEST_REPLY_FDS" : "", fds ? "xw_nfds" : "0", fds ? "xw_fds" : "0");
+    out_printf(c, "    return xw_ret;\n}\n");
+    free(cookie), free(rt), free(bn), free(ext), free(op), free(opu), free(val);
+    free_sender(&s);
+}
+
+/* A public sender: its prototype and doc in the header, and a call of the body, after
+ * the inline path where it has one. */
 static void emit_sender(struct emitter *e, struct type *t, const char *fn, int checked_flag, int aux)
 {
     char *cookie = t->reply ? tfunc(e, t, "cookie_t") : xstrdup("xw_void_cookie_t");
-    char *rt = tname(e, t);
-    struct sender s = { .e = e, .t = t };
-    if (c_size(t) != wire_fixed_size(t)) /* C padding the wire lacks: send zeros, never stack bytes */
-        out_printf(&s.body, "    memset(&xw_out, 0, sizeof(xw_out));\n");
-    fixed_assignments(&s);
-    /* the id check comes before the inline path, or, where fds are collected, after
-     * them so that a refusal closes them */
-    struct field *nid = t->new_id;
-    int inl = inline_ok(e, t, checked_flag, aux);
-    if (nid && inl)
-        reject_new_id(&s, nid);
-    if (inl)
-        inline_path(&s);
-    out_printf(&s.body, "    xw_parts[2].iov_base = (char *)&xw_out;\n    xw_parts[2].iov_len = sizeof(xw_out);\n");
-    s.nparts = 1;
-    if (c_size(t) % 4) /* the fixed part's own padding, only when it is not whole words */
-        pad_part(&s);
-    var_parts(&s, aux);
-    if (nid && !inl)
-        reject_new_id(&s, nid);
-    for (int i = 0; i < s.nnull; i++) {
-        char *cond = xasprintf("!xw_parts[%d].iov_base && xw_parts[%d].iov_len", s.null_part[i], s.null_part[i]);
-        char *why = xasprintf("%s is NULL but its length is not 0", s.null_name[i]);
-        reject_if(&s, cond, why);
-        free(cond), free(why);
-    }
-    if (s.sink_checked)
-        reject_if(&s, "xw_sink.bad", "a list in the switch's values is NULL but its length is not 0");
-
-    /* header */
+    char *bn = ifunc(t, aux ? "aux" : NULL, "send");
     struct out *h = &e->hfuncs, *c = &e->c;
     out_printf(h, "\n");
     emit_doc(h, t->doc, "");
@@ -402,27 +460,22 @@ static void emit_sender(struct emitter *e, struct type *t, const char *fn, int c
     out_printf(h, ";\n");
     out_printf(c, "\n");
     signature(e, c, t, cookie, fn, aux);
-    char *ext = e->m->is_ext ? cname_join(e->m, (char *[]){ "xw", e->m->ext_name, "id" }, 3, NULL) : NULL;
-    char *op = tfunc(e, t, NULL), *opu = cname_upper(op);
-    char *val = t->reply ? ifunc(t, NULL, "reply_validate") : xstrdup("0");
-    out_printf(c, "\n{\n    static const xw_protocol_request_t xw_req = {\n        .count = %d,\n        .ext = %s%s,\n"
-                  "        .opcode = %s,\n        .isvoid = %d,\n        .validate = %s,\n    };\n",
-               s.nparts, ext ? "&" : "", ext ? ext : "0", opu, t->reply ? 0 : 1, val);
-    out_printf(c, "    struct iovec xw_parts[%d];\n    %s xw_out;\n    %s xw_ret;\n", s.nparts + 2, rt, cookie);
-    if (s.nfds_fixed || s.nfds_list)
-        out_printf(c, "    int xw_fds[%d];\n    unsigned int xw_nfds = 0;\n", s.nfds_list ? 16 : s.nfds_fixed);
-    out_append(c, &s.pre);
-    out_printf(c, "\n");
-    out_append(c, &s.body);
-    out_printf(c, "    {\n        size_t xw_total = 0;\n        for (int xw_k = 2; xw_k < %d; xw_k++)\n            xw_total += xw_parts[xw_k].iov_len;\n",
-               s.nparts + 2);
-    int flags = 0;
-    const char *fl[] = { "0", "XW_REQUEST_CHECKED", "XW_REQUEST_REPLY_FDS", "XW_REQUEST_CHECKED | XW_REQUEST_REPLY_FDS" };
-    flags = (checked_flag ? 1 : 0) | (t->reply && t->reply->has_fds ? 2 : 0);
-    out_printf(c, "        xw_ret.sequence = (unsigned int)xw_send(c, %s, xw_parts + 2, &xw_req, xw_total, %s, %s);\n    }\n",
-               fl[flags], s.nfds_fixed || s.nfds_list ? "xw_nfds" : "0", s.nfds_fixed || s.nfds_list ? "xw_fds" : "0");
-    out_printf(c, "    return xw_ret;\n}\n");
-    free(cookie), free(rt), free(ext), free(op), free(opu), free(val), free(s.body.buf), free(s.pre.buf), free(s.null_part), free(s.null_name);
+    out_printf(c, "\n{\n");
+    if (inline_ok(e, t, checked_flag, aux)) {
+        struct sender s = { .e = e, .t = t };
+        char *rt = tname(e, t);
+        sender_text(&s, aux, 1);
+        out_printf(c, "    %s xw_out;\n    %s xw_ret;\n", rt, cookie);
+        out_append(c, &s.pre);
+        out_printf(c, "\n");
+        out_append(c, &s.body);
+        free(rt);
+        free_sender(&s);
+    }
+    out_printf(c, "    return %s(", bn);
+    call_args(c, t);
+    out_printf(c, ", %s);\n}\n", checked_flag ? "XW_REQUEST_CHECKED" : "0");
+    free(cookie), free(bn);
 }
 
 static void emit_reply_fn(struct emitter *e, struct type *t)
@@ -468,6 +521,9 @@ static void emit_reply_validator(struct emitter *e, struct type *t)
 static void emit_senders(struct emitter *e, struct type *t)
 {
     int aux = has_switch(t);
+    emit_body(e, t, 0);
+    if (aux)
+        emit_body(e, t, 1);
     char *base = tfunc(e, t, NULL);
     char *alt = tfunc(e, t, t->reply ? "unchecked" : "checked");
     char *abase = tfunc(e, t, "aux");
