@@ -28,50 +28,60 @@ void *__libc_realloc(void *p, size_t size);
 void *__libc_memalign(size_t align, size_t size);
 void __libc_free(void *p);
 
+/* The project builds with -fvisibility=hidden, so these replacements are hidden and see
+ * only the executable's own calls (xwire linked statically); shared libraries' calls
+ * (libxcb's, xcb-util's) go to libc uncounted. A test that counts those too builds this
+ * file with -DALLOC_COUNT_LIBRARIES, which exports them. */
+#ifdef ALLOC_COUNT_LIBRARIES
+#define REPLACES __attribute__((visibility("default")))
+#else
+#define REPLACES
+#endif
+
 static void note(void)
 {
     if (counting)
         atomic_fetch_add_explicit(&allocs, 1, memory_order_relaxed);
 }
 
-void *malloc(size_t size)
+REPLACES void *malloc(size_t size)
 {
     note();
     return __libc_malloc(size);
 }
 
-void *calloc(size_t n, size_t size)
+REPLACES void *calloc(size_t n, size_t size)
 {
     note();
     return __libc_calloc(n, size);
 }
 
-void *realloc(void *p, size_t size)
+REPLACES void *realloc(void *p, size_t size)
 {
     note();
     return __libc_realloc(p, size);
 }
 
-void *memalign(size_t align, size_t size)
+REPLACES void *memalign(size_t align, size_t size)
 {
     note();
     return __libc_memalign(align, size);
 }
 
-void *aligned_alloc(size_t align, size_t size)
+REPLACES void *aligned_alloc(size_t align, size_t size)
 {
     note();
     return __libc_memalign(align, size);
 }
 
-int posix_memalign(void **out, size_t align, size_t size)
+REPLACES int posix_memalign(void **out, size_t align, size_t size)
 {
     note();
     *out = __libc_memalign(align, size);
     return *out ? 0 : ENOMEM;
 }
 
-void free(void *p)
+REPLACES void free(void *p)
 {
     __libc_free(p);
 }

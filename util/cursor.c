@@ -191,8 +191,12 @@ static void put_pixels(struct xw_cursor_context_t *c, xw_pixmap_t pixmap, xw_gco
     int swap = c->msb_first != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
     for (size_t i = 0; i < (size_t)img->width * img->height; i++)
         wire[i] = swap ? __builtin_bswap32(img->pixels[i]) : img->pixels[i];
-    uint64_t max_bytes = (uint64_t)xw_get_maximum_request_length(c->conn) * 4;
     uint64_t row = (uint64_t)img->width * 4;
+    /* The setup's limit first: asking for BIG-REQUESTS costs a round trip (and a
+     * request xcb-util does not send) that cursor-sized images never need. */
+    uint64_t max_bytes = (uint64_t)xw_get_setup(c->conn)->maximum_request_length * 4;
+    if (24 + row * img->height > max_bytes)
+        max_bytes = (uint64_t)xw_get_maximum_request_length(c->conn) * 4;
     uint32_t rows = max_bytes > 24 + row ? (uint32_t)((max_bytes - 24) / row) : 1;
     for (uint32_t y = 0; y < img->height; y += rows) {
         uint32_t h = img->height - y < rows ? img->height - y : rows;
@@ -201,7 +205,7 @@ static void put_pixels(struct xw_cursor_context_t *c, xw_pixmap_t pixmap, xw_gco
     }
 }
 
-/* Makes one RENDER cursor per image (sharing a pixmap while the size stays), then an
+/* Makes one RENDER cursor per image (one pixmap per run of equal sizes), then an
  * animated cursor of them when there are several and the server can animate. */
 static xw_cursor_t upload(struct xw_cursor_context_t *c, const struct xw__cursor_image *images, uint32_t n)
 {
@@ -229,8 +233,10 @@ static xw_cursor_t upload(struct xw_cursor_context_t *c, const struct xw__cursor
                 free(frames);
                 return 0;
             }
-            pixmap = xw_generate_id(c->conn);
-            gc = xw_generate_id(c->conn);
+            if (!pixmap) { /* ids are reused for each new size once freed, as xcb-util does */
+                pixmap = xw_generate_id(c->conn);
+                gc = xw_generate_id(c->conn);
+            }
             xw_create_pixmap(c->conn, 32, pixmap, c->root, (uint16_t)img->width, (uint16_t)img->height);
             xw_create_gc(c->conn, gc, pixmap, 0, NULL);
         }

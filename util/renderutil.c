@@ -114,8 +114,8 @@ static struct render_cache *cache_fetch(xw_connection_t *c)
     const xw_query_extension_reply_t *ext = xw_get_extension_data(c, &xw_render_id);
     if (!ext || !ext->present)
         return e;
-    xw_render_query_version_cookie_t v =
-        xw_render_query_version(c, XW_RENDER_MAJOR_VERSION, XW_RENDER_MINOR_VERSION);
+    /* 0.10 is what xcb-util asks for (so the server answers the same version to both) */
+    xw_render_query_version_cookie_t v = xw_render_query_version(c, 0, 10);
     xw_render_query_pict_formats_cookie_t f = xw_render_query_pict_formats(c);
     xw_generic_error_t *err = NULL;
     e->version = xw_render_query_version_reply(c, v, &err);

@@ -52,7 +52,7 @@ XW_EXPORT xw_render_pictforminfo_t *xw_render_util_find_format(const xw_render_q
 XW_EXPORT xw_render_pictforminfo_t *xw_render_util_find_standard_format(const xw_render_query_pict_formats_reply_t *formats,
                                                                         xw_pict_standard_t format);
 
-/** RENDER's QueryVersion reply for `c` (the client asks for 0.11), fetched once per
+/** RENDER's QueryVersion reply for `c` (the client asks for 0.10, as xcb-util does), fetched once per
  * connection together with the formats and cached until xw_render_util_disconnect. NULL
  * when the server has no RENDER or the request failed. The reply stays owned by the cache.
  * The first call per connection allocates and waits for two replies; thread-safe. */
