@@ -89,8 +89,8 @@ static uint32_t default_size(const struct rm_settings *rm, const xw_screen_t *sc
     int dpi = rm->dpi ? count_atoi(rm->dpi, rm->dpi_len) : 0;
     if (dpi > 0)
         return (uint32_t)(dpi * 16 / 72);
-    uint16_t side = screen->width_in_pixels < screen->height_in_pixels ? screen->width_in_pixels
-                                                                      : screen->height_in_pixels;
+    uint16_t side =
+        screen->width_in_pixels < screen->height_in_pixels ? screen->width_in_pixels : screen->height_in_pixels;
     return side / 48u;
 }
 
@@ -115,13 +115,12 @@ static enum render_level render_level(const xw_render_query_version_reply_t *v, 
 /* Collects the replies asked for in xw_cursor_context_new; errors are dropped (a
  * missing reply only means fewer features). */
 static void take_replies(struct xw_cursor_context_t *c, const xw_screen_t *screen, xw_get_property_cookie_t rmc,
-                         int have_render, xw_render_query_version_cookie_t vc,
-                         xw_render_query_pict_formats_cookie_t fc)
+                         int have_render, xw_render_query_version_cookie_t vc, xw_render_query_pict_formats_cookie_t fc)
 {
     xw_generic_error_t *e = NULL;
     xw_get_property_reply_t *rmr = xw_get_property_reply(c->conn, rmc, &e);
     free(e);
-    struct rm_settings rm = { 0 };
+    struct rm_settings rm = {0};
     if (rmr)
         rm_parse(xw_get_property_value(rmr), (size_t)xw_get_property_value_length(rmr), &rm);
     c->theme = pick_theme(&rm);
@@ -159,8 +158,8 @@ XW_EXPORT int xw_cursor_context_new(xw_connection_t *conn, xw_screen_t *screen, 
     int have_render = ext && ext->present;
     xw_get_property_cookie_t rmc =
         xw_get_property(conn, 0, c->root, XW_ATOM_RESOURCE_MANAGER, XW_ATOM_STRING, 0, 16 * 1024);
-    xw_render_query_version_cookie_t vc = { 0 };
-    xw_render_query_pict_formats_cookie_t fc = { 0 };
+    xw_render_query_version_cookie_t vc = {0};
+    xw_render_query_pict_formats_cookie_t fc = {0};
     if (have_render) {
         vc = xw_render_query_version(conn, XW_RENDER_MAJOR_VERSION, XW_RENDER_MINOR_VERSION);
         fc = xw_render_query_pict_formats(conn);
@@ -200,8 +199,8 @@ static void put_pixels(struct xw_cursor_context_t *c, xw_pixmap_t pixmap, xw_gco
     uint32_t rows = max_bytes > 24 + row ? (uint32_t)((max_bytes - 24) / row) : 1;
     for (uint32_t y = 0; y < img->height; y += rows) {
         uint32_t h = img->height - y < rows ? img->height - y : rows;
-        xw_put_image(c->conn, XW_IMAGE_FORMAT_Z_PIXMAP, pixmap, gc, (uint16_t)img->width, (uint16_t)h, 0,
-                     (int16_t)y, 0, 32, (uint32_t)(h * row), (const uint8_t *)(wire + (size_t)y * img->width));
+        xw_put_image(c->conn, XW_IMAGE_FORMAT_Z_PIXMAP, pixmap, gc, (uint16_t)img->width, (uint16_t)h, 0, (int16_t)y, 0,
+                     32, (uint32_t)(h * row), (const uint8_t *)(wire + (size_t)y * img->width));
     }
 }
 
@@ -265,8 +264,8 @@ static xw_cursor_t core_cursor(struct xw_cursor_context_t *c, int glyph)
 {
     xw_cursor_t cid = xw_generate_id(c->conn);
     /* black on white, as XCreateFontCursor makes them */
-    xw_create_glyph_cursor(c->conn, cid, c->cursor_font, c->cursor_font, (uint16_t)glyph, (uint16_t)(glyph + 1), 0,
-                           0, 0, 0xffff, 0xffff, 0xffff);
+    xw_create_glyph_cursor(c->conn, cid, c->cursor_font, c->cursor_font, (uint16_t)glyph, (uint16_t)(glyph + 1), 0, 0,
+                           0, 0xffff, 0xffff, 0xffff);
     return cid;
 }
 

@@ -8,13 +8,13 @@
 
 #include "cursor_int.h"
 
-#define XCURSOR_MAGIC 0x72756358u       /* "Xcur" read as a little-endian word */
+#define XCURSOR_MAGIC 0x72756358u /* "Xcur" read as a little-endian word */
 #define XCURSOR_IMAGE_TYPE 0xfffd0002u
-#define FILE_HEADER_LEN 16u             /* magic, header length, version, ntoc */
-#define TOC_ENTRY_LEN 12u               /* type, subtype (the nominal size), position */
-#define IMAGE_HEADER_LEN 36u            /* chunk header (16) + width, height, xhot, yhot, delay */
-#define MAX_TOC 0x10000u                /* as xcb-util and libXcursor bound it */
-#define MAX_SIDE 0x7fffu                /* libXcursor's largest image side */
+#define FILE_HEADER_LEN 16u  /* magic, header length, version, ntoc */
+#define TOC_ENTRY_LEN 12u    /* type, subtype (the nominal size), position */
+#define IMAGE_HEADER_LEN 36u /* chunk header (16) + width, height, xhot, yhot, delay */
+#define MAX_TOC 0x10000u     /* as xcb-util and libXcursor bound it */
+#define MAX_SIDE 0x7fffu     /* libXcursor's largest image side */
 
 static uint32_t le32(const uint8_t *p)
 {

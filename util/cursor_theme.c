@@ -10,22 +10,89 @@
 #include "cursor_int.h"
 
 #define DEFAULT_PATH "~/.icons:/usr/share/icons:/usr/share/pixmaps:/usr/X11R6/lib/X11/icons"
-#define MAX_DEPTH 8 /* inheritance deeper than this is refused: each level may branch */
+#define MAX_DEPTH 8           /* inheritance deeper than this is refused: each level may branch */
 #define MAX_INDEX (64 * 1024) /* index.theme bytes read */
 #define MAX_INHERITS 1024     /* bytes of one Inherits list */
 
 /* X11's cursorfont.h: shape n is glyph 2n (its mask is glyph 2n + 1). */
 static const char *const core_names[] = {
-    "X_cursor", "arrow", "based_arrow_down", "based_arrow_up", "boat", "bogosity", "bottom_left_corner",
-    "bottom_right_corner", "bottom_side", "bottom_tee", "box_spiral", "center_ptr", "circle", "clock",
-    "coffee_mug", "cross", "cross_reverse", "crosshair", "diamond_cross", "dot", "dotbox", "double_arrow",
-    "draft_large", "draft_small", "draped_box", "exchange", "fleur", "gobbler", "gumby", "hand1", "hand2", "heart",
-    "icon", "iron_cross", "left_ptr", "left_side", "left_tee", "leftbutton", "ll_angle", "lr_angle", "man",
-    "middlebutton", "mouse", "pencil", "pirate", "plus", "question_arrow", "right_ptr", "right_side", "right_tee",
-    "rightbutton", "rtl_logo", "sailboat", "sb_down_arrow", "sb_h_double_arrow", "sb_left_arrow",
-    "sb_right_arrow", "sb_up_arrow", "sb_v_double_arrow", "shuttle", "sizing", "spider", "spraycan", "star",
-    "target", "tcross", "top_left_arrow", "top_left_corner", "top_right_corner", "top_side", "top_tee", "trek",
-    "ul_angle", "umbrella", "ur_angle", "watch", "xterm",
+    "X_cursor",
+    "arrow",
+    "based_arrow_down",
+    "based_arrow_up",
+    "boat",
+    "bogosity",
+    "bottom_left_corner",
+    "bottom_right_corner",
+    "bottom_side",
+    "bottom_tee",
+    "box_spiral",
+    "center_ptr",
+    "circle",
+    "clock",
+    "coffee_mug",
+    "cross",
+    "cross_reverse",
+    "crosshair",
+    "diamond_cross",
+    "dot",
+    "dotbox",
+    "double_arrow",
+    "draft_large",
+    "draft_small",
+    "draped_box",
+    "exchange",
+    "fleur",
+    "gobbler",
+    "gumby",
+    "hand1",
+    "hand2",
+    "heart",
+    "icon",
+    "iron_cross",
+    "left_ptr",
+    "left_side",
+    "left_tee",
+    "leftbutton",
+    "ll_angle",
+    "lr_angle",
+    "man",
+    "middlebutton",
+    "mouse",
+    "pencil",
+    "pirate",
+    "plus",
+    "question_arrow",
+    "right_ptr",
+    "right_side",
+    "right_tee",
+    "rightbutton",
+    "rtl_logo",
+    "sailboat",
+    "sb_down_arrow",
+    "sb_h_double_arrow",
+    "sb_left_arrow",
+    "sb_right_arrow",
+    "sb_up_arrow",
+    "sb_v_double_arrow",
+    "shuttle",
+    "sizing",
+    "spider",
+    "spraycan",
+    "star",
+    "target",
+    "tcross",
+    "top_left_arrow",
+    "top_left_corner",
+    "top_right_corner",
+    "top_side",
+    "top_tee",
+    "trek",
+    "ul_angle",
+    "umbrella",
+    "ur_angle",
+    "watch",
+    "xterm",
 };
 
 int xw__cursor_core_glyph(const char *name)
@@ -148,7 +215,7 @@ static int find(const char *theme_in, size_t theme_len, const char *name, const 
         return -1;
     memcpy(theme, theme_in, theme_len);
     theme[theme_len] = '\0';
-    struct chain here = { theme, up, up ? up->depth + 1 : 0 };
+    struct chain here = {theme, up, up ? up->depth + 1 : 0};
     if (!strcmp(theme, "core") && (*core_glyph = xw__cursor_core_glyph(name)) >= 0)
         return -1;
     if (snprintf(rest, sizeof(rest), "cursors/%s", name) >= (int)sizeof(rest))

@@ -24,9 +24,8 @@ struct item_header {
     int16_t dx, dy;
 };
 
-XW_EXPORT xw_render_util_composite_text_stream_t *xw_render_util_composite_text_stream(xw_render_glyphset_t initial_glyphset,
-                                                                                       uint32_t total_glyphs,
-                                                                                       uint32_t total_glyphset_changes)
+XW_EXPORT xw_render_util_composite_text_stream_t *xw_render_util_composite_text_stream(
+    xw_render_glyphset_t initial_glyphset, uint32_t total_glyphs, uint32_t total_glyphset_changes)
 {
     xw_render_util_composite_text_stream_t *s = calloc(1, sizeof(*s));
     if (!s)
@@ -73,7 +72,7 @@ static void append(xw_render_util_composite_text_stream_t *s, uint32_t size, uin
     if (reserve(s, sizeof(struct item_header) + padded) < 0)
         return;
     s->glyph_size = size;
-    struct item_header h = { (uint8_t)count, { 0, 0, 0 }, dx, dy };
+    struct item_header h = {(uint8_t)count, {0, 0, 0}, dx, dy};
     memcpy(s->buf + s->len, &h, sizeof(h));
     s->len += sizeof(h);
     if (body)
@@ -105,7 +104,7 @@ XW_EXPORT void xw_render_util_change_glyphset(xw_render_util_composite_text_stre
 {
     if (!stream || glyphset == stream->current_glyphset || reserve(stream, 12) < 0)
         return;
-    struct item_header h = { 255, { 0, 0, 0 }, 0, 0 };
+    struct item_header h = {255, {0, 0, 0}, 0, 0};
     memcpy(stream->buf + stream->len, &h, sizeof(h));
     memcpy(stream->buf + stream->len + sizeof(h), &glyphset, 4);
     stream->len += 12;
@@ -121,15 +120,15 @@ static xw_void_cookie_t send_stream(xw_connection_t *xc, int checked, uint8_t op
                                     int16_t src_y, const xw_render_util_composite_text_stream_t *s)
 {
     static const glyphs_sender senders[2][3] = {
-        { xw_render_composite_glyphs_8, xw_render_composite_glyphs_16, xw_render_composite_glyphs_32 },
-        { xw_render_composite_glyphs_8_checked, xw_render_composite_glyphs_16_checked,
-          xw_render_composite_glyphs_32_checked },
+        {xw_render_composite_glyphs_8, xw_render_composite_glyphs_16, xw_render_composite_glyphs_32},
+        {xw_render_composite_glyphs_8_checked, xw_render_composite_glyphs_16_checked,
+         xw_render_composite_glyphs_32_checked},
     };
     int width = !s ? -1 : s->glyph_size == 1 ? 0 : s->glyph_size == 2 ? 1 : s->glyph_size == 4 ? 2 : -1;
     if (width < 0) /* nothing to draw: xcb-util sends a NoOperation in its place */
         return checked ? xw_no_operation_checked(xc) : xw_no_operation(xc);
-    return senders[checked][width](xc, op, src, dst, mask_format, s->initial_glyphset, src_x, src_y,
-                                   (uint32_t)s->len, s->buf);
+    return senders[checked][width](xc, op, src, dst, mask_format, s->initial_glyphset, src_x, src_y, (uint32_t)s->len,
+                                   s->buf);
 }
 
 XW_EXPORT xw_void_cookie_t xw_render_util_composite_text(xw_connection_t *xc, uint8_t op, xw_render_picture_t src,

@@ -54,8 +54,9 @@ XW_EXPORT xw_render_pictforminfo_t *xw_render_util_find_format(const xw_render_q
 
 /* The standard formats of the Render specification: direct formats with 8-bit
  * channels at the usual shifts, and alpha-only formats of depth 8, 4 and 1. */
-#define RGB_BITS (XW_PICT_FORMAT_RED | XW_PICT_FORMAT_RED_MASK | XW_PICT_FORMAT_GREEN | XW_PICT_FORMAT_GREEN_MASK | \
-                  XW_PICT_FORMAT_BLUE | XW_PICT_FORMAT_BLUE_MASK)
+#define RGB_BITS                                                                                                       \
+    (XW_PICT_FORMAT_RED | XW_PICT_FORMAT_RED_MASK | XW_PICT_FORMAT_GREEN | XW_PICT_FORMAT_GREEN_MASK |                 \
+     XW_PICT_FORMAT_BLUE | XW_PICT_FORMAT_BLUE_MASK)
 #define NO_RGB_BITS (XW_PICT_FORMAT_RED_MASK | XW_PICT_FORMAT_GREEN_MASK | XW_PICT_FORMAT_BLUE_MASK)
 #define BASE_BITS (XW_PICT_FORMAT_TYPE | XW_PICT_FORMAT_DEPTH)
 
@@ -64,23 +65,32 @@ static const struct standard {
     uint8_t depth;
     uint16_t alpha_shift, alpha_mask, rgb_mask;
 } standards[] = {
-    [XW_PICT_STANDARD_ARGB_32] = { BASE_BITS | RGB_BITS | XW_PICT_FORMAT_ALPHA | XW_PICT_FORMAT_ALPHA_MASK, 32, 24, 0xff, 0xff },
-    [XW_PICT_STANDARD_RGB_24] = { BASE_BITS | RGB_BITS | XW_PICT_FORMAT_ALPHA_MASK, 24, 0, 0, 0xff },
-    [XW_PICT_STANDARD_A_8] = { BASE_BITS | NO_RGB_BITS | XW_PICT_FORMAT_ALPHA | XW_PICT_FORMAT_ALPHA_MASK, 8, 0, 0xff, 0 },
-    [XW_PICT_STANDARD_A_4] = { BASE_BITS | NO_RGB_BITS | XW_PICT_FORMAT_ALPHA | XW_PICT_FORMAT_ALPHA_MASK, 4, 0, 0x0f, 0 },
-    [XW_PICT_STANDARD_A_1] = { BASE_BITS | NO_RGB_BITS | XW_PICT_FORMAT_ALPHA | XW_PICT_FORMAT_ALPHA_MASK, 1, 0, 0x01, 0 },
+    [XW_PICT_STANDARD_ARGB_32] = {BASE_BITS | RGB_BITS | XW_PICT_FORMAT_ALPHA | XW_PICT_FORMAT_ALPHA_MASK, 32, 24, 0xff,
+                                  0xff},
+    [XW_PICT_STANDARD_RGB_24] = {BASE_BITS | RGB_BITS | XW_PICT_FORMAT_ALPHA_MASK, 24, 0, 0, 0xff},
+    [XW_PICT_STANDARD_A_8] = {BASE_BITS | NO_RGB_BITS | XW_PICT_FORMAT_ALPHA | XW_PICT_FORMAT_ALPHA_MASK, 8, 0, 0xff,
+                              0},
+    [XW_PICT_STANDARD_A_4] = {BASE_BITS | NO_RGB_BITS | XW_PICT_FORMAT_ALPHA | XW_PICT_FORMAT_ALPHA_MASK, 4, 0, 0x0f,
+                              0},
+    [XW_PICT_STANDARD_A_1] = {BASE_BITS | NO_RGB_BITS | XW_PICT_FORMAT_ALPHA | XW_PICT_FORMAT_ALPHA_MASK, 1, 0, 0x01,
+                              0},
 };
 
-XW_EXPORT xw_render_pictforminfo_t *xw_render_util_find_standard_format(const xw_render_query_pict_formats_reply_t *formats,
-                                                                        xw_pict_standard_t format)
+XW_EXPORT xw_render_pictforminfo_t *xw_render_util_find_standard_format(
+    const xw_render_query_pict_formats_reply_t *formats, xw_pict_standard_t format)
 {
     if ((unsigned)format >= sizeof(standards) / sizeof(standards[0]))
         return NULL;
     const struct standard *s = &standards[format];
-    xw_render_pictforminfo_t t = { .type = XW_RENDER_PICT_TYPE_DIRECT, .depth = s->depth };
-    t.direct = (xw_render_directformat_t){ .red_shift = 16, .red_mask = s->rgb_mask, .green_shift = 8,
-                                           .green_mask = s->rgb_mask, .blue_shift = 0, .blue_mask = s->rgb_mask,
-                                           .alpha_shift = s->alpha_shift, .alpha_mask = s->alpha_mask };
+    xw_render_pictforminfo_t t = {.type = XW_RENDER_PICT_TYPE_DIRECT, .depth = s->depth};
+    t.direct = (xw_render_directformat_t){.red_shift = 16,
+                                          .red_mask = s->rgb_mask,
+                                          .green_shift = 8,
+                                          .green_mask = s->rgb_mask,
+                                          .blue_shift = 0,
+                                          .blue_mask = s->rgb_mask,
+                                          .alpha_shift = s->alpha_shift,
+                                          .alpha_mask = s->alpha_mask};
     return xw_render_util_find_format(formats, s->mask, &t, 0);
 }
 

@@ -30,26 +30,66 @@ struct wcase {
 };
 
 static const struct wcase cases[] = {
-    { "lsw", "", 0 }, { "lsw", "-a", 0 }, { "lsw", "-o", 0 }, { "lsw", "-u", 0 }, { "lsw", "-r", 0 },
-    { "lsw", "$1", 0 }, { "lsw", "-a $R $1", 0 }, { "lsw", "0x00000001", 0 }, { "lsw", "-x", 0 },
-    { "wattr", "whxyb $1", 0 }, { "wattr", "i $1 $2", 0 }, { "wattr", "o $3", 0 }, { "wattr", "o $1", 0 },
-    { "wattr", "m $4", 0 }, { "wattr", "m $1", 0 }, { "wattr", "$1", 0 }, { "wattr", "0x00dead00", 0 },
-    { "wattr", "x 0x00dead00", 0 }, { "wattr", "z $1", 0 }, { "wattr", "-h", 0 },
-    { "pfw", "", 0 },
-    { "wtf", "$2", 1 }, { "wtf", "0", 0 },
-    { "wtp", "10 20 300 200 $1", 1 }, { "wtp", "1 2", 0 },
-    { "wmv", "5 -5 $1", 1 }, { "wmv", "-a 400 300 $2", 1 }, { "wmv", "-5000 0 $1", 1 }, { "wmv", "1 1 $R", 0 },
-    { "wrs", "10 20 $1", 1 }, { "wrs", "-a 500 400 $2", 1 }, { "wrs", "5000 5000 $1", 1 },
-    { "wmp", "", 0 }, { "wmp", "$1", 0 }, { "wmp", "100 120", 1 }, { "wmp", "-r 10 10", 1 },
-    { "chwb", "-s 5 -c ff0000 $1", 1 }, { "chwb", "-c 00ff00 $2 $3", 1 }, { "chwb", "-s 0 $1", 1 },
-    { "chwso", "-r $1", 1 }, { "chwso", "-l $3", 1 }, { "chwso", "-i $1", 1 }, { "chwso", "-x $1", 0 },
-    { "mapw", "-u $1", 1 }, { "mapw", "-m $4", 1 }, { "mapw", "-t $1 $4", 1 }, { "mapw", "", 0 },
-    { "killw", "$2", 1 }, { "killw", "-p $3", 1 }, { "killw", "0x00dead00", 0 },
-    { "ignw", "-s $1", 1 }, { "ignw", "-r $3", 1 },
-    { "atomx", "WM_NAME $1", 0 }, { "atomx", "XW_TEST=bar $1 $2", 1 }, { "atomx", "-d WM_NAME $1", 1 },
-    { "atomx", "XW_ABSENT $1", 0 },
-    { "pdw", "", 0 }, { "pdw", "$C", 0 }, { "pdw", "-h", 0 },
-    { "slw", "", 0 },
+    {"lsw", "", 0},
+    {"lsw", "-a", 0},
+    {"lsw", "-o", 0},
+    {"lsw", "-u", 0},
+    {"lsw", "-r", 0},
+    {"lsw", "$1", 0},
+    {"lsw", "-a $R $1", 0},
+    {"lsw", "0x00000001", 0},
+    {"lsw", "-x", 0},
+    {"wattr", "whxyb $1", 0},
+    {"wattr", "i $1 $2", 0},
+    {"wattr", "o $3", 0},
+    {"wattr", "o $1", 0},
+    {"wattr", "m $4", 0},
+    {"wattr", "m $1", 0},
+    {"wattr", "$1", 0},
+    {"wattr", "0x00dead00", 0},
+    {"wattr", "x 0x00dead00", 0},
+    {"wattr", "z $1", 0},
+    {"wattr", "-h", 0},
+    {"pfw", "", 0},
+    {"wtf", "$2", 1},
+    {"wtf", "0", 0},
+    {"wtp", "10 20 300 200 $1", 1},
+    {"wtp", "1 2", 0},
+    {"wmv", "5 -5 $1", 1},
+    {"wmv", "-a 400 300 $2", 1},
+    {"wmv", "-5000 0 $1", 1},
+    {"wmv", "1 1 $R", 0},
+    {"wrs", "10 20 $1", 1},
+    {"wrs", "-a 500 400 $2", 1},
+    {"wrs", "5000 5000 $1", 1},
+    {"wmp", "", 0},
+    {"wmp", "$1", 0},
+    {"wmp", "100 120", 1},
+    {"wmp", "-r 10 10", 1},
+    {"chwb", "-s 5 -c ff0000 $1", 1},
+    {"chwb", "-c 00ff00 $2 $3", 1},
+    {"chwb", "-s 0 $1", 1},
+    {"chwso", "-r $1", 1},
+    {"chwso", "-l $3", 1},
+    {"chwso", "-i $1", 1},
+    {"chwso", "-x $1", 0},
+    {"mapw", "-u $1", 1},
+    {"mapw", "-m $4", 1},
+    {"mapw", "-t $1 $4", 1},
+    {"mapw", "", 0},
+    {"killw", "$2", 1},
+    {"killw", "-p $3", 1},
+    {"killw", "0x00dead00", 0},
+    {"ignw", "-s $1", 1},
+    {"ignw", "-r $3", 1},
+    {"atomx", "WM_NAME $1", 0},
+    {"atomx", "XW_TEST=bar $1 $2", 1},
+    {"atomx", "-d WM_NAME $1", 1},
+    {"atomx", "XW_ABSENT $1", 0},
+    {"pdw", "", 0},
+    {"pdw", "$C", 0},
+    {"pdw", "-h", 0},
+    {"slw", "", 0},
 };
 
 static int passed, failed;
@@ -81,22 +121,22 @@ static int prepare(const char *display, struct fixture *f)
     xcb_screen_t *s = xcb_setup_roots_iterator(xcb_get_setup(c)).data;
     f->root = s->root;
     static const int16_t geo[NWIN][5] = {
-        { 50, 60, 200, 150, 2 }, { 200, 100, 120, 80, 4 }, { 500, 400, 100, 100, 0 }, { 20, 500, 60, 40, 1 },
-        { 10, 10, 30, 20, 0 },
+        {50, 60, 200, 150, 2}, {200, 100, 120, 80, 4}, {500, 400, 100, 100, 0},
+        {20, 500, 60, 40, 1},  {10, 10, 30, 20, 0},
     };
     for (int i = 0; i < NWIN; i++) {
         f->win[i] = xcb_generate_id(c);
-        uint32_t values[] = { s->white_pixel, s->black_pixel, i == 2 };
+        uint32_t values[] = {s->white_pixel, s->black_pixel, i == 2};
         xcb_create_window(c, XCB_COPY_FROM_PARENT, f->win[i], i == 4 ? f->win[0] : s->root, geo[i][0], geo[i][1],
-                          (uint16_t)geo[i][2], (uint16_t)geo[i][3], (uint16_t)geo[i][4],
-                          XCB_WINDOW_CLASS_INPUT_OUTPUT, XCB_COPY_FROM_PARENT,
-                          XCB_CW_BACK_PIXEL | XCB_CW_BORDER_PIXEL | XCB_CW_OVERRIDE_REDIRECT, values);
+                          (uint16_t)geo[i][2], (uint16_t)geo[i][3], (uint16_t)geo[i][4], XCB_WINDOW_CLASS_INPUT_OUTPUT,
+                          XCB_COPY_FROM_PARENT, XCB_CW_BACK_PIXEL | XCB_CW_BORDER_PIXEL | XCB_CW_OVERRIDE_REDIRECT,
+                          values);
         if (i != 3)
             xcb_map_window(c, f->win[i]);
     }
     static const char name[] = "first window";
-    xcb_change_property(c, XCB_PROP_MODE_REPLACE, f->win[0], XCB_ATOM_WM_NAME, XCB_ATOM_STRING, 8,
-                        sizeof(name) - 1, name);
+    xcb_change_property(c, XCB_PROP_MODE_REPLACE, f->win[0], XCB_ATOM_WM_NAME, XCB_ATOM_STRING, 8, sizeof(name) - 1,
+                        name);
     atom(c, "XW_TEST"); /* interned before either run, so atom numbers match */
     xcb_set_input_focus(c, XCB_INPUT_FOCUS_POINTER_ROOT, f->win[0], XCB_CURRENT_TIME);
     xcb_warp_pointer(c, XCB_NONE, s->root, 0, 0, 0, 0, 70, 80);
@@ -153,8 +193,8 @@ static void dump_border(xcb_connection_t *c, xcb_window_t root, const xcb_get_ge
     free(tr);
     if (!g->border_width)
         return;
-    xcb_get_image_reply_t *im = xcb_get_image_reply(
-        c, xcb_get_image(c, XCB_IMAGE_FORMAT_Z_PIXMAP, root, g->x, g->y, 1, 1, 0xffffffffu), NULL);
+    xcb_get_image_reply_t *im =
+        xcb_get_image_reply(c, xcb_get_image(c, XCB_IMAGE_FORMAT_Z_PIXMAP, root, g->x, g->y, 1, 1, 0xffffffffu), NULL);
     if (im && xcb_get_image_data_length(im) >= 4) {
         uint32_t px;
         memcpy(&px, xcb_get_image_data(im), 4);
@@ -209,7 +249,7 @@ static void dump(const char *display, const struct fixture *f, struct text *t)
 
 static void sleep_ms(long ms)
 {
-    struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
     nanosleep(&ts, NULL);
 }
 
@@ -309,7 +349,7 @@ static int run_one(const char *prog, const struct wcase *k, struct result *r)
         xvfb_stop(&x);
         return -1;
     }
-    struct text before = { r->before, 0, sizeof(r->before) }, after = { r->after, 0, sizeof(r->after) };
+    struct text before = {r->before, 0, sizeof(r->before)}, after = {r->after, 0, sizeof(r->after)};
     dump(x.name, &f, &before);
     char out_path[] = "/tmp/wmu-out-XXXXXX", err_path[] = "/tmp/wmu-err-XXXXXX";
     int out_fd = mkstemp(out_path), err_fd = mkstemp(err_path);

@@ -39,7 +39,7 @@ static void setup(void)
     screen = xcb_setup_roots_iterator(xcb_get_setup(xc)).data;
     free(xcb_xfixes_query_version_reply(xc, xcb_xfixes_query_version(xc, 4, 0), NULL));
     win = xcb_generate_id(xc);
-    uint32_t values[] = { 1 };
+    uint32_t values[] = {1};
     xcb_create_window(xc, XCB_COPY_FROM_PARENT, win, screen->root, 0, 0, 300, 300, 0, XCB_WINDOW_CLASS_INPUT_OUTPUT,
                       XCB_COPY_FROM_PARENT, XCB_CW_OVERRIDE_REDIRECT, values);
     xcb_map_window(xc, win);
@@ -134,8 +134,8 @@ static void compare_theme(xw_connection_t *conn, const char *theme, int size)
     xcb_cursor_context_t *xctx;
     xw_cursor_context_t *wctx;
     ck_assert_int_eq(xcb_cursor_context_new(xc, screen, &xctx), 0);
-    ck_assert_int_eq(xw_cursor_context_new(conn, (xw_screen_t *)xw_setup_roots_iterator(xw_get_setup(conn)).data,
-                                           &wctx), 0);
+    ck_assert_int_eq(
+        xw_cursor_context_new(conn, (xw_screen_t *)xw_setup_roots_iterator(xw_get_setup(conn)).data, &wctx), 0);
     snprintf(dir, sizeof(dir), "/usr/share/icons/%s/cursors", theme);
     DIR *d = opendir(dir);
     ck_assert_ptr_nonnull(d);
@@ -189,8 +189,7 @@ END_TEST
 static void contexts(xcb_cursor_context_t **xctx, xw_cursor_context_t **wctx)
 {
     ck_assert_int_eq(xcb_cursor_context_new(xc, screen, xctx), 0);
-    ck_assert_int_eq(xw_cursor_context_new(c, (xw_screen_t *)xw_setup_roots_iterator(xw_get_setup(c)).data, wctx),
-                     0);
+    ck_assert_int_eq(xw_cursor_context_new(c, (xw_screen_t *)xw_setup_roots_iterator(xw_get_setup(c)).data, wctx), 0);
 }
 
 static void compare_names(const char *const *names, const char *theme_dir, int size)
@@ -207,7 +206,7 @@ static void compare_names(const char *const *names, const char *theme_dir, int s
     xw_cursor_context_free(wctx);
 }
 
-static const char *const some[] = { "left_ptr", "xterm", "hand2", "fleur", NULL };
+static const char *const some[] = {"left_ptr", "xterm", "hand2", "fleur", NULL};
 
 /* $XCURSOR_SIZE, Xcursor.size, Xft.dpi and the screen size pick the image size. */
 START_TEST(size_settings)
@@ -221,9 +220,9 @@ START_TEST(size_settings)
     compare_names(some, "/usr/share/icons/whiteglass/cursors", 32);
     /* no size: the screen's smaller side / 48 */
     set_resources("Xcursor.theme: whiteglass\n");
-    compare_names(some, "/usr/share/icons/whiteglass/cursors",
-                  (screen->width_in_pixels < screen->height_in_pixels ? screen->width_in_pixels
-                                                                      : screen->height_in_pixels) / 48);
+    compare_names(
+        some, "/usr/share/icons/whiteglass/cursors",
+        (screen->width_in_pixels < screen->height_in_pixels ? screen->width_in_pixels : screen->height_in_pixels) / 48);
     /* a line without ':' ends xcb-util's parse: the size after it is not seen */
     set_resources("Xcursor.theme:   redglass\n\nno colon here\nXcursor.size: 48\n");
     compare_names(some, NULL, 0);
@@ -240,8 +239,7 @@ START_TEST(theme_from_environment)
     set_resources("Xcursor.theme: whiteglass\nXcursor.size: 24\n");
     setenv("XCURSOR_THEME", "redglass", 1);
     xw_cursor_context_t *wctx;
-    ck_assert_int_eq(xw_cursor_context_new(c, (xw_screen_t *)xw_setup_roots_iterator(xw_get_setup(c)).data, &wctx),
-                     0);
+    ck_assert_int_eq(xw_cursor_context_new(c, (xw_screen_t *)xw_setup_roots_iterator(xw_get_setup(c)).data, &wctx), 0);
     compare_one(xctx, wctx, "left_ptr", "/usr/share/icons/redglass/cursors/left_ptr", 24);
     xcb_cursor_context_free(xctx);
     xw_cursor_context_free(wctx);
@@ -251,7 +249,7 @@ END_TEST
 /* No theme file anywhere, or the theme "core": the core cursor font's glyphs. */
 START_TEST(core_font_fallback)
 {
-    static const char *const core[] = { "left_ptr", "watch", "xterm", "X_cursor", "sb_v_double_arrow", NULL };
+    static const char *const core[] = {"left_ptr", "watch", "xterm", "X_cursor", "sb_v_double_arrow", NULL};
     setenv("XCURSOR_PATH", "/nonexistent", 1);
     set_resources("Xcursor.size: 24\n");
     compare_names(core, NULL, 0);
@@ -370,7 +368,7 @@ START_TEST(size_selection)
 {
     scratch_begin();
     struct xcur x;
-    xcur_build(&x, (const uint32_t[]){ 8, 16, 12, 4 }, 4);
+    xcur_build(&x, (const uint32_t[]){8, 16, 12, 4}, 4);
     scratch_write("sizes/cursors/pick", x.b, x.n);
     char file[600];
     snprintf(file, sizeof(file), "%s/sizes/cursors/pick", scratch);
@@ -397,39 +395,78 @@ struct bad_case {
     int xcb_too; /* 1: xcb-util also returns XCB_NONE; 0: it sends requests the server refuses, or worse */
 };
 
-static void spoil_empty(struct xcur *x) { x->n = 0; }
-static void spoil_magic(struct xcur *x) { x->b[0] = 'Y'; }
-static void spoil_header_only(struct xcur *x) { x->n = 16; }
-static void spoil_toc_count(struct xcur *x) { set32(x, OFF_NTOC, 0x10001); }
-static void spoil_toc_past_end(struct xcur *x) { set32(x, OFF_NTOC, 600); }
-static void spoil_position(struct xcur *x) { set32(x, OFF_TOC_POS, 0x7ffffff0); }
-static void spoil_chunk_type(struct xcur *x) { set32(x, OFF_CHUNK_TYPE, 0xfffe0001u); }
-static void spoil_truncated_pixels(struct xcur *x) { x->n -= 8; }
-static void spoil_overflow(struct xcur *x) { set32(x, OFF_WIDTH, 0x10000), set32(x, OFF_HEIGHT, 0x10000); }
-static void spoil_huge(struct xcur *x) { set32(x, OFF_WIDTH, 0x7fff), set32(x, OFF_HEIGHT, 0x7fff); }
-static void spoil_hotspot(struct xcur *x) { set32(x, OFF_XHOT, 40); }
-static void spoil_zero_width(struct xcur *x) { set32(x, OFF_WIDTH, 0); }
-static void spoil_short_header_len(struct xcur *x) { set32(x, 4, 4); }
+static void spoil_empty(struct xcur *x)
+{
+    x->n = 0;
+}
+static void spoil_magic(struct xcur *x)
+{
+    x->b[0] = 'Y';
+}
+static void spoil_header_only(struct xcur *x)
+{
+    x->n = 16;
+}
+static void spoil_toc_count(struct xcur *x)
+{
+    set32(x, OFF_NTOC, 0x10001);
+}
+static void spoil_toc_past_end(struct xcur *x)
+{
+    set32(x, OFF_NTOC, 600);
+}
+static void spoil_position(struct xcur *x)
+{
+    set32(x, OFF_TOC_POS, 0x7ffffff0);
+}
+static void spoil_chunk_type(struct xcur *x)
+{
+    set32(x, OFF_CHUNK_TYPE, 0xfffe0001u);
+}
+static void spoil_truncated_pixels(struct xcur *x)
+{
+    x->n -= 8;
+}
+static void spoil_overflow(struct xcur *x)
+{
+    set32(x, OFF_WIDTH, 0x10000), set32(x, OFF_HEIGHT, 0x10000);
+}
+static void spoil_huge(struct xcur *x)
+{
+    set32(x, OFF_WIDTH, 0x7fff), set32(x, OFF_HEIGHT, 0x7fff);
+}
+static void spoil_hotspot(struct xcur *x)
+{
+    set32(x, OFF_XHOT, 40);
+}
+static void spoil_zero_width(struct xcur *x)
+{
+    set32(x, OFF_WIDTH, 0);
+}
+static void spoil_short_header_len(struct xcur *x)
+{
+    set32(x, 4, 4);
+}
 
 START_TEST(malformed_files)
 {
     static const struct bad_case cases[] = {
-        { "empty file", spoil_empty, 1 },
-        { "bad magic", spoil_magic, 1 },
-        { "header only", spoil_header_only, 1 },
-        { "table of contents over 0x10000 entries", spoil_toc_count, 1 },
-        { "table of contents past the end", spoil_toc_past_end, 1 },
-        { "chunk position past the end", spoil_position, 1 },
-        { "chunk type differs from its entry", spoil_chunk_type, 1 },
-        { "pixels cut short", spoil_truncated_pixels, 1 },
-        { "width x height overflows 32 bits", spoil_overflow, 1 },
+        {"empty file", spoil_empty, 1},
+        {"bad magic", spoil_magic, 1},
+        {"header only", spoil_header_only, 1},
+        {"table of contents over 0x10000 entries", spoil_toc_count, 1},
+        {"table of contents past the end", spoil_toc_past_end, 1},
+        {"chunk position past the end", spoil_position, 1},
+        {"chunk type differs from its entry", spoil_chunk_type, 1},
+        {"pixels cut short", spoil_truncated_pixels, 1},
+        {"width x height overflows 32 bits", spoil_overflow, 1},
         /* xcb-util allocates 4 GiB before it finds the pixels missing: not run there */
-        { "32767 x 32767 claimed, 16x16 present", spoil_huge, 0 },
+        {"32767 x 32767 claimed, 16x16 present", spoil_huge, 0},
         /* xcb-util sends CreateCursor and the server answers BadMatch */
-        { "hotspot outside the image", spoil_hotspot, 0 },
+        {"hotspot outside the image", spoil_hotspot, 0},
         /* xcb-util sends CreatePixmap 0 wide: BadValue */
-        { "zero width", spoil_zero_width, 0 },
-        { "header length under 16", spoil_short_header_len, 1 },
+        {"zero width", spoil_zero_width, 0},
+        {"header length under 16", spoil_short_header_len, 1},
     };
     scratch_begin();
     set_resources("Xcursor.theme: bad\nXcursor.size: 16\n");
@@ -439,7 +476,7 @@ START_TEST(malformed_files)
     int both = 0;
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         struct xcur x;
-        xcur_build(&x, (const uint32_t[]){ 16 }, 1);
+        xcur_build(&x, (const uint32_t[]){16}, 1);
         cases[i].spoil(&x);
         /* "left_ptr" too: a bad file is not replaced by the core font's glyph */
         scratch_write("bad/cursors/left_ptr", x.b, x.n);
@@ -456,7 +493,7 @@ START_TEST(malformed_files)
            sizeof(cases) / sizeof(cases[0]), both);
     /* the unspoilt file loads, so the cases above failed for their fault alone */
     struct xcur x;
-    xcur_build(&x, (const uint32_t[]){ 16 }, 1);
+    xcur_build(&x, (const uint32_t[]){16}, 1);
     scratch_write("bad/cursors/bad", x.b, x.n);
     compare_one(xctx, wctx, "bad", NULL, 16);
     /* a theme inheriting itself: xcb-util would recurse without end; xwire stops */
@@ -494,8 +531,9 @@ int main(void)
     if (xvfb_missing("util_cursor"))
         return 77;
     Suite *s = xwtest_suite("util_cursor");
-    TCase *tc = xvfb_tcase(s, &(struct xvfb_suite){ .name = "util_cursor", .timeout = 300, .conn = &c,
-                                                    .setup = setup, .teardown = teardown });
+    TCase *tc = xvfb_tcase(
+        s,
+        &(struct xvfb_suite){.name = "util_cursor", .timeout = 300, .conn = &c, .setup = setup, .teardown = teardown});
     tcase_add_test(tc, theme_whiteglass);
     tcase_add_test(tc, theme_redglass);
     tcase_add_test(tc, theme_handhelds);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <xcb/xcb.h>
@@ -186,15 +187,15 @@ struct rec_server {
     uint8_t *log;
     size_t len;
     int with_render;
-    const char *resources;     /* RESOURCE_MANAGER's value, NULL: no property */
-    int bad_formats;           /* QueryPictFormats claims more formats than it holds */
+    const char *resources; /* RESOURCE_MANAGER's value, NULL: no property */
+    int bad_formats;       /* QueryPictFormats claims more formats than it holds */
 };
 
-static const struct fake_ext render_ext[] = { { "RENDER", RENDER_MAJOR, 0, 140 }, { NULL, 0, 0, 0 } };
+static const struct fake_ext render_ext[] = {{"RENDER", RENDER_MAJOR, 0, 140}, {NULL, 0, 0, 0}};
 
 static void rec_send(struct fake_server *f, const uint8_t *extra, size_t extra_len)
 {
-    uint8_t out[512];
+    uint8_t out[512] = {0}; /* the pad after extra goes out too */
     size_t n = fake_reply(out, (uint16_t)f->seq, 0, extra, extra_len);
     fake_send(f, out, n);
 }
@@ -210,7 +211,7 @@ static int rec_request(struct fake_server *f, const uint8_t *req, size_t len)
         r->len += len;
     }
     pthread_mutex_unlock(&r->lock);
-    uint8_t extra[256] = { 0 };
+    uint8_t extra[256] = {0};
     if (req[0] == 20) {
         size_t n = r->resources ? strlen(r->resources) : 0;
         if (n) {
@@ -218,7 +219,7 @@ static int rec_request(struct fake_server *f, const uint8_t *req, size_t len)
             fs_wr32(extra + 8, (uint32_t)n); /* value length */
             memcpy(extra + 24, r->resources, n);
         }
-        uint8_t out[512];
+        uint8_t out[512] = {0};
         size_t total = fake_reply(out, (uint16_t)f->seq, n ? 8 : 0, extra, 24 + n);
         fake_send(f, out, total);
         return 1;
@@ -232,7 +233,7 @@ static int rec_request(struct fake_server *f, const uint8_t *req, size_t len)
         fs_wr32(extra, r->bad_formats ? 1000 : 1);
         uint8_t *fmt = extra + 24;
         fs_wr32(fmt, 0x2a), fmt[4] = 1, fmt[5] = 32;
-        static const uint16_t direct[8] = { 16, 0xff, 8, 0xff, 0, 0xff, 24, 0xff };
+        static const uint16_t direct[8] = {16, 0xff, 8, 0xff, 0, 0xff, 24, 0xff};
         for (int i = 0; i < 8; i++)
             fs_wr16(fmt + 8 + 2 * i, direct[i]);
         rec_send(f, extra, 24 + 28);
@@ -262,7 +263,7 @@ static size_t setup_with_depth32(uint8_t *b, size_t cap)
     ck_assert_uint_ge(cap, n + 8);
     size_t formats_end = 8 + 32 + 4 + 8 * (size_t)base[29];
     memcpy(b, base, formats_end);
-    static const uint8_t depth32[8] = { 32, 32, 32 };
+    static const uint8_t depth32[8] = {32, 32, 32};
     memcpy(b + formats_end, depth32, 8);
     memcpy(b + formats_end + 8, base + formats_end, n - formats_end);
     b[29]++;
@@ -364,51 +365,51 @@ static uint32_t big32[254];
 
 /* One script over both libraries' streams: the same calls, the same requests. Glyph
  * counts fill whole words, since xcb-util leaves its pad bytes unset. */
-#define GLYPH_SCRIPT(P, conn, sync)                                                                                  \
-    do {                                                                                                             \
-        static const uint8_t g8[] = { 1, 2, 3, 4, 5, 6, 7, 8 };                                                      \
-        static const uint16_t g16[] = { 0x101, 0x202, 0x303, 0x404 };                                                \
-        static const uint32_t g32[] = { 0x10001, 0x20002, 0x30003 };                                                 \
-        static uint8_t many[253];                                                                                    \
-        /* hints large enough for xcb-util, whose buffer grows only once per call */                              \
-        P##_render_util_composite_text_stream_t *s = P##_render_util_composite_text_stream(0x1234, 12, 2);           \
-        P##_render_util_glyphs_8(s, 10, -20, 4, g8);                                                                 \
-        P##_render_util_change_glyphset(s, 0x1234); /* the current one: nothing */                                  \
-        P##_render_util_change_glyphset(s, 0x5678);                                                                  \
-        P##_render_util_glyphs_8(s, -3, 7, 8, g8);                                                                   \
-        P##_render_util_glyphs_8(s, 0, 0, 253, many);   /* over 252: ignored */                                      \
-        P##_render_util_glyphs_16(s, 1, 1, 2, g16);     /* another width: ignored */                                 \
-        P##_render_util_composite_text(conn, 3, 0x100, 0x200, 0x300, 5, 6, s);                                       \
-        P##_render_util_composite_text_checked(conn, 3, 0x100, 0x200, 0, -5, -6, s);                                 \
-        P##_render_util_composite_text_free(s);                                                                      \
-        s = P##_render_util_composite_text_stream(0x99, 0, 0);                                                       \
-        P##_render_util_composite_text(conn, 1, 1, 2, 3, 0, 0, s); /* empty: NoOperation */                         \
-        P##_render_util_composite_text_checked(conn, 1, 1, 2, 3, 0, 0, s);                                           \
-        for (int i = 0; i < 40; i++)                                                                                 \
-            P##_render_util_glyphs_16(s, (int16_t)i, (int16_t)-i, 4, g16);                                           \
-        P##_render_util_change_glyphset(s, 0x77);                                                                    \
-        P##_render_util_glyphs_16(s, 2, 2, 2, g16);                                                                  \
-        P##_render_util_composite_text(conn, 2, 7, 8, 0, 1, 1, s);                                                   \
-        P##_render_util_composite_text_free(s);                                                                      \
+#define GLYPH_SCRIPT(P, conn, sync)                                                                                    \
+    do {                                                                                                               \
+        static const uint8_t g8[] = {1, 2, 3, 4, 5, 6, 7, 8};                                                          \
+        static const uint16_t g16[] = {0x101, 0x202, 0x303, 0x404};                                                    \
+        static const uint32_t g32[] = {0x10001, 0x20002, 0x30003};                                                     \
+        static uint8_t many[253];                                                                                      \
+        /* hints large enough for xcb-util, whose buffer grows only once per call */                                   \
+        P##_render_util_composite_text_stream_t *s = P##_render_util_composite_text_stream(0x1234, 12, 2);             \
+        P##_render_util_glyphs_8(s, 10, -20, 4, g8);                                                                   \
+        P##_render_util_change_glyphset(s, 0x1234); /* the current one: nothing */                                     \
+        P##_render_util_change_glyphset(s, 0x5678);                                                                    \
+        P##_render_util_glyphs_8(s, -3, 7, 8, g8);                                                                     \
+        P##_render_util_glyphs_8(s, 0, 0, 253, many); /* over 252: ignored */                                          \
+        P##_render_util_glyphs_16(s, 1, 1, 2, g16);   /* another width: ignored */                                     \
+        P##_render_util_composite_text(conn, 3, 0x100, 0x200, 0x300, 5, 6, s);                                         \
+        P##_render_util_composite_text_checked(conn, 3, 0x100, 0x200, 0, -5, -6, s);                                   \
+        P##_render_util_composite_text_free(s);                                                                        \
+        s = P##_render_util_composite_text_stream(0x99, 0, 0);                                                         \
+        P##_render_util_composite_text(conn, 1, 1, 2, 3, 0, 0, s); /* empty: NoOperation */                            \
+        P##_render_util_composite_text_checked(conn, 1, 1, 2, 3, 0, 0, s);                                             \
+        for (int i = 0; i < 40; i++)                                                                                   \
+            P##_render_util_glyphs_16(s, (int16_t)i, (int16_t)-i, 4, g16);                                             \
+        P##_render_util_change_glyphset(s, 0x77);                                                                      \
+        P##_render_util_glyphs_16(s, 2, 2, 2, g16);                                                                    \
+        P##_render_util_composite_text(conn, 2, 7, 8, 0, 1, 1, s);                                                     \
+        P##_render_util_composite_text_free(s);                                                                        \
         s = P##_render_util_composite_text_stream(0x42, 300, 0);                                                       \
-        P##_render_util_glyphs_32(s, 4, 4, 3, g32);                                                                  \
-        P##_render_util_glyphs_32(s, 0, 0, 254, big32);                                                              \
-        P##_render_util_composite_text(conn, 2, 7, 8, 0, 1, 1, s);                                                   \
-        P##_render_util_composite_text_free(s);                                                                      \
-        sync;                                                                                                        \
+        P##_render_util_glyphs_32(s, 4, 4, 3, g32);                                                                    \
+        P##_render_util_glyphs_32(s, 0, 0, 254, big32);                                                                \
+        P##_render_util_composite_text(conn, 2, 7, 8, 0, 1, 1, s);                                                     \
+        P##_render_util_composite_text_free(s);                                                                        \
+        sync;                                                                                                          \
     } while (0)
 
 START_TEST(glyph_requests)
 {
     for (int i = 0; i < 254; i++)
         big32[i] = (uint32_t)i * 77u;
-    struct rec_server rx = { 0 }, rw = { 0 };
+    struct rec_server rx = {0}, rw = {0};
     xcb_connection_t *cx = rec_connect_xcb(&rx, 1);
     GLYPH_SCRIPT(xcb, cx, free(xcb_get_input_focus_reply(cx, xcb_get_input_focus(cx), NULL)));
     xw_connection_t *cw = rec_connect_xw(&rw, 1);
     GLYPH_SCRIPT(xw, cw, xw_aux_sync(cw));
     /* heap calls per send, after a warm-up send, on each side */
-    static const uint8_t g8[4] = { 1, 2, 3, 4 };
+    static const uint8_t g8[4] = {1, 2, 3, 4};
     xcb_render_util_composite_text_stream_t *sx = xcb_render_util_composite_text_stream(1, 4, 0);
     xw_render_util_composite_text_stream_t *sw = xw_render_util_composite_text_stream(1, 4, 0);
     xcb_render_util_glyphs_8(sx, 0, 0, 4, g8);
@@ -433,9 +434,9 @@ START_TEST(glyph_requests)
     rec_stop(&rw);
     same_requests(&rx, &rw, "glyph streams");
     ck_assert_int_eq(count_major(&rw, RENDER_MAJOR, 23), 2 + 101); /* CompositeGlyphs8 */
-    ck_assert_int_eq(count_major(&rw, RENDER_MAJOR, 24), 1); /* CompositeGlyphs16 */
-    ck_assert_int_eq(count_major(&rw, RENDER_MAJOR, 25), 1); /* CompositeGlyphs32 */
-    ck_assert_int_eq(count_major(&rw, 127, -1), 2);          /* NoOperation */
+    ck_assert_int_eq(count_major(&rw, RENDER_MAJOR, 24), 1);       /* CompositeGlyphs16 */
+    ck_assert_int_eq(count_major(&rw, RENDER_MAJOR, 25), 1);       /* CompositeGlyphs32 */
+    ck_assert_int_eq(count_major(&rw, 127, -1), 2);                /* NoOperation */
     printf("glyph streams: %zu bytes of requests, identical\n", rw.len);
     rec_free(&rx);
     rec_free(&rw);
@@ -449,9 +450,9 @@ END_TEST
  * writes past its buffer). Sending allocates nothing. */
 START_TEST(glyph_stream_growth)
 {
-    struct rec_server rw = { 0 };
+    struct rec_server rw = {0};
     xw_connection_t *cw = rec_connect_xw(&rw, 1);
-    static const uint8_t g8[3] = { 9, 9, 9 };
+    static const uint8_t g8[3] = {9, 9, 9};
     static uint8_t full[252];
     xw_render_util_composite_text_stream_t *s = xw_render_util_composite_text_stream(1, 0, 0);
     xw_render_util_glyphs_8(s, 1, 1, 3, g8);
@@ -486,7 +487,7 @@ END_TEST
  * refuses it (no cache entry formats), where xcb-util's lookups would read past it. */
 START_TEST(malformed_formats_reply)
 {
-    struct rec_server rw = { .bad_formats = 1 };
+    struct rec_server rw = {.bad_formats = 1};
     xw_connection_t *cw = rec_connect_xw(&rw, 1);
     ck_assert_ptr_null(xw_render_util_query_formats(cw));
     ck_assert_ptr_nonnull(xw_render_util_query_version(cw)); /* the other reply was fine */
@@ -495,7 +496,7 @@ START_TEST(malformed_formats_reply)
     rec_free(&rw);
     xw_disconnect(cw);
     /* no RENDER at all: both libraries answer NULL */
-    struct rec_server rx = { 0 };
+    struct rec_server rx = {0};
     memset(&rw, 0, sizeof(rw));
     xcb_connection_t *cx = rec_connect_xcb(&rx, 0);
     cw = rec_connect_xw(&rw, 0);
@@ -541,7 +542,7 @@ static void cursor_script_xw(xw_connection_t *conn, const char *name, unsigned l
 
 static void compare_cursor(int with_render, const char *resources, const char *name, int frames)
 {
-    struct rec_server rx = { .resources = resources }, rw = { .resources = resources };
+    struct rec_server rx = {.resources = resources}, rw = {.resources = resources};
     unsigned long ax, aw;
     xcb_connection_t *cx = rec_connect_xcb(&rx, with_render);
     cursor_script_xcb(cx, name, &ax);
@@ -578,13 +579,65 @@ START_TEST(cursor_requests)
 }
 END_TEST
 
+/* A cursor image larger than the maximum request length (the fake server has no
+ * BIG-REQUESTS): xwire sends it in strips that add up to the image, where libxcb would
+ * drop the connection. */
+START_TEST(cursor_image_in_strips)
+{
+    enum { SIDE = 300 };
+    char dir[] = "/tmp/xw-strips-XXXXXX", path[128];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(path, sizeof(path), "%s/big", dir);
+    ck_assert_int_eq(mkdir(path, 0700), 0);
+    snprintf(path, sizeof(path), "%s/big/cursors", dir);
+    ck_assert_int_eq(mkdir(path, 0700), 0);
+    snprintf(path, sizeof(path), "%s/big/cursors/huge", dir);
+    uint32_t head[4 + 3 + 9] = {0x72756358u, 16,   0x10000, 1,    0xfffd0002u, SIDE, 28, 36,
+                                0xfffd0002u, SIDE, 1,       SIDE, SIDE,        3,    4,  0};
+    static uint32_t pixels[SIDE * SIDE];
+    for (size_t i = 0; i < SIDE * SIDE; i++)
+        pixels[i] = 0xff000000u | (uint32_t)(i * 2654435761u >> 8);
+    FILE *f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    fwrite(head, 4, 16, f); /* little-endian host: the file's byte order */
+    fwrite(pixels, 4, SIDE * SIDE, f);
+    fclose(f);
+    setenv("XCURSOR_PATH", dir, 1);
+    struct rec_server rw = {.resources = "Xcursor.theme: big\nXcursor.size: 300\n"};
+    xw_connection_t *cw = rec_connect_xw(&rw, 1);
+    unsigned long allocs;
+    cursor_script_xw(cw, "huge", &allocs);
+    rec_stop(&rw);
+    unsetenv("XCURSOR_PATH");
+    size_t got = 0;
+    int strips = 0;
+    for (size_t o = 0, l; o + 4 <= rw.len && (l = (size_t)fs_rd16(rw.log + o + 2) * 4); o += l)
+        if (rw.log[o] == 72) {
+            size_t data = l - 24;
+            ck_assert_uint_le(l, 65535u * 4);
+            ck_assert_uint_eq(fs_rd16(rw.log + o + 18), got / (SIDE * 4)); /* dst_y */
+            ck_assert_int_eq(memcmp(rw.log + o + 24, (const uint8_t *)pixels + got, data), 0);
+            got += data;
+            strips++;
+        }
+    ck_assert_uint_eq(got, sizeof(pixels));
+    ck_assert_int_eq(strips, 2);
+    ck_assert_int_eq(xw_connection_has_error(cw), 0);
+    rec_free(&rw);
+    xw_disconnect(cw);
+    snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(path), 0);
+}
+END_TEST
+
 int main(void)
 {
     if (xvfb_missing("util_render"))
         return 77;
     Suite *s = xwtest_suite("util_render");
-    TCase *tc = xvfb_tcase(s, &(struct xvfb_suite){ .name = "util_render", .timeout = 120, .conn = &c,
-                                                    .setup = setup, .teardown = teardown });
+    TCase *tc = xvfb_tcase(
+        s,
+        &(struct xvfb_suite){.name = "util_render", .timeout = 120, .conn = &c, .setup = setup, .teardown = teardown});
     tcase_add_test(tc, layout);
     tcase_add_test(tc, formats_own_connection);
     tcase_add_test(tc, formats_borrowed_connection);
@@ -592,5 +645,6 @@ int main(void)
     tcase_add_test(tc, glyph_stream_growth);
     tcase_add_test(tc, malformed_formats_reply);
     tcase_add_test(tc, cursor_requests);
+    tcase_add_test(tc, cursor_image_in_strips);
     return xwtest_run(s);
 }

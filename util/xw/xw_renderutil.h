@@ -49,8 +49,8 @@ XW_EXPORT xw_render_pictforminfo_t *xw_render_util_find_format(const xw_render_q
 
 /** The first format in `formats` matching the standard format `format`, or NULL (also for
  * a `format` outside xw_pict_standard_t). Points into `formats`. Never allocates. */
-XW_EXPORT xw_render_pictforminfo_t *xw_render_util_find_standard_format(const xw_render_query_pict_formats_reply_t *formats,
-                                                                        xw_pict_standard_t format);
+XW_EXPORT xw_render_pictforminfo_t *xw_render_util_find_standard_format(
+    const xw_render_query_pict_formats_reply_t *formats, xw_pict_standard_t format);
 
 /** RENDER's QueryVersion reply for `c` (the client asks for 0.10, as xcb-util does), fetched once per
  * connection together with the formats and cached until xw_render_util_disconnect. NULL
@@ -73,9 +73,8 @@ typedef struct xw_render_util_composite_text_stream_t xw_render_util_composite_t
 /** A new, empty stream whose glyphs come from `initial_glyphset`; the sizes are hints for
  * the first allocation (the stream grows as needed). Returns NULL when out of memory. Free
  * it with xw_render_util_composite_text_free. A stream is not thread-safe. */
-XW_EXPORT xw_render_util_composite_text_stream_t *xw_render_util_composite_text_stream(xw_render_glyphset_t initial_glyphset,
-                                                                                       uint32_t total_glyphs,
-                                                                                       uint32_t total_glyphset_changes);
+XW_EXPORT xw_render_util_composite_text_stream_t *xw_render_util_composite_text_stream(
+    xw_render_glyphset_t initial_glyphset, uint32_t total_glyphs, uint32_t total_glyphset_changes);
 
 /** Appends one element: `count` 8-bit glyphs drawn from the pen moved by (dx, dy). Like
  * xcb-util's, a call is ignored when `count` exceeds 252 or the stream already holds
