@@ -100,7 +100,15 @@ static char *pick_theme(const struct rm_settings *rm)
     const char *env = getenv("XCURSOR_THEME");
     if (env && *env)
         return strdup(env);
-    return rm->theme ? strndup(rm->theme, rm->theme_len) : NULL;
+    if (!rm->theme)
+        return NULL;
+    /* not strndup: the value is a view into the reply, with no NUL after it */
+    char *t = malloc(rm->theme_len + 1);
+    if (t) {
+        memcpy(t, rm->theme, rm->theme_len);
+        t[rm->theme_len] = '\0';
+    }
+    return t;
 }
 
 static enum render_level render_level(const xw_render_query_version_reply_t *v, const xw_render_pictforminfo_t *argb)

@@ -303,7 +303,8 @@ static void scratch_end(void)
     ck_assert_int_eq(system(cmd), 0);
 }
 
-/* A theme that inherits redglass through index.theme (with the spec's separators). */
+/* A theme that inherits redglass through index.theme (with the spec's separators); no
+ * theme at all. */
 START_TEST(theme_inherits)
 {
     scratch_begin();
@@ -313,6 +314,10 @@ START_TEST(theme_inherits)
     set_resources("Xcursor.theme: child\nXcursor.size: 32\n");
     compare_names(some, "/usr/share/icons/redglass/cursors", 32);
     scratch_end();
+    /* no theme named: "default", whose index.theme inherits Debian's default (Adwaita) */
+    unsetenv("XCURSOR_PATH");
+    set_resources("Xcursor.size: 24\n");
+    compare_names(some, "/usr/share/icons/Adwaita/cursors", 24);
 }
 END_TEST
 
