@@ -14,7 +14,7 @@
 #include "cursor_int.h"
 
 enum render_level {
-    RENDER_NONE,   /* no RENDER, too old, or no ARGB32 format: core cursors only */
+    RENDER_NONE,   /* no RENDER, too old, no ARGB32 format or no depth-32 pixmaps: core cursors only */
     RENDER_CURSOR, /* CreateCursor (RENDER 0.5) */
     RENDER_ANIM    /* CreateAnimCursor (RENDER 0.8) */
 };
@@ -111,9 +111,20 @@ static char *pick_theme(const struct rm_settings *rm)
     return t;
 }
 
-static enum render_level render_level(const xw_render_query_version_reply_t *v, const xw_render_pictforminfo_t *argb)
+/* Whether the server has 32-bit pixmaps of depth 32, which the cursor images are put in
+ * (xcb-util assumes so and crashes in xcb_image_put without them). */
+static int has_argb_pixmaps(xw_connection_t *conn)
 {
-    if (!v || !argb)
+    for (xw_format_iterator_t f = xw_setup_pixmap_formats_iterator(xw_get_setup(conn)); f.rem; xw_format_next(&f))
+        if (f.data->depth == 32 && f.data->bits_per_pixel == 32)
+            return 1;
+    return 0;
+}
+
+static enum render_level render_level(const xw_render_query_version_reply_t *v, const xw_render_pictforminfo_t *argb,
+                                      int argb_pixmaps)
+{
+    if (!v || !argb || !argb_pixmaps)
         return RENDER_NONE;
     if (v->major_version >= 1 || v->minor_version >= 8)
         return RENDER_ANIM;
@@ -143,7 +154,7 @@ static void take_replies(struct xw_cursor_context_t *c, const xw_screen_t *scree
     c->formats = xw_render_query_pict_formats_reply(c->conn, fc, &e);
     free(e);
     c->argb = xw_render_util_find_standard_format(c->formats, XW_PICT_STANDARD_ARGB_32);
-    c->render = render_level(v, c->argb);
+    c->render = render_level(v, c->argb, has_argb_pixmaps(c->conn));
     free(v);
 }
 

@@ -188,6 +188,7 @@ struct rec_server {
     size_t len;
     int with_render;
     const char *resources; /* RESOURCE_MANAGER's value, NULL: no property */
+    int no_depth32;        /* the setup lists no depth-32 pixmap format */
     int bad_formats;       /* QueryPictFormats claims more formats than it holds */
 };
 
@@ -276,7 +277,8 @@ static size_t setup_with_depth32(uint8_t *b, size_t cap)
 static xw_connection_t *rec_connect_xw(struct rec_server *r, int with_render)
 {
     uint8_t setup[300];
-    size_t n = setup_with_depth32(setup, sizeof(setup));
+    size_t n =
+        r->no_depth32 ? fake_setup_success(setup, sizeof(setup), 65535) : setup_with_depth32(setup, sizeof(setup));
     xw_connection_t *conn = fake_connect(&r->f, setup, n);
     ck_assert_int_eq(xw_connection_has_error(conn), 0);
     rec_start(r, with_render);
@@ -579,6 +581,24 @@ START_TEST(cursor_requests)
 }
 END_TEST
 
+/* RENDER but no depth-32 pixmaps to put the images in: xwire falls back to the core
+ * font (xcb-util-cursor crashes in xcb_image_put there: not run). */
+START_TEST(cursor_without_depth32_pixmaps)
+{
+    struct rec_server rw = {.resources = "Xcursor.theme: redglass\n", .no_depth32 = 1};
+    xw_connection_t *cw = rec_connect_xw(&rw, 1);
+    unsigned long allocs;
+    cursor_script_xw(cw, "watch", &allocs);
+    rec_stop(&rw);
+    ck_assert_int_eq(count_major(&rw, 72, -1), 0);          /* no PutImage */
+    ck_assert_int_eq(count_major(&rw, 53, -1), 0);          /* no CreatePixmap */
+    ck_assert_int_eq(count_major(&rw, 94, -1), 1);          /* CreateGlyphCursor */
+    ck_assert_int_eq(count_major(&rw, RENDER_MAJOR, 1), 1); /* the formats were asked for */
+    rec_free(&rw);
+    xw_disconnect(cw);
+}
+END_TEST
+
 /* A cursor image larger than the maximum request length (the fake server has no
  * BIG-REQUESTS): xwire sends it in strips that add up to the image, where libxcb would
  * drop the connection. */
@@ -646,5 +666,6 @@ int main(void)
     tcase_add_test(tc, malformed_formats_reply);
     tcase_add_test(tc, cursor_requests);
     tcase_add_test(tc, cursor_image_in_strips);
+    tcase_add_test(tc, cursor_without_depth32_pixmaps);
     return xwtest_run(s);
 }
