@@ -56,6 +56,7 @@ struct hcases {
     struct out *names, *named; /* table of every compared helper, and its keys */
 };
 char *decode_builder(struct dstate *d, struct type *t);
+long long case_const(struct expr *x);
 void helper_cases(struct hcases *hc, struct type *t);
 char *helper_reply(struct hcases *hc, struct type *req);
 char *helper_event(struct hcases *hc, struct type *ev);

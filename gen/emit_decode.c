@@ -36,7 +36,8 @@ static struct type *selected_switch(struct type *t, struct field *f)
     return NULL;
 }
 
-static long long case_const(struct expr *x)
+/* The value of a <case> expression (a number or an enum item). */
+long long case_const(struct expr *x)
 {
     if (x->kind == EX_ENUMREF)
         for (int i = 0; i < x->reftype->nitems; i++)

@@ -361,15 +361,6 @@ static struct type *selects(struct type *t, struct wparam *p)
     return NULL;
 }
 
-static long long case_value(struct expr *x)
-{
-    if (x->kind == EX_ENUMREF)
-        for (int i = 0; i < x->reftype->nitems; i++)
-            if (!strcmp(x->reftype->items[i].name, x->name))
-                return atoll(x->reftype->items[i].value);
-    return x->kind == EX_NUM ? x->num : 0;
-}
-
 static void choose_params(struct out *o, struct type *t)
 {
     struct wparam *wp;
@@ -379,7 +370,7 @@ static void choose_params(struct out *o, struct type *t)
         if (sel && sel->ncases && !sel->cases[0]->is_bitcase) {
             out_printf(o, "    static const long long xw_c_%s[] = {", wp[i].name);
             for (int c = 0; c < sel->ncases; c++)
-                out_printf(o, "%s%lld", c ? ", " : "", case_value(sel->cases[c]->caseexprs[0]));
+                out_printf(o, "%s%lld", c ? ", " : "", case_const(sel->cases[c]->caseexprs[0]));
             out_printf(o, "};\n    %s xw_v_%s = (%s)xw_c_%s[db_rand(r) %% %d];\n", wp[i].ctype, wp[i].name, wp[i].ctype, wp[i].name,
                        sel->ncases);
         } else {
