@@ -5,13 +5,6 @@
 
 #include "emit.h"
 
-struct dstate {
-    struct emitter *e;
-    struct out *o;    /* the builder being written */
-    struct out *done; /* names of builders already written */
-    struct out *top;  /* finished builders, each after the ones it calls */
-};
-
 static char *bname(struct emitter *e, struct type *t)
 {
     char *w = walker_name(e, t); /* xw__..._walk */
@@ -43,7 +36,8 @@ static struct type *selected_switch(struct type *t, struct field *f)
     return NULL;
 }
 
-static long long case_const(struct expr *x)
+/* The value of a <case> expression (a number or an enum item). */
+long long case_const(struct expr *x)
 {
     if (x->kind == EX_ENUMREF)
         for (int i = 0; i < x->reftype->nitems; i++)
@@ -129,12 +123,12 @@ static void build_fields(struct dstate *d, struct type *t, struct field **fs, in
             out_printf(o, "%s    { size_t p = -xw_off & %d; if (p > cap - xw_off) return -1; memset(xw_b + xw_off, 0, p); xw_off += p; }\n",
                        ind, pad_mask(f->type));
         if (f->kind == FK_LIST) {
-            char *n = f->expr->kind == EX_CALCLEN ? xstrdup("db_small(r)") : expr_c(&x, f->expr);
+            char *n = f->expr->kind == EX_CALCLEN ? xstrdup("r->calclen = db_small(r)") : expr_c(&x, f->expr);
             out_printf(o, "%s    {\n%s        int64_t n = (int64_t)(%s);\n%s        if (n < 0 || n > 4096) return -1;\n", ind, ind, n,
                        ind);
             if (f->referenced)
                 out_printf(o, "%s        xw_p_%s = xw_b + xw_off;\n", ind, f->cname);
-            if (type_fixed(f->type) && (type_is_simple(f->type) || f->type->kind == TK_UNION)) {
+            if (type_fixed(f->type) && (type_is_simple(f->type) || f->type->kind == TK_UNION || f->type->kind == TK_EVENTSTRUCT)) {
                 int ms = f->type->size > 0 ? f->type->size : 1;
                 out_printf(o, "%s        if ((uint64_t)n * %d > cap - xw_off) return -1;\n%s        db_fill(r, xw_b + xw_off, (size_t)n * %d);\n"
                               "%s        xw_off += (size_t)n * %d;\n",
@@ -304,18 +298,20 @@ static void compare_accessors(struct emitter *e, struct out *o, struct type *t, 
     }
 }
 
-static void emit_reply_case(struct dstate *d, struct out *cases, struct out *tab, struct type *req)
+static void emit_reply_case(struct hcases *hc, struct type *req)
 {
+    struct dstate *d = hc->d;
     struct emitter *e = d->e;
+    struct out *cases = hc->cases;
     struct type *rp = req->reply;
     emit_builder(d, rp);
-    char *bn = bname(e, rp), *rt = tname(e, rp), *fn = tfunc(e, req, NULL);
-    out_printf(cases, "\nstatic void %s_dc(struct db *r)\n{\n    long n = %s(r, (char *)r->buf, sizeof(r->buf));\n"
-                      "    if (n < 0) { r->skipped++; return; }\n    db_reply(r, (size_t)n);\n",
-               fn, bn);
+    char *bn = bname(e, rp), *rt = tname(e, rp), *fn = tfunc(e, req, NULL), *hn = helper_reply(hc, req);
+    /* _check also takes replies captured from a real server (r->buf, r->need) */
+    out_printf(cases, "\nstatic void %s_check(struct db *r)\n{\n    db_reply(r, r->need);\n", fn);
     if (rp->needs_walk) {
         char *w = walker_name(e, rp);
-        out_printf(cases, "    db_truncated(r, %s((const char *)r->buf, r->need - 1, -1) < 0);\n", w);
+        /* a captured reply's last bytes may be padding, which a short copy can lack */
+        out_printf(cases, "    if (!r->captured)\n        db_truncated(r, %s((const char *)r->buf, r->need - 1, -1) < 0);\n", w);
         out_printf(cases, "    db_truncated(r, %s((const char *)r->buf, r->len, -1) >= 0);\n", w);
         free(w);
     }
@@ -324,16 +320,37 @@ static void emit_reply_case(struct dstate *d, struct out *cases, struct out *tab
                rt + 2, rt);
     if (rp->needs_walk || rp->has_fds)
         compare_accessors(e, cases, rp, req);
-    out_printf(cases, "}\n");
-    out_printf(tab, "    { \"%s\", \"%s reply\", %s_dc, 0 },\n", e->m->is_ext ? e->m->ext_name : "core", req->name, fn);
-    free(bn), free(rt), free(fn);
+    out_printf(cases, "    %s(r, (const char *)X);\n}\n", hn);
+    out_printf(cases, "\nstatic void %s_dc(struct db *r)\n{\n    long n = %s(r, (char *)r->buf, sizeof(r->buf));\n"
+                      "    if (n < 0) { r->skipped++; return; }\n    r->need = (size_t)n;\n    %s_check(r);\n}\n",
+               fn, bn, fn);
+    out_printf(hc->tab, "    { \"%s\", \"%s reply\", %s_dc, 0, %s_check },\n", e->m->is_ext ? e->m->ext_name : "core", req->name, fn,
+               fn);
+    free(bn), free(rt), free(fn), free(hn);
 }
 
-static void emit_event_case(struct dstate *d, struct out *cases, struct out *tab, struct type *ev)
+/* libxcb's and xwire's _sizeof of an event copy of ev, on ev's bytes */
+static void copy_sizeofs(struct hcases *hc, struct type *ev)
 {
+    struct emitter *e = hc->d->e;
+    for (int i = 0; ev->needs_walk && i < e->m->ntypes; i++) {
+        struct type *c = e->m->types[i];
+        if (c->kind != TK_EVENT || c->copy_of != ev || c == ev)
+            continue;
+        char *sz = tfunc(e, c, "sizeof");
+        out_printf(hc->names, "        { DB_SIZEOF, \"%s\" },\n", sz);
+        out_printf(hc->cases, "    db_fn(r, DB_SIZEOF, \"%s\");\n    db_int(r, \"%s\", xcb%s(X), %s(X));\n", sz, sz + 3, sz + 2, sz);
+        free(sz);
+    }
+}
+
+static void emit_event_case(struct hcases *hc, struct type *ev)
+{
+    struct dstate *d = hc->d;
     struct emitter *e = d->e;
+    struct out *cases = hc->cases;
     emit_builder(d, ev);
-    char *bn = bname(e, ev), *et = tname(e, ev), *fn = tfunc2(e, ev, "event", NULL);
+    char *bn = bname(e, ev), *et = tname(e, ev), *fn = tfunc2(e, ev, "event", NULL), *hn = helper_event(hc, ev);
     out_printf(cases, "\nstatic void %s_dc(struct db *r)\n{\n    long n = %s(r, (char *)r->buf, sizeof(r->buf));\n"
                       "    if (n < 0) { r->skipped++; return; }\n    db_event(r, (size_t)n, %d, %d, %s);\n",
                fn, bn, ev->number, ev->xge, e->m->is_ext ? "1" : "0");
@@ -342,34 +359,48 @@ static void emit_event_case(struct dstate *d, struct out *cases, struct out *tab
                et + 2, et);
     if (ev->needs_walk)
         compare_accessors(e, cases, ev, ev);
+    out_printf(cases, "    %s(r, (const char *)X);\n", hn);
+    copy_sizeofs(hc, ev);
     out_printf(cases, "}\n");
-    out_printf(tab, "    { \"%s\", \"%s event\", %s_dc, %d },\n", e->m->is_ext ? e->m->ext_name : "core", ev->name, fn, ev->xge);
-    free(bn), free(et), free(fn);
+    out_printf(hc->tab, "    { \"%s\", \"%s event\", %s_dc, %d, 0 },\n", e->m->is_ext ? e->m->ext_name : "core", ev->name, fn,
+               ev->xge);
+    free(bn), free(et), free(fn), free(hn);
+}
+
+char *decode_builder(struct dstate *d, struct type *t)
+{
+    emit_builder(d, t);
+    return bname(d->e, t);
 }
 
 void emit_decode(struct module *m, const char *path)
 {
     struct emitter e = { .m = m };
-    struct out builders = { 0 }, done = { 0 }, cases = { 0 }, tab = { 0 }, o = { 0 };
+    struct out builders = { 0 }, done = { 0 }, cases = { 0 }, tab = { 0 }, o = { 0 }, hdone = { 0 }, names = { 0 }, named = { 0 };
     struct dstate d = { &e, &builders, &done, &builders };
+    struct hcases hc = { &d, &cases, &tab, &hdone, &names, &named };
     for (int i = 0; i < m->ntypes; i++) {
         struct type *t = m->types[i];
         if (t->kind == TK_REQUEST && t->reply)
-            emit_reply_case(&d, &cases, &tab, t);
+            emit_reply_case(&hc, t);
         else if (t->kind == TK_EVENT && !(t->copy_of && t->copy_of != t))
-            emit_event_case(&d, &cases, &tab, t);
+            emit_event_case(&hc, t);
+        helper_cases(&hc, t);
     }
-    out_printf(&o, "/* decode cases for %s.xml, generated by xwgen --decode */\n#define XW_BUILDING 1\n#include <string.h>\n"
+    out_printf(&o, "/* decode cases for %s.xml, generated by xwgen --decode */\n#define XW_BUILDING 1\n#include <stdlib.h>\n#include <string.h>\n"
                    "#include <xcb/xcb.h>\n#include <xcb/xcbext.h>\n#include <xcb/%s.h>\n#include <xw/xwext.h>\n#include <xw/%s.h>\n#include \"decode.h\"\n",
                m->header, m->header, m->header);
     out_printf(&o, "#pragma GCC diagnostic ignored \"-Wunused-function\"\n");
     out_append(&o, &builders);
     out_append(&o, &cases);
+    out_printf(&o, "\nstatic const struct db_helper helpers[] = {\n");
+    out_append(&o, &names);
+    out_printf(&o, "        { 0, 0 },\n};\n");
     char *id = m->is_ext ? cname_join(m, (char *[]){ "xw", m->ext_name, "id" }, 3, NULL) : NULL;
-    out_printf(&o, "\nconst struct db_set db_set_%s = {\n    \"%s\", %s%s, %s%s,\n    {\n", m->header, m->header, id ? "&xcb" : "",
+    out_printf(&o, "\nconst struct db_set db_set_%s = {\n    \"%s\", %s%s, %s%s, helpers,\n    {\n", m->header, m->header, id ? "&xcb" : "",
                id ? id + 2 : "0", id ? "&" : "", id ? id : "0");
     out_append(&o, &tab);
-    out_printf(&o, "        { 0, 0, 0, 0 },\n    },\n};\n");
+    out_printf(&o, "        { 0, 0, 0, 0, 0 },\n    },\n};\n");
     FILE *f = fopen(path, "wb");
     struct loc loc = { path, 0 };
     if (!f || fputs(o.buf, f) < 0 || fclose(f))

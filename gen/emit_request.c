@@ -573,21 +573,32 @@ void emit_request(struct emitter *e, struct type *t)
             out_printf(&e->hfuncs, ", %s %s", wp[k].ctype, wp[k].name);
             out_printf(&e->c, ", %s %s", wp[k].ctype, wp[k].name);
         }
-        /* libxcb takes the length of a list that has none on the wire; xwire reads
-         * the request's own length field instead, so the value is not needed */
-        struct out unused = { 0 };
-        for (int k = 0; k < t->nfields; k++)
-            if (t->fields[k]->synth && !t->fields[k]->wire) {
-                out_printf(&e->hfuncs, ", uint32_t %s", t->fields[k]->cname);
-                out_printf(&e->c, ", uint32_t %s", t->fields[k]->cname);
-                out_printf(&unused, "    (void)%s;\n", t->fields[k]->cname);
+        /* libxcb takes the length of a list that has none on the wire. A request's length
+         * field counts that list's final padding too, so the size of the list (the last
+         * field) is the caller's count, as libxcb has it; other such lengths are unused. */
+        struct out unused = { 0 }, tail = { 0 };
+        int stop = -1;
+        for (int k = 0; k < t->nfields; k++) {
+            struct field *f = t->fields[k];
+            if (f->synth && !f->wire) {
+                out_printf(&e->hfuncs, ", uint32_t %s", f->cname);
+                out_printf(&e->c, ", uint32_t %s", f->cname);
+                struct field *l = k + 1 < t->nfields ? t->fields[k + 1] : NULL;
+                if (l && l->kind == FK_LIST && l->expr->kind == EX_CALCLEN && k + 2 == t->nfields && type_fixed(l->type)) {
+                    stop = k + 1;
+                    out_printf(&tail, " + (size_t)%s * %d", f->cname, l->type->size);
+                } else {
+                    out_printf(&unused, "    (void)%s;\n", f->cname);
+                }
             }
+        }
         out_printf(&e->hfuncs, ");\n");
-        out_printf(&e->c, ")\n{\n%s    return (int)%s((const char *)_buffer, SIZE_MAX, -1", unused.buf ? unused.buf : "", w);
-        free(unused.buf);
+        out_printf(&e->c, ")\n{\n%s    return (int)%s%s((const char *)_buffer, SIZE_MAX, %d", unused.buf ? unused.buf : "", tail.buf ? "(" : "",
+                   w, stop);
         for (int k = 0; k < np; k++)
             out_printf(&e->c, ", %s", wp[k].name);
-        out_printf(&e->c, ");\n}\n");
+        out_printf(&e->c, ")%s%s;\n}\n", tail.buf ? tail.buf : "", tail.buf ? ")" : "");
+        free(unused.buf), free(tail.buf);
         free(sz), free(w);
     }
     if (t->reply) {
@@ -598,8 +609,18 @@ void emit_request(struct emitter *e, struct type *t)
         emit_reply_validator(e, t);
         if (t->reply->needs_walk && !t->needs_walk) {
             char *sz = tfunc(e, t, "sizeof"), *w = walker_name(e, t->reply);
-            out_printf(&e->hfuncs, "\n/** Size in bytes of a %s reply. */\nXW_EXPORT int %s(const void *_buffer);\n", t->name, sz);
-            out_printf(&e->c, "\nint %s(const void *_buffer)\n{\n    return (int)%s((const char *)_buffer, SIZE_MAX, -1);\n}\n", sz, w);
+            /* libxcb takes a reply's list of fds as a parameter; fds are not in the bytes */
+            struct out fdp = { 0 }, unused = { 0 };
+            for (int k = 0; k < t->reply->nfields; k++)
+                if (t->reply->fields[k]->kind == FK_LIST && t->reply->fields[k]->isfd) {
+                    out_printf(&fdp, ", int32_t %s", t->reply->fields[k]->cname);
+                    out_printf(&unused, "    (void)%s;\n", t->reply->fields[k]->cname);
+                }
+            const char *fp = fdp.buf ? fdp.buf : "", *un = unused.buf ? unused.buf : "";
+            out_printf(&e->hfuncs, "\n/** Size in bytes of a %s reply. */\nXW_EXPORT int %s(const void *_buffer%s);\n", t->name, sz, fp);
+            out_printf(&e->c, "\nint %s(const void *_buffer%s)\n{\n%s    return (int)%s((const char *)_buffer, SIZE_MAX, -1);\n}\n", sz, fp,
+                       un, w);
+            free(fdp.buf), free(unused.buf);
             free(sz), free(w);
         }
     }

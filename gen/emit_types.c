@@ -169,10 +169,20 @@ static void emit_sizeof(struct emitter *e, struct type *t, const char *fname)
         out_printf(h, ", %s %s", wp[i].ctype, wp[i].name);
         out_printf(c, ", %s %s", wp[i].ctype, wp[i].name);
     }
+    /* libxcb takes the length of an event's list that has none; xwire reads the event's
+     * own length field instead, so the value is not needed */
+    struct out unused = { 0 };
+    for (int i = 0; t->kind == TK_EVENT && i < t->nfields; i++)
+        if (t->fields[i]->kind == FK_LIST && t->fields[i]->expr && t->fields[i]->expr->kind == EX_CALCLEN) {
+            out_printf(h, ", uint32_t %s_len", t->fields[i]->name);
+            out_printf(c, ", uint32_t %s_len", t->fields[i]->name);
+            out_printf(&unused, "    (void)%s_len;\n", t->fields[i]->name);
+        }
     out_printf(h, ");\n");
     char *w = walker_name(e, t);
     char *base = t->kind == TK_SWITCH ? xasprintf(", %d", t->start_offset) : xstrdup("");
-    out_printf(c, ")\n{\n    return (int)%s((const char *)_buffer, SIZE_MAX, -1%s", w, base);
+    out_printf(c, ")\n{\n%s    return (int)%s((const char *)_buffer, SIZE_MAX, -1%s", unused.buf ? unused.buf : "", w, base);
+    free(unused.buf);
     free(base);
     for (int i = 0; i < np; i++)
         out_printf(c, ", %s", wp[i].name);

@@ -243,6 +243,9 @@ static void walk_switch(struct wstate *s, struct type *sw)
             prefix = cs->casename ? xasprintf("_aux->%s.", cs->casename) : xstrdup("_aux->");
             s->store = prefix;
         }
+        /* each case starts afresh, as the serializer and libxcb's unpack have it: whether
+         * an earlier case's variable part is there is known only when running */
+        s->prev_var = 0;
         walk_fields(s, cs->fields, cs->nfields, 0, "    ");
         free(prefix);
         out_printf(s->o, "    }\n");

@@ -17,6 +17,9 @@ xcb_util_oracles=(
   libxcb-util-dev libxcb-icccm4-dev libxcb-ewmh-dev libxcb-keysyms1-dev libxcb-image0-dev
   libxcb-cursor-dev libxcb-render-util0-dev libxcb-xrm-dev xcursor-themes
 )
+# libXcursor reads the same theme files on its own (the cursor test's frame oracle);
+# Adwaita is the default cursor theme the test also loads.
+xcb_util_oracles+=(libxcursor-dev adwaita-icon-theme)
 packages=(
   meson ninja-build gcc g++ clang pkg-config libexpat1-dev xcb-proto check libxau-dev
   xvfb x11-utils x11-apps xtrace libx11-dev libx11-xcb-dev libxcb1-dev python3

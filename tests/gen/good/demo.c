@@ -818,8 +818,7 @@ long xw__demo_list_walk(const char *xw_b, size_t xw_avail, int xw_stop)
 
 int xw_demo_list_sizeof(const void *_buffer, uint32_t tail_len)
 {
-    (void)tail_len;
-    return (int)xw__demo_list_walk((const char *)_buffer, SIZE_MAX, -1);
+    return (int)(xw__demo_list_walk((const char *)_buffer, SIZE_MAX, 7) + (size_t)tail_len * 1);
 }
 
 /* Bytes taken by a List at xw_b, or -1 when they run past xw_avail; with xw_stop >= 0,
