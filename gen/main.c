@@ -1,15 +1,13 @@
 /* main.c — xwgen: reads xcb-proto descriptions and writes the xwire binding for each. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "model.h"
 
 static void usage(void)
 {
-    fputs("usage: xwgen [-I xmldir] [-o outdir | --layout file.c | --conform file.c | --decode file.c] [--counts] file.xml...\n", stderr);
+    fputs("usage: xwgen [-I xmldir] [-o outdir] [--counts] file.xml...\n", stderr);
     exit(2);
 }
 
@@ -35,60 +33,9 @@ static void print_counts(const struct counts *c, int nfiles)
            c->listelement_ref, c->xge_event, c->noseq_event);
 }
 
-/* Writes o to path (dir/name when dir is not NULL), or stops with path's error. Frees o. */
-static void write_out(const char *dir, const char *path, struct out *o)
-{
-    char *p = dir ? xasprintf("%s/%s", dir, path) : xstrdup(path);
-    FILE *f = fopen(p, "wb");
-    struct loc loc = { p, 0 };
-    if (!f || (o->buf && fputs(o->buf, f) < 0) || fclose(f))
-        fail(loc, "cannot write: %s", strerror(errno));
-    free(p), free(o->buf);
-    *o = (struct out){ 0 };
-}
-
-/* One description in the mode asked for. */
-static void generate(struct module *m, const char *outdir, const char *layout, const char *conform, const char *decode)
-{
-    struct out a = { 0 }, b = { 0 };
-    if (layout) {
-        size_t n = strlen(layout);
-        char *cc = xasprintf("%.*s_cxx.cc", (int)(n - 2), layout); /* the C++ half beside it */
-        emit_layout(m, &a, &b);
-        write_out(NULL, layout, &a);
-        write_out(NULL, cc, &b);
-        free(cc);
-    } else if (conform) {
-        emit_conform(m, &a);
-        write_out(NULL, conform, &a);
-    } else if (decode) {
-        emit_decode(m, decode);
-    } else {
-        char *hn = xasprintf("%s.h", m->header), *cn = xasprintf("%s.c", m->header);
-        emit_module(m, &a, &b);
-        write_out(outdir, hn, &a);
-        write_out(outdir, cn, &b);
-        free(hn), free(cn);
-    }
-}
-
-/* "dir/name.xml" -> dir and name */
-static void split(const char *path, char **dir, char **name)
-{
-    const char *slash = strrchr(path, '/');
-    *dir = slash ? strndup(path, (size_t)(slash - path)) : xstrdup(".");
-    const char *base = slash ? slash + 1 : path;
-    size_t n = strlen(base);
-    if (n < 5 || strcmp(base + n - 4, ".xml")) {
-        struct loc loc = { path, 0 };
-        fail(loc, "expected a .xml file");
-    }
-    *name = strndup(base, n - 4);
-}
-
 int main(int argc, char **argv)
 {
-    const char *outdir = ".", *incdir = NULL, *layout = NULL, *conform = NULL, *decode = NULL;
+    const char *outdir = ".", *incdir = NULL;
     int counts = 0, nfiles = 0;
     struct counts sum = { 0 };
     struct world world = { 0 };
@@ -97,29 +44,20 @@ int main(int argc, char **argv)
             outdir = argv[++i];
         else if (!strcmp(argv[i], "-I") && i + 1 < argc)
             incdir = argv[++i];
-        else if (!strcmp(argv[i], "--layout") && i + 1 < argc) {
-            layout = argv[++i];
-            size_t n = strlen(layout);
-            if (n < 2 || strcmp(layout + n - 2, ".c"))
-                fail((struct loc){ layout, 0 }, "--layout needs a file name ending in .c");
-        }
-        else if (!strcmp(argv[i], "--decode") && i + 1 < argc)
-            decode = argv[++i];
-        else if (!strcmp(argv[i], "--conform") && i + 1 < argc)
-            conform = argv[++i];
         else if (!strcmp(argv[i], "--counts"))
             counts = 1;
         else if (argv[i][0] == '-')
             usage();
         else {
-            char *dir, *name;
-            split(argv[i], &dir, &name);
-            struct module *m = module_load(&world, incdir ? incdir : dir, name, argv[i]);
-            module_resolve(m);
-            generate(m, outdir, layout, conform, decode);
+            struct module *m = load_description(&world, incdir, argv[i]);
+            struct out h = { 0 }, c = { 0 };
+            char *hn = xasprintf("%s.h", m->header), *cn = xasprintf("%s.c", m->header);
+            emit_module(m, &h, &c);
+            write_out(outdir, hn, &h);
+            write_out(outdir, cn, &c);
+            free(hn), free(cn);
             add_counts(&sum, &m->counts);
             nfiles++;
-            free(dir), free(name);
         }
     }
     if (!nfiles)

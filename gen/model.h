@@ -234,6 +234,11 @@ struct xnode *xml_load(const char *path);
 struct module *module_load(struct world *w, const char *dir, const char *header, const char *path);
 void model_build(struct module *m);
 
+/* driver.c */
+struct out;
+struct module *load_description(struct world *w, const char *incdir, const char *path);
+void write_out(const char *dir, const char *path, struct out *o);
+
 /* fixes.c */
 void description_fixes(struct xnode *root);
 
@@ -275,9 +280,6 @@ struct emitter {
     int tmpcount;
 };
 void emit_module(struct module *m, struct out *head, struct out *src);
-void emit_layout(struct module *m, struct out *c, struct out *cc);
-void emit_conform(struct module *m, struct out *out);
-void emit_decode(struct module *m, const char *path);
 void emit_type(struct emitter *e, struct type *t);
 void emit_enum(struct emitter *e, struct type *t);
 void emit_simple(struct emitter *e, struct type *t);
