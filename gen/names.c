@@ -200,37 +200,32 @@ static int collides(const struct module *m, const struct type *en, const char *n
     return 0;
 }
 
-/* Fills t->cbase (xw_randr_get_screen_info) and t->ctype (its C type name). */
+/* The word libxcb puts between a type's base name and "_t" (NULL: none). */
+static const char *type_word(const struct type *t)
+{
+    switch (t->kind) {
+    case TK_EVENT:
+        return "event";
+    case TK_ERROR:
+        return "error";
+    case TK_REQUEST:
+        return "request";
+    case TK_REPLY:
+        return "reply";
+    case TK_ENUM:
+        /* an enum whose name another type has takes "_enum_t" */
+        return collides(t->mod, t, t->cbase, 0) ? "enum" : NULL;
+    default:
+        return NULL;
+    }
+}
+
+/* Fills t->cbase (xw_randr_get_screen_info), t->ibase (xw__...) and, but for a
+ * primitive (whose C type the primitive table gives), t->ctype. */
 void type_names(struct type *t)
 {
     t->ibase = type_ibase(t);
-    if (t->kind == TK_PRIM) {
-        t->cbase = type_base(t, NULL);
-        return; /* ctype is the C type the primitive table gives */
-    }
     t->cbase = type_base(t, NULL);
-    switch (t->kind) {
-    case TK_EVENT:
-        t->ctype = name_suffix(t->cbase, "event", "t");
-        break;
-    case TK_ERROR:
-        t->ctype = name_suffix(t->cbase, "error", "t");
-        break;
-    case TK_REQUEST:
-        t->ctype = name_suffix(t->cbase, "request", "t");
-        break;
-    case TK_REPLY:
-        t->ctype = name_suffix(t->cbase, "reply", "t");
-        break;
-    case TK_ENUM:
-        t->ctype = name_suffix(t->cbase, NULL, "t");
-        if (collides(t->mod, t, t->cbase, 0)) {
-            free(t->ctype);
-            t->ctype = name_suffix(t->cbase, "enum", "t");
-        }
-        break;
-    default:
-        t->ctype = name_suffix(t->cbase, NULL, "t");
-        break;
-    }
+    if (t->kind != TK_PRIM)
+        t->ctype = name_suffix(t->cbase, type_word(t), "t");
 }
