@@ -547,6 +547,49 @@ static void emit_senders(struct emitter *e, struct type *t)
     free(base), free(alt), free(abase), free(aalt);
 }
 
+/* A variable-size request's walker and _sizeof. */
+static void emit_request_sizeof(struct emitter *e, struct type *t)
+{
+    emit_walker(e, t);
+    char *sz = tfunc(e, t, "sizeof");
+    struct wparam *wp;
+    int np = walker_params(t, &wp);
+    char *w = walker_name(e, t);
+    out_printf(&e->hfuncs, "\n/** Size in bytes of a serialized %s request. */\nXW_EXPORT int %s(const void *_buffer", t->name, sz);
+    out_printf(&e->c, "\nint %s(const void *_buffer", sz);
+    for (int k = 0; k < np; k++) {
+        out_printf(&e->hfuncs, ", %s %s", wp[k].ctype, wp[k].name);
+        out_printf(&e->c, ", %s %s", wp[k].ctype, wp[k].name);
+    }
+    /* libxcb takes the length of a list that has none on the wire. A request's length
+     * field counts that list's final padding too, so the size of the list (the last
+     * field) is the caller's count, as libxcb has it; other such lengths are unused. */
+    struct out unused = { 0 }, tail = { 0 };
+    int stop = -1;
+    for (int k = 0; k < t->nfields; k++) {
+        struct field *f = t->fields[k];
+        if (f->synth && !f->wire) {
+            out_printf(&e->hfuncs, ", uint32_t %s", f->cname);
+            out_printf(&e->c, ", uint32_t %s", f->cname);
+            struct field *l = k + 1 < t->nfields ? t->fields[k + 1] : NULL;
+            if (l && l->kind == FK_LIST && l->expr->kind == EX_CALCLEN && k + 2 == t->nfields && type_fixed(l->type)) {
+                stop = k + 1;
+                out_printf(&tail, " + (size_t)%s * %d", f->cname, l->type->size);
+            } else {
+                out_printf(&unused, "    (void)%s;\n", f->cname);
+            }
+        }
+    }
+    out_printf(&e->hfuncs, ");\n");
+    out_printf(&e->c, ")\n{\n%s    return (int)%s%s((const char *)_buffer, SIZE_MAX, %d", unused.buf ? unused.buf : "", tail.buf ? "(" : "",
+               w, stop);
+    for (int k = 0; k < np; k++)
+        out_printf(&e->c, ", %s", wp[k].name);
+    out_printf(&e->c, ")%s%s;\n}\n", tail.buf ? tail.buf : "", tail.buf ? ")" : "");
+    free(unused.buf), free(tail.buf);
+    free(sz), free(w);
+}
+
 void emit_request(struct emitter *e, struct type *t)
 {
     char *op = tfunc(e, t, NULL), *opu = cname_upper(op);
@@ -561,46 +604,8 @@ void emit_request(struct emitter *e, struct type *t)
     emit_switches(e, t);
     char *tn = tname(e, t);
     emit_struct_body(e, t, "struct", tn, 0);
-    if (t->needs_walk) {
-        emit_walker(e, t);
-        char *sz = tfunc(e, t, "sizeof");
-        struct wparam *wp;
-        int np = walker_params(t, &wp);
-        char *w = walker_name(e, t);
-        out_printf(&e->hfuncs, "\n/** Size in bytes of a serialized %s request. */\nXW_EXPORT int %s(const void *_buffer", t->name, sz);
-        out_printf(&e->c, "\nint %s(const void *_buffer", sz);
-        for (int k = 0; k < np; k++) {
-            out_printf(&e->hfuncs, ", %s %s", wp[k].ctype, wp[k].name);
-            out_printf(&e->c, ", %s %s", wp[k].ctype, wp[k].name);
-        }
-        /* libxcb takes the length of a list that has none on the wire. A request's length
-         * field counts that list's final padding too, so the size of the list (the last
-         * field) is the caller's count, as libxcb has it; other such lengths are unused. */
-        struct out unused = { 0 }, tail = { 0 };
-        int stop = -1;
-        for (int k = 0; k < t->nfields; k++) {
-            struct field *f = t->fields[k];
-            if (f->synth && !f->wire) {
-                out_printf(&e->hfuncs, ", uint32_t %s", f->cname);
-                out_printf(&e->c, ", uint32_t %s", f->cname);
-                struct field *l = k + 1 < t->nfields ? t->fields[k + 1] : NULL;
-                if (l && l->kind == FK_LIST && l->expr->kind == EX_CALCLEN && k + 2 == t->nfields && type_fixed(l->type)) {
-                    stop = k + 1;
-                    out_printf(&tail, " + (size_t)%s * %d", f->cname, l->type->size);
-                } else {
-                    out_printf(&unused, "    (void)%s;\n", f->cname);
-                }
-            }
-        }
-        out_printf(&e->hfuncs, ");\n");
-        out_printf(&e->c, ")\n{\n%s    return (int)%s%s((const char *)_buffer, SIZE_MAX, %d", unused.buf ? unused.buf : "", tail.buf ? "(" : "",
-                   w, stop);
-        for (int k = 0; k < np; k++)
-            out_printf(&e->c, ", %s", wp[k].name);
-        out_printf(&e->c, ")%s%s;\n}\n", tail.buf ? tail.buf : "", tail.buf ? ")" : "");
-        free(unused.buf), free(tail.buf);
-        free(sz), free(w);
-    }
+    if (t->needs_walk)
+        emit_request_sizeof(e, t);
     if (t->reply) {
         char *rn = tname(e, t->reply);
         emit_switches(e, t->reply);
