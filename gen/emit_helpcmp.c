@@ -66,7 +66,7 @@ static char *case_path(struct type *root, struct type *cs, int xcb_names)
             if (sw->parent->fields[i]->sw == sw) {
                 struct field *h = sw->parent->fields[i];
                 free(outer);
-                outer = xasprintf("%s%s.", up, xcb_names ? libxcb_field_name(h->name) : h->cname);
+                outer = xasprintf("%s%s.", up, xcb_names ? cfield_name(h->name) : h->cname);
             }
         free(up);
     }
@@ -95,17 +95,17 @@ static char *reach(struct where *w, struct field *f, const char *name)
 {
     if (f && w->t->kind == TK_SWITCH && owned_by_switch(w->t, f)) {
         char *p = case_path(w->t, f->owner, 1);
-        char *r = xasprintf("%s.%s%s", w->base, p, libxcb_field_name(f->name));
+        char *r = xasprintf("%s.%s%s", w->base, p, cfield_name(f->name));
         free(p);
         return r;
     }
     if (f && w->t->kind != TK_SWITCH && f->owner == w->t)
-        return c_member(w->t, f) ? xasprintf("%s->%s", w->base, libxcb_field_name(f->name)) : NULL;
+        return c_member(w->t, f) ? xasprintf("%s->%s", w->base, cfield_name(f->name)) : NULL;
     if (!f && w->t->kind != TK_SWITCH)
         for (int i = 0; i < w->t->nfields; i++)
             if (!strcmp(w->t->fields[i]->cname, name))
                 return c_member(w->t, w->t->fields[i])
-                           ? xasprintf("%s->%s", w->base, libxcb_field_name(w->t->fields[i]->name))
+                           ? xasprintf("%s->%s", w->base, cfield_name(w->t->fields[i]->name))
                            : NULL;
     return has_param(w->t, name) ? xasprintf("xw_v_%s", name) : NULL;
 }
@@ -240,7 +240,7 @@ static void cmp_members(struct emitter *e, struct out *o, struct type *root, str
                 cmp_members(e, o, root, f->sw);
                 continue;
             }
-            const char *xn = libxcb_field_name(f->name);
+            const char *xn = cfield_name(f->name);
             if (field_fixed(f))
                 out_printf(o, "    db_mem(r, \"%s%s\", &xa, &xa.%s%s, &wa, &wa.%s%s, sizeof(wa.%s%s));\n", wp, f->cname, xp, xn, wp,
                            f->cname, wp, f->cname);
