@@ -17,7 +17,10 @@ xcb_util_oracles=(
   libxcb-util-dev libxcb-icccm4-dev libxcb-ewmh-dev libxcb-keysyms1-dev libxcb-image0-dev
   libxcb-cursor-dev libxcb-render-util0-dev libxcb-xrm-dev xcursor-themes
 )
+# setxkbmap: the keysyms test changes the keymap through XKB.
+xkb_tools=(x11-xkb-utils)
 packages=(
+  "${xkb_tools[@]}"
   meson ninja-build gcc g++ clang pkg-config libexpat1-dev xcb-proto check libxau-dev
   xvfb x11-utils x11-apps xtrace libx11-dev libx11-xcb-dev libxcb1-dev python3
   "${xcb_ext_devs[@]}"
