@@ -607,13 +607,14 @@ XW_EXPORT int xw_xrm_resource_get_bool(xw_xrm_database_t *db, const char *res_na
 
 /* ---- from the server and the environment ---- */
 
-/* The whole RESOURCE_MANAGER property of root as a string (malloc'd), or NULL. */
+/* The whole RESOURCE_MANAGER property of root as a string (malloc'd), or NULL. Read
+ * in 64 KiB pieces up to the size the first reply gives (value + bytes_after), so a
+ * server that keeps promising more cannot keep us reading. */
 static char *read_resource_manager(xw_connection_t *c, xw_window_t root)
 {
     char *text = NULL;
-    size_t len = 0;
-    uint32_t offset = 0;
-    for (;;) {
+    size_t len = 0, total = 0;
+    for (uint32_t offset = 0;;) {
         xw_generic_error_t *err = NULL;
         xw_get_property_reply_t *r = xw_get_property_reply(
             c, xw_get_property(c, 0, root, XW_ATOM_RESOURCE_MANAGER, XW_ATOM_STRING, offset, 16384), &err);
@@ -624,6 +625,10 @@ static char *read_resource_manager(xw_connection_t *c, xw_window_t root)
             return NULL;
         }
         size_t n = (size_t)xw_get_property_value_length(r);
+        if (!text)
+            total = n + r->bytes_after;
+        if (n > total - len)
+            n = total - len;
         char *bigger = realloc(text, len + n + 1);
         if (!bigger) {
             free(r);
@@ -634,9 +639,8 @@ static char *read_resource_manager(xw_connection_t *c, xw_window_t root)
         memcpy(text + len, xw_get_property_value(r), n);
         len += n;
         text[len] = '\0';
-        uint32_t after = r->bytes_after;
         free(r);
-        if (!after || n == 0 || n % 4)
+        if (len == total || n == 0 || n % 4)
             return text;
         offset += (uint32_t)(n / 4);
     }
