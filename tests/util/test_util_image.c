@@ -23,19 +23,9 @@
 #include <xw/xw_image.h>
 #include <xw/xw_pixel.h>
 
-#include "alloc_count.h"
+#include "util_oracle.h"
 
-/* Whether the interposed counter sees this thread's mallocs: not in sanitizer builds
- * (XW_COUNT_ALLOCS 0) nor under valgrind, whose allocator replaces it. */
-static int counting_works(void)
-{
-    unsigned long t = alloc_count_begin();
-    void *volatile p = malloc(16);
-    free(p);
-    return alloc_count_end(t) == 1;
-}
 #include "other6/dpyserver.h"
-#include "xvfb_suite.h"
 #include "xwtest.h"
 
 static xw_connection_t *c;
@@ -43,16 +33,12 @@ static xcb_connection_t *xc;
 
 static void setup(void)
 {
-    xvfb_setup();
-    xc = xcb_connect(xvfb_server.name, NULL);
-    ck_assert_int_eq(xcb_connection_has_error(xc), 0);
+    util_oracle_setup(&xc);
 }
 
 static void teardown(void)
 {
-    ck_assert_int_eq(xw_connection_has_error(c), 0);
-    xcb_disconnect(xc);
-    xvfb_teardown();
+    util_oracle_teardown(c, xc);
 }
 
 static uint64_t rng = 88172645463325252ull;
@@ -465,7 +451,7 @@ static xcb_pixmap_t pattern_pixmap(uint8_t depth, uint16_t w, uint16_t h)
         xcb_poly_fill_rectangle(xc, p, gc, 1, &r);
     }
     xcb_free_gc(xc, gc);
-    free(xcb_get_input_focus_reply(xc, xcb_get_input_focus(xc), NULL));
+    util_xcb_sync(xc);
     return p;
 }
 
@@ -484,7 +470,7 @@ static void check_get_and_put(xw_connection_t *conn)
             /* put it back elsewhere, read it: the same pixels */
             xcb_gcontext_t gc = xcb_generate_id(xc);
             xcb_create_gc(xc, gc, p, 0, NULL);
-            free(xcb_get_input_focus_reply(xc, xcb_get_input_focus(xc), NULL));
+            util_xcb_sync(xc);
             xw_image_put(conn, p, gc, a, 5, 2, 0);
             xw_generic_error_t *e = xw_request_check(conn, xw_no_operation_checked(conn));
             ck_assert_ptr_null(e);
@@ -573,11 +559,7 @@ END_TEST
 
 START_TEST(get_put_native_borrowed_connection)
 {
-    xcb_connection_t *lender = xcb_connect(xvfb_server.name, NULL);
-    xw_connection_t *b = xw_xcb_borrow(lender);
-    check_get_and_put(b);
-    xw_disconnect(b);
-    xcb_disconnect(lender);
+    util_on_borrowed(check_get_and_put);
 }
 END_TEST
 
@@ -643,7 +625,7 @@ START_TEST(shm_get_and_put)
         a->data[i] = (uint8_t)(i * 7);
     xcb_gcontext_t gc = xcb_generate_id(xc);
     xcb_create_gc(xc, gc, p, 0, NULL);
-    free(xcb_get_input_focus_reply(xc, xcb_get_input_focus(xc), NULL));
+    util_xcb_sync(xc);
     ck_assert_ptr_eq(xw_image_shm_put(c, p, gc, a, wi, 3, 2, 0, 0, 40, 10, 0), a);
     ck_assert_ptr_null(xw_request_check(c, xw_no_operation_checked(c)));
     xw_generic_event_t *ev = xw_poll_for_event(c);
@@ -663,7 +645,7 @@ START_TEST(shm_get_and_put)
     xcb_shm_detach(xc, xi.shmseg);
     xcb_free_gc(xc, gc);
     xcb_free_pixmap(xc, p);
-    free(xcb_get_input_focus_reply(xc, xcb_get_input_focus(xc), NULL));
+    util_xcb_sync(xc);
     ck_assert_ptr_null(xw_request_check(c, xw_no_operation_checked(c)));
     shmdt(mem);
     xw_image_destroy(a);
@@ -701,7 +683,7 @@ START_TEST(no_allocation_per_put)
     xcb_flush(xc);
     unsigned long theirs = alloc_count_end(t);
     printf("image allocations: 200 xw_image_put %lu, 100 xcb_image_put %lu\n", ours, theirs);
-    if (counting_works())
+    if (util_counting_works())
         ck_assert_uint_eq(ours, 0);
     ck_assert_ptr_null(xw_request_check(c, xw_no_operation_checked(c)));
     xw_image_destroy(a), xw_image_destroy(xy), xcb_image_destroy(b);

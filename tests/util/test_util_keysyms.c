@@ -17,18 +17,8 @@
 #include <xw/xw-xcb.h>
 #include <xw/xw_keysyms.h>
 
-#include "alloc_count.h"
+#include "util_oracle.h"
 
-/* Whether the interposed counter sees this thread's mallocs: not in sanitizer builds
- * (XW_COUNT_ALLOCS 0) nor under valgrind, whose allocator replaces it. */
-static int counting_works(void)
-{
-    unsigned long t = alloc_count_begin();
-    void *volatile p = malloc(16);
-    free(p);
-    return alloc_count_end(t) == 1;
-}
-#include "xvfb_suite.h"
 #include "xwtest.h"
 
 static xw_connection_t *c;
@@ -36,16 +26,12 @@ static xcb_connection_t *xc; /* the oracle's connection to the same server */
 
 static void setup(void)
 {
-    xvfb_setup();
-    xc = xcb_connect(xvfb_server.name, NULL);
-    ck_assert_int_eq(xcb_connection_has_error(xc), 0);
+    util_oracle_setup(&xc);
 }
 
 static void teardown(void)
 {
-    ck_assert_int_eq(xw_connection_has_error(c), 0);
-    xcb_disconnect(xc);
-    xvfb_teardown();
+    util_oracle_teardown(c, xc);
 }
 
 /* Every keycode 0..255 in columns -1 .. max(per, 4) + 1: returns how many lookups agreed. */
@@ -80,7 +66,7 @@ static int server_per(void)
  * keyboard MappingNotify events xwire's connection got. */
 static int refresh_both(xw_connection_t *conn, xw_key_symbols_t *k, xcb_key_symbols_t *xk)
 {
-    free(xcb_get_input_focus_reply(xc, xcb_get_input_focus(xc), NULL));
+    util_xcb_sync(xc);
     xw_generic_error_t *e = NULL;
     free(xw_get_input_focus_reply(conn, xw_get_input_focus(conn), &e));
     ck_assert_ptr_null(e);
@@ -199,14 +185,7 @@ END_TEST
 
 START_TEST(same_keysyms_borrowed_connection)
 {
-    /* a second libxcb connection lends itself; the first stays the oracle's */
-    xcb_connection_t *lender = xcb_connect(xvfb_server.name, NULL);
-    ck_assert_int_eq(xcb_connection_has_error(lender), 0);
-    xw_connection_t *b = xw_xcb_borrow(lender);
-    ck_assert_int_eq(xw_connection_has_error(b), 0);
-    compare_all(b);
-    xw_disconnect(b);
-    xcb_disconnect(lender);
+    util_on_borrowed(compare_all);
 }
 END_TEST
 
@@ -283,7 +262,7 @@ END_TEST
  * the storage the old one had. Counted beside xcb-util's. */
 START_TEST(no_allocation_per_lookup)
 {
-    if (!counting_works())
+    if (!util_counting_works())
         return;
     xw_key_symbols_t *k = xw_key_symbols_alloc(c);
     xcb_key_symbols_t *xk = xcb_key_symbols_alloc(xc);

@@ -21,18 +21,8 @@
 #include <xw/xw_aux.h>
 #include <xw/xw_xrm.h>
 
-#include "alloc_count.h"
+#include "util_oracle.h"
 
-/* Whether the interposed counter sees this thread's mallocs: not in sanitizer builds
- * (XW_COUNT_ALLOCS 0) nor under valgrind, whose allocator replaces it. */
-static int counting_works(void)
-{
-    unsigned long t = alloc_count_begin();
-    void *volatile p = malloc(16);
-    free(p);
-    return alloc_count_end(t) == 1;
-}
-#include "xvfb_suite.h"
 #include "xwtest.h"
 
 static xw_connection_t *c;
@@ -41,9 +31,7 @@ static char dir[64]; /* the test's resource files */
 
 static void setup(void)
 {
-    xvfb_setup();
-    xc = xcb_connect(xvfb_server.name, NULL);
-    ck_assert_int_eq(xcb_connection_has_error(xc), 0);
+    util_oracle_setup(&xc);
     strcpy(dir, "/tmp/xw-xrm-XXXXXX");
     ck_assert_ptr_nonnull(mkdtemp(dir));
 }
@@ -64,9 +52,7 @@ static void teardown(void)
     snprintf(sub, sizeof(sub), "%s/sub", dir);
     rmdir(sub);
     rmdir(dir);
-    ck_assert_int_eq(xw_connection_has_error(c), 0);
-    xcb_disconnect(xc);
-    xvfb_teardown();
+    util_oracle_teardown(c, xc);
 }
 
 static void write_file(const char *name, const char *text)
@@ -469,7 +455,7 @@ static void check_resource_manager(xw_connection_t *conn)
     xw_xrm_database_free(direct);
     /* no property: NULL, as xcb-util-xrm */
     xcb_delete_property(xc, s->root, XCB_ATOM_RESOURCE_MANAGER);
-    free(xcb_get_input_focus_reply(xc, xcb_get_input_focus(xc), NULL));
+    util_xcb_sync(xc);
     ck_assert_ptr_null(xw_xrm_database_from_resource_manager(conn, xw_aux_get_screen(conn, 0)));
     ck_assert_ptr_null(xcb_xrm_database_from_resource_manager(xc, s));
 }
@@ -482,11 +468,7 @@ END_TEST
 
 START_TEST(resource_manager_borrowed_connection)
 {
-    xcb_connection_t *lender = xcb_connect(xvfb_server.name, NULL);
-    xw_connection_t *b = xw_xcb_borrow(lender);
-    check_resource_manager(b);
-    xw_disconnect(b);
-    xcb_disconnect(lender);
+    util_on_borrowed(check_resource_manager);
 }
 END_TEST
 
@@ -524,7 +506,7 @@ START_TEST(no_allocation_per_query)
     printf("xrm allocations per query: xwire string_ref/long/bool %lu (300 queries), get_string %lu; "
            "xcb-util-xrm get_string %lu, get_long %lu, get_bool %lu\n",
            ours, ours_string, theirs_string, theirs_long, theirs_bool);
-    if (counting_works()) {
+    if (util_counting_works()) {
         ck_assert_uint_eq(ours, 0);
         ck_assert_uint_eq(ours_string, 1);
     }
