@@ -315,22 +315,34 @@ XW_EXPORT void xw_xrm_database_free(xw_xrm_database_t *db)
     free(db);
 }
 
+static size_t entry_text(const struct entry *e, char *out);
+
+/* A copy of e, made by printing and parsing it again (the printed form round-trips). */
+static struct entry *copy_entry(const struct entry *e)
+{
+    size_t n = entry_text(e, NULL);
+    char *text = malloc(n + 1);
+    if (!text)
+        return NULL;
+    entry_text(e, text);
+    struct entry *copy = parse_line(text, n);
+    free(text);
+    return copy;
+}
+
 XW_EXPORT void xw_xrm_database_combine(xw_xrm_database_t *src, xw_xrm_database_t **target, bool override)
 {
     if (!target)
         return;
     if (!*target)
         *target = new_db();
-    if (!src)
+    if (!src || !*target || src == *target)
         return;
-    if (*target) {
-        for (struct entry *e = src->first, *next; e; e = next) {
-            next = e->next;
-            put_entry(*target, e, override);
-        }
-        src->first = src->last = NULL;
+    for (const struct entry *e = src->first; e; e = e->next) {
+        struct entry *copy = copy_entry(e);
+        if (copy)
+            put_entry(*target, copy, override);
     }
-    xw_xrm_database_free(src);
 }
 
 XW_EXPORT void xw_xrm_database_put_resource_line(xw_xrm_database_t **database, const char *line)
@@ -684,14 +696,18 @@ XW_EXPORT xw_xrm_database_t *xw_xrm_database_from_default(xw_connection_t *c)
     if (!db)
         db = from_home(".Xdefaults");
     const char *env = getenv("XENVIRONMENT");
+    xw_xrm_database_t *over = NULL;
     if (env) {
-        xw_xrm_database_combine(xw_xrm_database_from_file(env), &db, true);
+        over = xw_xrm_database_from_file(env);
     } else {
         char host[256 + 16] = ".Xdefaults-";
         if (gethostname(host + 11, sizeof(host) - 12) == 0) {
             host[sizeof(host) - 1] = '\0';
-            xw_xrm_database_combine(from_home(host), &db, true);
+            over = from_home(host);
         }
     }
+    if (over)
+        xw_xrm_database_combine(over, &db, true);
+    xw_xrm_database_free(over);
     return db;
 }

@@ -357,12 +357,22 @@ START_TEST(same_edits)
     }
     static const char src[] = "a.b: from source\nm.n: source only\n*c: source c\n";
     for (int override = 0; override <= 1; override++) {
-        xw_xrm_database_combine(xw_xrm_database_from_string(src), &db, override);
-        xcb_xrm_database_combine(xcb_xrm_database_from_string(src), &xdb, override);
+        xw_xrm_database_t *from = xw_xrm_database_from_string(src);
+        xcb_xrm_database_t *xfrom = xcb_xrm_database_from_string(src);
+        xw_xrm_database_combine(from, &db, override);
+        xcb_xrm_database_combine(xfrom, &xdb, override);
         char *s = xw_xrm_database_to_string(db), *xs = xcb_xrm_database_to_string(xdb);
         ck_assert_str_eq(s, xs);
         free(s);
         free(xs);
+        /* the source is left whole, the caller's to free */
+        s = xw_xrm_database_to_string(from), xs = xcb_xrm_database_to_string(xfrom);
+        ck_assert_str_eq(s, xs);
+        ck_assert_str_eq(s, src);
+        free(s);
+        free(xs);
+        xw_xrm_database_free(from);
+        xcb_xrm_database_free(xfrom);
     }
     static const char *const q[] = {"a.b", "z.c", "d.x.e", "f", "g.r.h", "i.j", "k.l", "m.n", NULL};
     for (int i = 0; q[i]; i++) {

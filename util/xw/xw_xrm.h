@@ -48,10 +48,10 @@ XW_EXPORT xw_xrm_database_t *xw_xrm_database_from_file(const char *filename);
  * of memory. */
 XW_EXPORT char *xw_xrm_database_to_string(xw_xrm_database_t *database);
 
-/** Moves every entry of source_db into *target_db (a new database when *target_db is
+/** Copies every entry of source_db into *target_db (a new database when *target_db is
  * NULL); an entry whose specifier the target already has replaces it when override
- * is true and is dropped when not. source_db is freed (as xcb-util-xrm does): do not
- * use it afterwards. */
+ * is true and is dropped when not. source_db is left as it was and stays the
+ * caller's to free (as with xcb-util-xrm 1.3). */
 XW_EXPORT void xw_xrm_database_combine(xw_xrm_database_t *source_db, xw_xrm_database_t **target_db, bool override);
 
 /** Adds "resource: value" to *database (created when *database is NULL), replacing an
