@@ -315,7 +315,8 @@ START_TEST(same_inline_helpers)
         xw_image_destroy(a), xw_image_destroy(g), xcb_image_destroy(b);
     }
     for (uint32_t n = 0; n <= 32; n++) {
-        ck_assert_uint_eq(xw_mask(n), xcb_mask(n));
+        /* xcb_mask(31) shifts 1 into an int's sign bit (undefined): compared by value */
+        ck_assert_uint_eq(xw_mask(n), n == 31 ? 0x7fffffffu : xcb_mask(n));
         for (uint32_t base = 0; base < 100; base += 7) {
             if (n && !(n & (n - 1))) {
                 ck_assert_uint_eq(xw_roundup_2(base, n), xcb_roundup_2(base, n));
@@ -328,7 +329,8 @@ START_TEST(same_inline_helpers)
                                   xcb_bit_reverse(base * 2654435761u, (uint8_t)n));
             }
         }
-        ck_assert_int_eq(xw_popcount(0x5a5a5a5au >> n), (int)xcb_popcount(0x5a5a5a5au >> n));
+        uint32_t bits = n < 32 ? 0x5a5a5a5au >> n : 0;
+        ck_assert_int_eq(xw_popcount(bits), (int)xcb_popcount(bits));
     }
     ck_assert_int_eq(xw_host_byte_order(), xcb_host_byte_order());
 }
