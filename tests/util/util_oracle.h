@@ -1,7 +1,7 @@
-/* util_oracle.h — what the xcb-util comparison tests of keysyms, image and xrm share:
+/* util_oracle.h — what the xcb-util comparison tests share:
  * the oracle's own libxcb connection to the suite's Xvfb, a check run on a
  * connection borrowed from a second libxcb connection, a libxcb round trip, and
- * whether the interposed allocation counter counts. One test file includes it. */
+ * whether the interposed allocation counter counts. Each util test file includes it. */
 #ifndef XW_TEST_UTIL_ORACLE_H
 #define XW_TEST_UTIL_ORACLE_H
 
