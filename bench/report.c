@@ -210,7 +210,7 @@ static int write_csv(const char *dir, const struct series *v, int n)
     if (!f)
         return -1;
     fprintf(f, "case,server,library,run,ops,wall_s,client_cpu_s,allocs,server_cpu_s,rate,rate_unit,"
-               "client_cpu_ns_per_op,allocs_per_op,page_faults,context_switches\n");
+               "client_cpu_ns_per_op,allocs_per_op,page_faults,context_switches,client_sys_s\n");
     for (int i = 0; i < n; i++)
         for (int r = 0; r < v[i].runs; r++) {
             const struct sample *s = &v[i].s[r];
@@ -221,9 +221,9 @@ static int write_csv(const char *dir, const struct series *v, int n)
             }
             if (s->server_cpu >= 0)
                 snprintf(server, sizeof server, "%.9f", s->server_cpu);
-            fprintf(f, "%s,%s,%s,%d,%ld,%.9f,%.9f,%s,%s,%.6g,%s,%.4f,%s,%ld,%ld\n", v[i].case_name, v[i].server,
-                    v[i].lib, r, v[i].ops, s->wall, s->cpu, allocs, server, value(&v[i], s, M_RATE), v[i].unit,
-                    value(&v[i], s, M_CPU) * 1e9, per_op, s->faults, s->switches);
+            fprintf(f, "%s,%s,%s,%d,%ld,%.9f,%.9f,%s,%s,%.6g,%s,%.4f,%s,%ld,%ld,%.9f\n", v[i].case_name,
+                    v[i].server, v[i].lib, r, v[i].ops, s->wall, s->cpu, allocs, server, value(&v[i], s, M_RATE),
+                    v[i].unit, value(&v[i], s, M_CPU) * 1e9, per_op, s->faults, s->switches, s->sys);
         }
     return fclose(f);
 }

@@ -113,7 +113,8 @@ static struct sample sample_of(const struct meter *m)
 {
     struct sample s;
     s.wall = (double)(m->t1.tv_sec - m->t0.tv_sec) + (double)(m->t1.tv_nsec - m->t0.tv_nsec) * 1e-9;
-    s.cpu = tv(m->r1.ru_utime) - tv(m->r0.ru_utime) + tv(m->r1.ru_stime) - tv(m->r0.ru_stime);
+    s.sys = tv(m->r1.ru_stime) - tv(m->r0.ru_stime);
+    s.cpu = tv(m->r1.ru_utime) - tv(m->r0.ru_utime) + s.sys;
     s.allocs = m->allocs0 == UINT64_MAX ? UINT64_MAX : m->allocs1 - m->allocs0;
     s.server_cpu = m->server_cpu0 >= 0 && m->server_cpu1 >= 0 ? m->server_cpu1 - m->server_cpu0 : -1;
     s.faults = (m->r1.ru_minflt + m->r1.ru_majflt) - (m->r0.ru_minflt + m->r0.ru_majflt);

@@ -146,6 +146,7 @@ double callgrind_per_op(const char *case_name, const char *lib, const struct ser
 
 struct sample {
     double wall, cpu, server_cpu; /* seconds; server_cpu < 0 when unknown */
+    double sys;                   /* the kernel's part of cpu */
     uint64_t allocs;              /* UINT64_MAX when not counted */
     long faults, switches;        /* page faults, context switches (getrusage) */
 };
