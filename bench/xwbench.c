@@ -257,13 +257,20 @@ static int runs_on(const struct case_def *cd, enum server_kind sk)
 
 #define CURVE_RUNS 3
 
-/* Requests per run at a depth: enough batches that one run is not a single wake-up,
- * few enough round trips at depth 1 to stay quick. */
+/* Requests per run at a depth: at least 1024 batches below depth 256 (each a round
+ * trip, tens of µs of waiting), 65536 requests from there on. */
 static long curve_count(long depth, int quick)
 {
     if (quick)
         return depth < 64 ? 64 : depth;
-    return depth == 1 ? 4096 : depth < 65536 ? 65536 : depth;
+    return depth < 256 ? depth * 1024 : depth < 65536 ? 65536 : depth;
+}
+
+/* A curve point's count on server sk: a slow server does fewer, but at least one batch. */
+static long curve_n(const struct case_def *cd, int sk, int quick)
+{
+    long n = quick ? cd->n_quick : cd->n_full / server_div[sk];
+    return n < cd->n_quick ? cd->n_quick : n;
 }
 
 static void run_curve(const struct options *o)
@@ -280,12 +287,12 @@ static void run_curve(const struct options *o)
             int k = 0;
             for (int i = 0; i < N_CURVE_LIBS; i++)
                 if (wanted(o->only_lib, curve_libs[i]->name)) {
-                    group[k] = new_series(&cd, o->quick ? cd.n_quick : cd.n_full, (enum server_kind)sk, curve_libs[i]);
+                    group[k] = new_series(&cd, curve_n(&cd, sk, o->quick), (enum server_kind)sk, curve_libs[i]);
                     group[k]->depth = depths[d];
                     fmt_count(count, sizeof count, depths[d]);
                     snprintf(group[k++]->case_label, sizeof group[0]->case_label, cd.label, count);
                 }
-            struct target t = {.server = &servers[sk], .n = o->quick ? cd.n_quick : cd.n_full, .depth = depths[d]};
+            struct target t = {.server = &servers[sk], .n = curve_n(&cd, sk, o->quick), .depth = depths[d]};
             int runs = o->runs < CURVE_RUNS ? o->runs : CURVE_RUNS;
             for (int r = 0; r < runs; r++)
                 for (int j = 0; j < k; j++) {
