@@ -1,6 +1,7 @@
-/* drain.c — the drain server: a fake X server in its own process that parses every request's length,
- * answers only what a client must hear back (setup, round trips, a few queries), discards the rest and
- * streams events on demand, so the benchmark sees the client's cost alone. */
+/* drain.c — the fake X servers: one process each that parses every request's length, answers only what a
+ * client must hear back (setup, round trips, a few queries), discards the rest and streams events on
+ * demand, so the benchmark sees the client's cost alone. They differ only in how they use the socket
+ * (struct fake_io): the drain's big reads and batched writes, and the ways other servers do it. */
 #include "xwbench.h"
 
 #include <errno.h>
@@ -25,13 +26,36 @@ enum {
 };
 
 #define IN_SIZE (1u << 20)
-#define OUT_SIZE (64u << 10)
+/* Room for the replies to every request of the biggest read: 4-byte requests
+ * (GetInputFocus) answered with 32 bytes each. Untouched pages cost nothing. */
+#define OUT_SIZE (IN_SIZE / 4 * 32)
 #define STREAM_BATCH 2048 /* events per write */
+
+/* How one fake server uses its socket. */
+struct fake_io {
+    size_t read_max;   /* bytes asked for per read */
+    size_t out_max;    /* replies are written once this many are queued (and after
+                          each read); 32: every reply goes out in its own write */
+    int sockbuf;       /* SO_SNDBUF and SO_RCVBUF asked for, 0: the system's default */
+};
+
+/* Indexed by enum server_kind. */
+static const struct fake_io fake_io[SERVER_COUNT] = {
+    /* reads up to 1 MiB, writes replies 64 KiB at a time */
+    [SERVER_DRAIN] = {IN_SIZE, 64u << 10, 0},
+    /* reads 64 KiB, answers all the requests of one read with one write */
+    [SERVER_PER_READ] = {64u << 10, OUT_SIZE, 0},
+    /* reads 64 KiB, one write per reply */
+    [SERVER_PER_REPLY] = {64u << 10, 32, 0},
+    /* 4 KiB socket buffers (the kernel doubles them), 4 KiB reads, one write per read */
+    [SERVER_SMALL_BUF] = {4u << 10, OUT_SIZE, 4u << 10},
+};
 
 /* One client at a time: benchmark runs are sequential, and static buffers keep the
  * server allocation-free and its hot loop simple. */
 struct conn {
     int fd;
+    const struct fake_io *io;
     int swap;          /* client's byte order differs from ours */
     int bigreq;        /* BigReqEnable answered: a zero length means a 32-bit one follows */
     uint64_t seq;      /* requests parsed so far: the sequence number of the last one */
@@ -85,7 +109,7 @@ static int flush_out(struct conn *c)
 /* A zeroed 32-byte reply in the output buffer for the request just parsed. */
 static unsigned char *reply(struct conn *c, uint8_t data, uint32_t extra_words)
 {
-    if (c->out_len + 32 > OUT_SIZE && flush_out(c) < 0)
+    if (c->out_len + 32 > c->io->out_max && flush_out(c) < 0)
         return NULL;
     unsigned char *r = c->out + c->out_len;
     c->out_len += 32;
@@ -370,8 +394,9 @@ static int stream_events(struct conn *c)
         put32(c, e + 8, DRAIN_FIRST_ATOM);
         put32(c, e + 12, DRAIN_EVENT_MAGIC);
     }
+    long most = c->io->out_max / 32 < STREAM_BATCH ? (long)(c->io->out_max / 32) : STREAM_BATCH;
     while (c->events_due > 0) {
-        long n = c->events_due < STREAM_BATCH ? c->events_due : STREAM_BATCH;
+        long n = c->events_due < most ? c->events_due : most;
         if (fd_write_all(c->fd, batch, (size_t)n * 32) < 0)
             return -1;
         c->events_due -= n;
@@ -379,10 +404,15 @@ static int stream_events(struct conn *c)
     return 0;
 }
 
-static void serve_client(int fd)
+static void serve_client(int fd, const struct fake_io *io)
 {
     memset(&conn, 0, offsetof(struct conn, in));
     conn.fd = fd;
+    conn.io = io;
+    if (io->sockbuf) {
+        setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &io->sockbuf, sizeof io->sockbuf);
+        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &io->sockbuf, sizeof io->sockbuf);
+    }
     if (do_setup(&conn) < 0)
         return;
     for (;;) {
@@ -392,7 +422,8 @@ static void serve_client(int fd)
             return;
         if (conn.in_len == IN_SIZE)
             return; /* a request that needs an answer cannot fit: not ours to serve */
-        ssize_t n = read(fd, conn.in + conn.in_len, IN_SIZE - conn.in_len);
+        size_t room = IN_SIZE - conn.in_len;
+        ssize_t n = read(fd, conn.in + conn.in_len, room < io->read_max ? room : io->read_max);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
@@ -401,7 +432,7 @@ static void serve_client(int fd)
     }
 }
 
-void drain_serve(const int *listen_fds, int n_fds)
+void drain_serve(enum server_kind kind, const int *listen_fds, int n_fds)
 {
     memset(property_data, 'x', sizeof property_data);
     struct pollfd pfd[2];
@@ -419,7 +450,7 @@ void drain_serve(const int *listen_fds, int n_fds)
             int fd = accept4(pfd[i].fd, NULL, NULL, SOCK_CLOEXEC);
             if (fd < 0)
                 continue;
-            serve_client(fd);
+            serve_client(fd, &fake_io[kind]);
             close(fd);
         }
     }

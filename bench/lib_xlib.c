@@ -36,7 +36,7 @@ static long sync_count(Display *d, const struct target *t, long fallback)
     Window focus;
     int revert;
     XGetInputFocus(d, &focus, &revert);
-    return t->server->kind == SERVER_DRAIN ? (long)focus : fallback;
+    return server_is_fake(t->server) ? (long)focus : fallback;
 }
 
 static long finish(Display *d, long result)
@@ -210,7 +210,7 @@ static long run_events(const struct target *t, struct meter *m)
     Display *d = open_dpy(t);
     if (!d)
         return -1;
-    long ok = t->server->kind == SERVER_DRAIN ? run_events_streamed(d, t, m) : run_events_sent(d, t, m);
+    long ok = server_is_fake(t->server) ? run_events_streamed(d, t, m) : run_events_sent(d, t, m);
     return finish(d, ok);
 }
 
@@ -218,7 +218,7 @@ static Window make_property(Display *d, const struct target *t, Atom *atom)
 {
     int scr = DefaultScreen(d);
     *atom = XInternAtom(d, "XWBENCH_BLOB", False);
-    if (t->server->kind == SERVER_DRAIN)
+    if (server_is_fake(t->server))
         return RootWindow(d, scr);
     Window win = XCreateSimpleWindow(d, RootWindow(d, scr), 0, 0, 1, 1, 0, 0, 0);
     XChangeProperty(d, win, *atom, XA_STRING, 8, PropModeReplace, (const unsigned char *)bench_image,

@@ -47,7 +47,7 @@ static long run_noop(const struct target *t, struct meter *m)
         xw_no_operation(c);
     xcb_get_input_focus_reply_t *r = xcb_get_input_focus_reply(xc, xcb_get_input_focus(xc), NULL);
     meter_stop(m);
-    long got = !r ? -1 : t->server->kind == SERVER_DRAIN ? (long)r->focus : t->n;
+    long got = !r ? -1 : server_is_fake(t->server) ? (long)r->focus : t->n;
     free(r);
     return finish(xc, c, got);
 }

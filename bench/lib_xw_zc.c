@@ -23,10 +23,12 @@ static int reply_into(xw_connection_t *c, unsigned int seq, void *buf, size_t ca
     return xw_wait_for_reply_into(c, seq, buf, cap, &len, &err, -1) == 1;
 }
 
-static long run_atom_pipelined(const struct target *t, struct meter *m)
+/* InternAtoms sent depth at a time, each batch's replies claimed before the next
+ * is sent, until t->n. */
+static long atoms_batched(const struct target *t, struct meter *m, long depth)
 {
     static xw_intern_atom_cookie_t cookies[MAX_PIPELINED];
-    if (t->n > MAX_PIPELINED)
+    if (depth > MAX_PIPELINED || depth < 1)
         return -1;
     xw_screen_t *s;
     xw_connection_t *c = open_conn(t, &s);
@@ -34,31 +36,35 @@ static long run_atom_pipelined(const struct target *t, struct meter *m)
         return -1;
     long ok = 0;
     meter_start(m);
-    for (long i = 0; i < t->n; i++)
-        cookies[i] = xw_intern_atom(c, 0, (uint16_t)atom_name_len(i), atom_name(i));
-    for (long i = 0; i < t->n; i++) {
-        union atom_reply a;
-        ok += reply_into(c, cookies[i].sequence, &a, sizeof a) && a.r.atom != 0;
+    for (long done = 0; done < t->n; done += depth) {
+        long k = t->n - done < depth ? t->n - done : depth;
+        for (long i = 0; i < k; i++)
+            cookies[i] = xw_intern_atom(c, 0, (uint16_t)atom_name_len(done + i), atom_name(done + i));
+        for (long i = 0; i < k; i++) {
+            union atom_reply a;
+            ok += reply_into(c, cookies[i].sequence, &a, sizeof a) && a.r.atom != 0;
+        }
     }
     meter_stop(m);
     return finish(c, ok);
 }
 
+/* All t->n sent before the first reply is claimed. */
+static long run_atom_pipelined(const struct target *t, struct meter *m)
+{
+    return atoms_batched(t, m, t->n);
+}
+
+/* The depth curve: t->depth outstanding at most. */
+static long run_atom_depth(const struct target *t, struct meter *m)
+{
+    return atoms_batched(t, m, t->depth);
+}
+
+/* One round trip per InternAtom. */
 static long run_atom_sequential(const struct target *t, struct meter *m)
 {
-    xw_screen_t *s;
-    xw_connection_t *c = open_conn(t, &s);
-    if (!c)
-        return -1;
-    long ok = 0;
-    meter_start(m);
-    for (long i = 0; i < t->n; i++) {
-        xw_intern_atom_cookie_t ck = xw_intern_atom(c, 0, (uint16_t)atom_name_len(i), atom_name(i));
-        union atom_reply a;
-        ok += reply_into(c, ck.sequence, &a, sizeof a) && a.r.atom != 0;
-    }
-    meter_stop(m);
-    return finish(c, ok);
+    return atoms_batched(t, m, 1);
 }
 
 /* Events streamed by the drain server, or sent to ourselves on Xvfb in batches, as
@@ -86,7 +92,7 @@ static long run_events(const struct target *t, struct meter *m)
     if (!c)
         return -1;
     long ok = 0;
-    if (t->server->kind == SERVER_DRAIN) {
+    if (server_is_fake(t->server)) {
         char name[64];
         int len = snprintf(name, sizeof name, DRAIN_EVENTS_PREFIX "%ld", t->n);
         union atom_reply a;
@@ -144,5 +150,6 @@ const struct library lib_xw_zc = {
         [CASE_ATOM_SEQUENTIAL] = run_atom_sequential,
         [CASE_EVENTS] = run_events,
         [CASE_GETPROPERTY] = run_getproperty,
+        [CASE_ATOM_DEPTH] = run_atom_depth,
     },
 };

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-enum metric { M_RATE, M_CPU, M_ALLOCS, M_SERVER };
+enum metric { M_RATE, M_CPU, M_ALLOCS, M_SERVER, M_FAULTS };
 
 struct stat3 {
     double med, min, max;
@@ -27,6 +27,8 @@ static double value(const struct series *v, const struct sample *s, enum metric 
         return s->allocs == UINT64_MAX ? NAN : (double)s->allocs / (double)v->ops;
     case M_SERVER:
         return s->server_cpu < 0 ? NAN : s->server_cpu / (double)v->ops;
+    case M_FAULTS:
+        return (double)s->faults / (double)v->ops;
     }
     return NAN;
 }
@@ -157,6 +159,8 @@ static void table_row(FILE *f, const struct series *v, int n, const struct serie
     cell(f, buf, 30);
     fmt_count(buf, sizeof buf, stats(s, M_ALLOCS).med);
     cell(f, buf, 10);
+    fmt_count(buf, sizeof buf, stats(s, M_FAULTS).med);
+    cell(f, buf, 10);
     fmt_time(buf, sizeof buf, stats(s, M_SERVER).med);
     cell(f, buf, 12);
     fmt_ratio(buf, sizeof buf, ratio(v, n, s, M_RATE));
@@ -176,10 +180,12 @@ void report_table(FILE *f, const struct series *v, int n)
                "ratios of medians to libxcb's\n",
             n ? v[0].runs : 0);
     for (int i = 0; i < n; i++) {
+        if (v[i].depth)
+            continue;
         if (new_group(v, i)) {
-            fprintf(f, "\n%s — vs %s\n", v[i].case_label, v[i].server);
+            fprintf(f, "\n%s — vs %s%s\n", v[i].case_label, v[i].server, v[i].server_note);
             cell(f, "  library", 16), cell(f, "rate", 30), cell(f, "client CPU/op", 30);
-            cell(f, "allocs/op", 10), cell(f, "Xvfb CPU/op", 12), cell(f, "rate÷xcb", 9);
+            cell(f, "allocs/op", 10), cell(f, "faults/op", 10), cell(f, "Xvfb CPU/op", 12), cell(f, "rate÷xcb", 9);
             fprintf(f, "CPU÷xcb\n");
         }
         table_row(f, v, n, &v[i]);
@@ -204,7 +210,7 @@ static int write_csv(const char *dir, const struct series *v, int n)
     if (!f)
         return -1;
     fprintf(f, "case,server,library,run,ops,wall_s,client_cpu_s,allocs,server_cpu_s,rate,rate_unit,"
-               "client_cpu_ns_per_op,allocs_per_op\n");
+               "client_cpu_ns_per_op,allocs_per_op,page_faults,context_switches,client_sys_s\n");
     for (int i = 0; i < n; i++)
         for (int r = 0; r < v[i].runs; r++) {
             const struct sample *s = &v[i].s[r];
@@ -215,9 +221,9 @@ static int write_csv(const char *dir, const struct series *v, int n)
             }
             if (s->server_cpu >= 0)
                 snprintf(server, sizeof server, "%.9f", s->server_cpu);
-            fprintf(f, "%s,%s,%s,%d,%ld,%.9f,%.9f,%s,%s,%.6g,%s,%.4f,%s\n", v[i].case_name, v[i].server, v[i].lib,
-                    r, v[i].ops, s->wall, s->cpu, allocs, server, value(&v[i], s, M_RATE), v[i].unit,
-                    value(&v[i], s, M_CPU) * 1e9, per_op);
+            fprintf(f, "%s,%s,%s,%d,%ld,%.9f,%.9f,%s,%s,%.6g,%s,%.4f,%s,%ld,%ld,%.9f\n", v[i].case_name,
+                    v[i].server, v[i].lib, r, v[i].ops, s->wall, s->cpu, allocs, server, value(&v[i], s, M_RATE),
+                    v[i].unit, value(&v[i], s, M_CPU) * 1e9, per_op, s->faults, s->switches, s->sys);
         }
     return fclose(f);
 }
@@ -253,6 +259,7 @@ static int write_json(const char *dir, const struct series *v, int n, const char
         json_stat(f, "client_cpu_s_per_op", stats(&v[i], M_CPU));
         json_stat(f, "allocs_per_op", stats(&v[i], M_ALLOCS));
         json_stat(f, "server_cpu_s_per_op", stats(&v[i], M_SERVER));
+        json_stat(f, "page_faults_per_op", stats(&v[i], M_FAULTS));
         json_num(f, "rate_vs_libxcb", ratio(v, n, &v[i], M_RATE), ", ");
         json_num(f, "cpu_vs_libxcb", ratio(v, n, &v[i], M_CPU), "}");
         fprintf(f, "%s\n", i + 1 < n ? "," : "");
@@ -290,6 +297,8 @@ static int write_svg(const char *dir, const struct series *v, int n)
     double span = 1; /* largest |log2 ratio| shown, at least 2× */
     int rows = 0;
     for (int i = 0; i < n; i++) {
+        if (v[i].depth)
+            continue;
         double a = ratio(v, n, &v[i], M_RATE), b = ratio(v, n, &v[i], M_CPU);
         if (a > 0 && !isinf(a))
             span = fmax(span, fabs(log2(a)));
@@ -311,6 +320,10 @@ static int write_svg(const char *dir, const struct series *v, int n)
             SVG_LABEL + SVG_PANEL + SVG_PANEL / 2);
     int y = SVG_ROW;
     for (int i = 0; i < n; i++, y += SVG_ROW) {
+        if (v[i].depth) {
+            y -= SVG_ROW;
+            continue;
+        }
         if (new_group(v, i)) {
             fprintf(f, "<text x='4' y='%d' font-weight='bold'>%s — vs %s</text>\n", y + SVG_ROW - 5,
                     v[i].case_label, v[i].server);
@@ -329,6 +342,136 @@ static int write_svg(const char *dir, const struct series *v, int n)
     return fclose(f);
 }
 
+/* ---- the pipeline-depth curve ---- */
+
+/* Servers and libraries of the curve's series, in order of first appearance. */
+static int distinct(const struct series *v, int n, int server, const char **out, int max)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        if (!v[i].depth)
+            continue;
+        const char *name = server ? v[i].server : v[i].lib;
+        int seen = 0;
+        for (int j = 0; j < k; j++)
+            seen |= !strcmp(out[j], name);
+        if (!seen && k < max)
+            out[k++] = name;
+    }
+    return k;
+}
+
+static const struct series *curve_point(const struct series *v, int n, const char *server, const char *lib, int d)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (v[i].depth && !strcmp(v[i].server, server) && !strcmp(v[i].lib, lib) && k++ == d)
+            return &v[i];
+    return NULL;
+}
+
+#define CURVE_MAX 8
+
+void report_curve(FILE *f, const struct series *v, int n)
+{
+    const char *servers[CURVE_MAX], *libs[CURVE_MAX];
+    int ns = distinct(v, n, 1, servers, CURVE_MAX), nl = distinct(v, n, 0, libs, CURVE_MAX);
+    if (!ns || !nl)
+        return;
+    fprintf(f, "\nInternAtom pipeline depth: client CPU per request, median [min–max]\n");
+    for (int s = 0; s < ns; s++) {
+        fprintf(f, "\n  vs %s\n", servers[s]);
+        cell(f, "  library", 16);
+        for (int d = 0; curve_point(v, n, servers[s], libs[0], d); d++) {
+            char h[32];
+            snprintf(h, sizeof h, "depth %ld", curve_point(v, n, servers[s], libs[0], d)->depth);
+            cell(f, h, 26);
+        }
+        fputc('\n', f);
+        for (int l = 0; l < nl; l++) {
+            cell(f, libs[l], 16);
+            const struct series *p;
+            for (int d = 0; (p = curve_point(v, n, servers[s], libs[l], d)); d++) {
+                char buf[96];
+                fmt_range(buf, sizeof buf, stats(p, M_CPU), fmt_time);
+                cell(f, p->failed ? "FAILED" : buf, 26);
+            }
+            fputc('\n', f);
+        }
+    }
+}
+
+/* One panel per server, depth on a log x axis, client CPU per request on a log y
+ * axis shared by all panels, one line per library. */
+#define DSVG_W 260
+#define DSVG_H 220
+#define DSVG_M 40
+
+static double curve_y(double ns, double lo, double hi)
+{
+    return DSVG_M + (DSVG_H - 2 * DSVG_M) * (1 - (log10(ns) - lo) / (hi - lo));
+}
+
+static void depth_panel(FILE *f, const struct series *v, int n, const char *server, const char **libs, int nl,
+                        int x0, double lo, double hi)
+{
+    static const char *const colours[] = {"#c54", "#37a", "#3a7", "#a73", "#777", "#a3a", "#333", "#7a3"};
+    fprintf(f, "<text x='%d' y='16' font-weight='bold' text-anchor='middle'>vs %s</text>\n", x0 + DSVG_W / 2, server);
+    for (double e = ceil(lo); e <= hi; e++)
+        fprintf(f, "<line x1='%d' x2='%d' y1='%.1f' y2='%.1f' stroke='#ddd'/><text x='%d' y='%.1f' "
+                   "text-anchor='end'>%g ns</text>\n",
+                x0 + DSVG_M, x0 + DSVG_W - 10, curve_y(pow(10, e), lo, hi), curve_y(pow(10, e), lo, hi), x0 + DSVG_M - 2,
+                curve_y(pow(10, e), lo, hi) + 4, pow(10, e));
+    for (int l = 0; l < nl; l++) {
+        const struct series *p;
+        fprintf(f, "<polyline fill='none' stroke='%s' stroke-width='2' points='", colours[l % 8]);
+        for (int d = 0; (p = curve_point(v, n, server, libs[l], d)); d++) {
+            double ns = stats(p, M_CPU).med * 1e9;
+            if (stats(p, M_CPU).valid && ns > 0)
+                fprintf(f, "%.1f,%.1f ", x0 + DSVG_M + (DSVG_W - DSVG_M - 20) * log10((double)p->depth) / log10(65536.0),
+                        curve_y(ns, lo, hi));
+        }
+        fprintf(f, "'/>\n<text x='%d' y='%d' fill='%s'>%s</text>\n", x0 + DSVG_M + 4, DSVG_H + 12 + 12 * l,
+                colours[l % 8], libs[l]);
+    }
+    for (int d = 0; curve_point(v, n, server, libs[0], d); d++) {
+        long depth = curve_point(v, n, server, libs[0], d)->depth;
+        fprintf(f, "<text x='%.1f' y='%d' text-anchor='middle'>%ld</text>\n",
+                x0 + DSVG_M + (DSVG_W - DSVG_M - 20) * log10((double)depth) / log10(65536.0), DSVG_H - DSVG_M + 14, depth);
+    }
+}
+
+static int write_depth_svg(const char *dir, const struct series *v, int n)
+{
+    const char *servers[CURVE_MAX], *libs[CURVE_MAX];
+    int ns = distinct(v, n, 1, servers, CURVE_MAX), nl = distinct(v, n, 0, libs, CURVE_MAX);
+    if (!ns || !nl)
+        return 0;
+    double lo = INFINITY, hi = -INFINITY;
+    for (int i = 0; i < n; i++) {
+        struct stat3 c = stats(&v[i], M_CPU);
+        if (v[i].depth && c.valid && c.med > 0) {
+            lo = fmin(lo, log10(c.med * 1e9));
+            hi = fmax(hi, log10(c.med * 1e9));
+        }
+    }
+    if (!(lo <= hi))
+        return 0;
+    lo = floor(lo), hi = ceil(hi) > lo ? ceil(hi) : lo + 1;
+    FILE *f = open_in(dir, "depth.svg");
+    if (!f)
+        return -1;
+    fprintf(f, "<svg xmlns='http://www.w3.org/2000/svg' width='%d' height='%d' font-family='sans-serif' "
+               "font-size='11'>\n<rect width='100%%' height='100%%' fill='white'/>\n",
+            ns * DSVG_W, DSVG_H + 20 + 12 * nl);
+    for (int s = 0; s < ns; s++)
+        depth_panel(f, v, n, servers[s], libs, nl, s * DSVG_W, lo, hi);
+    fprintf(f, "<text x='4' y='%d'>client CPU (user+sys) per InternAtom against requests outstanding "
+               "(x: 1 to 65536, log)</text>\n</svg>\n",
+            DSVG_H - 4);
+    return fclose(f);
+}
+
 int report_files(const char *dir, const struct series *v, int n, const char *context)
 {
     if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
@@ -338,5 +481,6 @@ int report_files(const char *dir, const struct series *v, int n, const char *con
     int r = write_csv(dir, v, n);
     r |= write_json(dir, v, n, context);
     r |= write_svg(dir, v, n);
+    r |= write_depth_svg(dir, v, n);
     return r ? -1 : 0;
 }

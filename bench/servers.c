@@ -1,5 +1,5 @@
-/* servers.c — starts and stops the two servers the cases run against: a real Xvfb, and the drain
- * server forked into its own process on a free display number. */
+/* servers.c — starts and stops the servers the cases run against: a real Xvfb, and the fake servers
+ * of drain.c, each forked into its own process on a free display number. */
 #include "xwbench.h"
 
 #include <errno.h>
@@ -185,17 +185,17 @@ static int claim_display(struct server *s, int n, int fds[2])
     return 0;
 }
 
-int server_start_drain(struct server *s)
+int server_start_fake(struct server *s, enum server_kind kind)
 {
     memset(s, 0, sizeof *s);
-    s->kind = SERVER_DRAIN;
+    s->kind = kind;
     mkdir("/tmp/.X11-unix", 01777);
     int fds[2];
     int n = 64;
     while (n < 1024 && claim_display(s, n, fds) < 0)
         n++;
     if (n == 1024) {
-        fprintf(stderr, "xwbench: no free display number for the drain server\n");
+        fprintf(stderr, "xwbench: no free display number for a fake server\n");
         return -1;
     }
     s->display = n;
@@ -205,7 +205,7 @@ int server_start_drain(struct server *s)
     if (pid == 0) {
         die_with_parent(parent);
         signal(SIGPIPE, SIG_IGN); /* a client gone mid-write is an error return */
-        drain_serve(fds, 2);
+        drain_serve(kind, fds, 2);
     }
     close(fds[0]);
     close(fds[1]);
@@ -215,7 +215,7 @@ int server_start_drain(struct server *s)
         return -1;
     }
     s->pid = pid;
-    live[SERVER_DRAIN] = s;
+    live[kind] = s;
     return 0;
 }
 

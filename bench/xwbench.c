@@ -31,20 +31,25 @@ struct case_def {
     double units_per_op;
     const char *unit;
     int xvfb_div;          /* Xvfb runs n / xvfb_div; 0: the case is for the drain server only */
+    unsigned also;         /* fake servers besides the drain that run it (bits of enum server_kind) */
 };
+
+/* The fake servers that use the socket differently from the drain. */
+#define OTHER_FAKES ((1u << SERVER_PER_READ) | (1u << SERVER_PER_REPLY) | (1u << SERVER_SMALL_BUF))
 
 /* In order of importance, which is also the order of the table. */
 static const struct case_def cases[] = {
-    {CASE_NOOP, "noop", "NoOperation ×%s + GetInputFocus", 10000000, 200000, 1, 1, "req/s", 1},
-    {CASE_ATOM_PIPELINED, "atom-pipelined", "InternAtom ×%s pipelined", 100000, 2000, 1, 1, "req/s", 1},
-    {CASE_ATOM_SEQUENTIAL, "atom-sequential", "InternAtom ×%s sequential", 10000, 200, 1, 1, "req/s", 1},
-    {CASE_PUTIMAGE, "putimage", "PutImage 1024×1024×32 ×%s", 200, 3, 1, 4, "MiB/s", 1},
+    {CASE_NOOP, "noop", "NoOperation ×%s + GetInputFocus", 10000000, 200000, 1, 1, "req/s", 1, 0},
+    {CASE_ATOM_PIPELINED, "atom-pipelined", "InternAtom ×%s pipelined", 100000, 2000, 1, 1, "req/s", 1,
+     OTHER_FAKES},
+    {CASE_ATOM_SEQUENTIAL, "atom-sequential", "InternAtom ×%s sequential", 10000, 200, 1, 1, "req/s", 1, 0},
+    {CASE_PUTIMAGE, "putimage", "PutImage 1024×1024×32 ×%s", 200, 3, 1, 4, "MiB/s", 1, 0},
     {CASE_VALUE_LISTS, "value-lists", "ChangeWindowAttributes+ConfigureWindow+ChangeGC ×%s", 100000, 1000, 3, 1,
-     "req/s", 1},
+     "req/s", 1, 0},
     /* Streamed by the drain server; sent with SendEvent to our own window on Xvfb. */
     {CASE_EVENTS, "events", "ClientMessage events ×%s (drain: streamed; Xvfb: SendEvent to self)", 1000000,
-     20000, 1, 1, "ev/s", 10},
-    {CASE_GETPROPERTY, "getproperty", "GetProperty 1 MiB ×%s", 1000, 5, 1, 1, "MiB/s", 1},
+     20000, 1, 1, "ev/s", 10, 0},
+    {CASE_GETPROPERTY, "getproperty", "GetProperty 1 MiB ×%s", 1000, 5, 1, 1, "MiB/s", 1, 0},
 };
 #define N_CASES (int)(sizeof cases / sizeof cases[0])
 
@@ -57,19 +62,33 @@ struct options {
     int quick, runs, callgrind;
     const char *results, *only_case, *only_lib, *only_server;
     const char *one, *display; /* child mode under callgrind: one case against display */
+    const char *serve;         /* only run this server until killed (for strace, perf) */
     long count;
 };
 
 static struct server servers[SERVER_COUNT];
-static const char *const server_names[SERVER_COUNT] = {"Xvfb", "drain"};
-static struct series all[N_CASES * SERVER_COUNT * N_LIBS];
+static const char *const server_names[SERVER_COUNT] = {"Xvfb", "drain", "per-read", "per-reply", "small-buf"};
+/* Counts are divided by this on a server: one write per reply costs the client about
+ * 1 µs per reply in the kernel (an skb each), for every library alike. */
+static const int server_div[SERVER_COUNT] = {1, 1, 1, 4, 1};
+/* What each server is, for the table's headings. */
+static const char *const server_notes[SERVER_COUNT] = {
+    "", "", " (one write per read of 64 KiB)", " (one write per reply)", " (4 KiB socket buffers and reads)"};
+static const long depths[] = {1, 16, 256, 4096, 65536};
+static const char *const depth_names[] = {"atom-depth-1", "atom-depth-16", "atom-depth-256", "atom-depth-4096",
+                                          "atom-depth-65536"};
+#define N_DEPTHS (int)(sizeof depths / sizeof depths[0])
+/* The libraries the curve compares (the table has the rest). */
+static const struct library *const curve_libs[] = {&lib_xw, &lib_xw_zc, &lib_xcb};
+#define N_CURVE_LIBS (int)(sizeof curve_libs / sizeof curve_libs[0])
+static struct series all[N_CASES * SERVER_COUNT * N_LIBS + N_DEPTHS * SERVER_COUNT * N_CURVE_LIBS];
 static int n_series;
 
 /* ---- measurement ---- */
 
 void meter_start(struct meter *m)
 {
-    m->server_cpu0 = m->server && m->server->kind == SERVER_XVFB ? server_cpu_seconds(m->server) : -1;
+    m->server_cpu0 = m->server && !server_is_fake(m->server) ? server_cpu_seconds(m->server) : -1;
     m->allocs0 = alloc_count();
     getrusage(RUSAGE_SELF, &m->r0);
     clock_gettime(CLOCK_MONOTONIC, &m->t0);
@@ -94,9 +113,12 @@ static struct sample sample_of(const struct meter *m)
 {
     struct sample s;
     s.wall = (double)(m->t1.tv_sec - m->t0.tv_sec) + (double)(m->t1.tv_nsec - m->t0.tv_nsec) * 1e-9;
-    s.cpu = tv(m->r1.ru_utime) - tv(m->r0.ru_utime) + tv(m->r1.ru_stime) - tv(m->r0.ru_stime);
+    s.sys = tv(m->r1.ru_stime) - tv(m->r0.ru_stime);
+    s.cpu = tv(m->r1.ru_utime) - tv(m->r0.ru_utime) + s.sys;
     s.allocs = m->allocs0 == UINT64_MAX ? UINT64_MAX : m->allocs1 - m->allocs0;
     s.server_cpu = m->server_cpu0 >= 0 && m->server_cpu1 >= 0 ? m->server_cpu1 - m->server_cpu0 : -1;
+    s.faults = (m->r1.ru_minflt + m->r1.ru_majflt) - (m->r0.ru_minflt + m->r0.ru_majflt);
+    s.switches = (m->r1.ru_nvcsw + m->r1.ru_nivcsw) - (m->r0.ru_nvcsw + m->r0.ru_nivcsw);
     return s;
 }
 
@@ -142,6 +164,7 @@ static struct series *new_series(const struct case_def *cd, long n, enum server_
     s->case_name = cd->name;
     snprintf(s->case_label, sizeof s->case_label, cd->label, count);
     s->server = server_names[sk];
+    s->server_note = server_notes[sk];
     s->lib = lib->name;
     s->unit = cd->unit;
     s->units_per_op = cd->units_per_op;
@@ -196,6 +219,7 @@ static void run_case(const struct case_def *cd, enum server_kind sk, const struc
     long n = o->quick ? cd->n_quick : cd->n_full;
     if (sk == SERVER_XVFB)
         n /= cd->xvfb_div;
+    n /= server_div[sk];
     for (int i = 0; i < N_LIBS; i++)
         if (libraries[i]->name && libraries[i]->cases[cd->id] && wanted(o->only_lib, libraries[i]->name)) {
             libs[k] = libraries[i];
@@ -215,6 +239,73 @@ static void run_case(const struct case_def *cd, enum server_kind sk, const struc
     fputc('\n', stderr);
 }
 
+static const struct library *find_lib(const char *name)
+{
+    for (int i = 0; i < N_LIBS; i++)
+        if (libraries[i]->name && name && !strcmp(libraries[i]->name, name))
+            return libraries[i];
+    return NULL;
+}
+
+static int runs_on(const struct case_def *cd, enum server_kind sk)
+{
+    return sk == SERVER_DRAIN || (sk == SERVER_XVFB && cd->xvfb_div) || (cd->also >> sk & 1);
+}
+
+/* ---- the pipeline-depth curve: client CPU per InternAtom against the number of
+ * requests outstanding, on every fake server, for libxcb and xwire ---- */
+
+#define CURVE_RUNS 3
+
+/* Requests per run at a depth: at least 1024 batches below depth 256 (each a round
+ * trip, tens of µs of waiting), 65536 requests from there on. */
+static long curve_count(long depth, int quick)
+{
+    if (quick)
+        return depth < 64 ? 64 : depth;
+    return depth < 256 ? depth * 1024 : depth < 65536 ? 65536 : depth;
+}
+
+/* A curve point's count on server sk: a slow server does fewer, but at least one batch. */
+static long curve_n(const struct case_def *cd, int sk, int quick)
+{
+    long n = quick ? cd->n_quick : cd->n_full / server_div[sk];
+    return n < cd->n_quick ? cd->n_quick : n;
+}
+
+static void run_curve(const struct options *o)
+{
+    for (int sk = SERVER_DRAIN; sk < SERVER_COUNT; sk++) {
+        if (!servers[sk].pid)
+            continue;
+        fprintf(stderr, "xwbench: InternAtom depth curve — vs %s ", server_names[sk]);
+        for (int d = 0; d < N_DEPTHS; d++) {
+            const struct case_def cd = {CASE_ATOM_DEPTH, depth_names[d], "InternAtom, %s at a time",
+                                        curve_count(depths[d], 0), curve_count(depths[d], 1), 1, 1, "req/s", 0, 0};
+            char count[32];
+            struct series *group[N_CURVE_LIBS];
+            int k = 0;
+            for (int i = 0; i < N_CURVE_LIBS; i++)
+                if (wanted(o->only_lib, curve_libs[i]->name)) {
+                    group[k] = new_series(&cd, curve_n(&cd, sk, o->quick), (enum server_kind)sk, curve_libs[i]);
+                    group[k]->depth = depths[d];
+                    fmt_count(count, sizeof count, depths[d]);
+                    snprintf(group[k++]->case_label, sizeof group[0]->case_label, cd.label, count);
+                }
+            struct target t = {.server = &servers[sk], .n = curve_n(&cd, sk, o->quick), .depth = depths[d]};
+            int runs = o->runs < CURVE_RUNS ? o->runs : CURVE_RUNS;
+            for (int r = 0; r < runs; r++)
+                for (int j = 0; j < k; j++) {
+                    struct series *g = group[(j + r) % k];
+                    const struct library *lib = find_lib(g->lib);
+                    run_one(g, lib->cases[CASE_ATOM_DEPTH], &t);
+                }
+            fputc('.', stderr);
+        }
+        fputc('\n', stderr);
+    }
+}
+
 /* ---- instruction counts ---- */
 
 static const struct case_def *find_case(const char *name)
@@ -225,13 +316,6 @@ static const struct case_def *find_case(const char *name)
     return NULL;
 }
 
-static const struct library *find_lib(const char *name)
-{
-    for (int i = 0; i < N_LIBS; i++)
-        if (libraries[i]->name && name && !strcmp(libraries[i]->name, name))
-            return libraries[i];
-    return NULL;
-}
 
 /* The child under callgrind: one run of one case against a server the parent owns. */
 static int run_single(const struct options *o)
@@ -313,8 +397,10 @@ static void usage(FILE *f)
     for (int i = 0; i < N_CASES; i++)
         fprintf(f, " %s", cases[i].name);
     fprintf(f, "\n  --lib NAME     only this library (as the table names it)\n"
-               "  --server NAME  only Xvfb or drain\n"
-               "  --callgrind    also count instructions per operation under valgrind (drain server)\n");
+               "  --server NAME  only this server: Xvfb, drain, per-read, per-reply or small-buf\n"
+               "  --callgrind    also count instructions per operation under valgrind (drain server)\n"
+               "  --serve NAME   only start that fake server, print its display and wait (for strace, perf;\n"
+               "                 then xwbench --one CASE --lib NAME --display :N --count N runs one case)\n");
 }
 
 static int parse_options(int argc, char **argv, struct options *o)
@@ -325,7 +411,8 @@ static int parse_options(int argc, char **argv, struct options *o)
         {"lib", required_argument, NULL, 'l'},     {"server", required_argument, NULL, 's'},
         {"callgrind", no_argument, NULL, 'g'},     {"one", required_argument, NULL, '1'},
         {"display", required_argument, NULL, 'd'}, {"count", required_argument, NULL, 'n'},
-        {"help", no_argument, NULL, 'h'},          {0},
+        {"serve", required_argument, NULL, 'S'},   {"help", no_argument, NULL, 'h'},
+        {0},
     };
     *o = (struct options){.runs = 0};
     int ch;
@@ -341,6 +428,7 @@ static int parse_options(int argc, char **argv, struct options *o)
         case '1': o->one = optarg; break;
         case 'd': o->display = optarg; break;
         case 'n': o->count = atol(optarg); break;
+        case 'S': o->serve = optarg; break;
         case 'h': usage(stdout); exit(0);
         default: usage(stderr); return -1;
         }
@@ -371,12 +459,30 @@ static int start_servers(const struct options *o)
         signal(fatal[i], on_signal);
     signal(SIGALRM, on_timeout);
     atexit(servers_stop_all);
-    /* The drain server first: it forks from a process that holds nothing else yet. */
-    if (wanted(o->only_server, "drain") && server_start_drain(&servers[SERVER_DRAIN]) < 0)
-        return -1;
+    /* The fake servers first: they fork from a process that holds nothing else yet. */
+    for (int k = SERVER_DRAIN; k < SERVER_COUNT; k++)
+        if (wanted(o->only_server, server_names[k]) && server_start_fake(&servers[k], (enum server_kind)k) < 0)
+            return -1;
     if (wanted(o->only_server, "Xvfb") && server_start_xvfb(&servers[SERVER_XVFB]) < 0)
         return -1;
     return 0;
+}
+
+/* --serve: one fake server in the foreground of the investigation. */
+static int serve_only(const char *name)
+{
+    for (int k = SERVER_DRAIN; k < SERVER_COUNT; k++) {
+        if (strcmp(name, server_names[k]))
+            continue;
+        if (start_servers(&(struct options){.only_server = name}) < 0)
+            return 1;
+        printf("%s\n", servers[k].name);
+        fflush(stdout);
+        for (;;)
+            pause(); /* until a signal stops us and the server with us */
+    }
+    fprintf(stderr, "xwbench: no fake server named %s\n", name);
+    return 2;
 }
 
 static void context_line(char *buf, size_t len, const struct options *o)
@@ -400,25 +506,30 @@ int main(int argc, char **argv)
         return run_single(&o);
     for (size_t i = 0; i < IMAGE_W * IMAGE_H; i++)
         bench_image[i] = (uint32_t)(i * 2654435761u) & 0xffffff;
+    if (o.serve)
+        return serve_only(o.serve);
     if (start_servers(&o) < 0)
         return 1;
     for (int i = 0; i < N_CASES; i++) {
         if (!wanted(o.only_case, cases[i].name))
             continue;
         for (int sk = 0; sk < SERVER_COUNT; sk++)
-            if (servers[sk].pid && (sk == SERVER_DRAIN || cases[i].xvfb_div))
+            if (servers[sk].pid && runs_on(&cases[i], (enum server_kind)sk))
                 run_case(&cases[i], (enum server_kind)sk, &o);
     }
+    if (wanted(o.only_case, "atom-depth"))
+        run_curve(&o);
     if (o.callgrind && servers[SERVER_DRAIN].pid)
         count_instructions(&o);
     servers_stop_all();
     report_table(stdout, all, n_series);
+    report_curve(stdout, all, n_series);
     int failed = print_instructions();
     char context[256];
     context_line(context, sizeof context, &o);
     printf("\n%s\n", context);
     if (o.results && report_files(o.results, all, n_series, context) == 0)
-        printf("results: %s/results.csv, results.json, ratios.svg\n", o.results);
+        printf("results: %s/results.csv, results.json, ratios.svg, depth.svg\n", o.results);
     for (int i = 0; i < n_series; i++)
         failed |= all[i].failed;
     if (failed)

@@ -28,26 +28,34 @@
 
 /* ---- servers (servers.c) ---- */
 
-enum server_kind { SERVER_XVFB, SERVER_DRAIN, SERVER_COUNT };
+/* Xvfb, and the fake servers of drain.c: the same answers, different use of the
+ * socket (see fake_io there). Every fake server keeps the drain's conventions above. */
+enum server_kind { SERVER_XVFB, SERVER_DRAIN, SERVER_PER_READ, SERVER_PER_REPLY, SERVER_SMALL_BUF, SERVER_COUNT };
 
 struct server {
     enum server_kind kind;
     int pid;          /* child process, 0 when not running */
     int display;      /* display number */
     char name[32];    /* ":N", what the libraries connect to */
-    char lock[64];    /* drain only: lock file and socket we created */
+    char lock[64];    /* fake servers only: lock file and socket we created */
     char sock[64];
 };
 
 int server_start_xvfb(struct server *s);
-int server_start_drain(struct server *s);
+/* Forks the fake server of that kind (not SERVER_XVFB) on a free display number. */
+int server_start_fake(struct server *s, enum server_kind kind);
 void server_stop(struct server *s);
+/* A fake server keeps the drain's conventions: counts in GetInputFocus, events on demand. */
+static inline int server_is_fake(const struct server *s)
+{
+    return s->kind != SERVER_XVFB;
+}
 /* CPU seconds (user+sys) the server process has used so far, or -1. */
 double server_cpu_seconds(const struct server *s);
 
-/* The drain server's main loop over its listening sockets; runs in the forked
- * child and never returns. */
-void drain_serve(const int *listen_fds, int n_fds) __attribute__((noreturn));
+/* A fake server's main loop over its listening sockets; runs in the forked child
+ * and never returns. */
+void drain_serve(enum server_kind kind, const int *listen_fds, int n_fds) __attribute__((noreturn));
 /* Stops every server still running; safe from a signal handler and atexit. */
 void servers_stop_all(void);
 /* All len bytes written to / read from a blocking fd: 0, or -1 on EOF or an error
@@ -83,6 +91,7 @@ uint64_t alloc_count(void);
 struct target {
     const struct server *server;
     long n;                 /* operations to do in the timed part */
+    long depth;             /* CASE_ATOM_DEPTH: requests sent before their replies are claimed */
 };
 typedef long (*case_fn)(const struct target *t, struct meter *m);
 
@@ -109,6 +118,7 @@ enum case_id {
     CASE_VALUE_LISTS,
     CASE_EVENTS,
     CASE_GETPROPERTY,
+    CASE_ATOM_DEPTH, /* the pipeline-depth curve, not a row of the table */
     CASE_COUNT
 };
 
@@ -136,26 +146,32 @@ double callgrind_per_op(const char *case_name, const char *lib, const struct ser
 
 struct sample {
     double wall, cpu, server_cpu; /* seconds; server_cpu < 0 when unknown */
+    double sys;                   /* the kernel's part of cpu */
     uint64_t allocs;              /* UINT64_MAX when not counted */
+    long faults, switches;        /* page faults, context switches (getrusage) */
 };
 
 /* Every run of one case for one library against one server. */
 struct series {
     const char *case_name;  /* short id, "noop" */
     char case_label[128];    /* for the table, "NoOperation ×10M + sync" */
-    const char *server;     /* "Xvfb", "drain" */
+    const char *server;     /* "Xvfb", "drain", "per-read"... */
+    const char *server_note; /* what the server does, for headings: "" or " (...)" */
     const char *lib;
     const char *unit;       /* rate unit, "req/s" */
     double units_per_op;    /* rate units one operation stands for (MiB per PutImage) */
     long ops;               /* operations per run */
     int runs;
     int failed;             /* a run did not confirm its results */
+    long depth;             /* a point of the pipeline-depth curve: its depth; 0 for the table */
     struct sample s[MAX_RUNS];
 };
 
+/* The table skips the depth curve's series; report_curve prints them as a matrix. */
 void report_table(FILE *f, const struct series *v, int n);
-/* Writes results.csv (every sample), results.json (summaries) and ratios.svg into
- * dir; context is a line saying where and when, for the JSON. */
+void report_curve(FILE *f, const struct series *v, int n);
+/* Writes results.csv (every sample), results.json (summaries), ratios.svg and
+ * depth.svg (the pipeline-depth curve) into dir; context is a line saying where and when, for the JSON. */
 int report_files(const char *dir, const struct series *v, int n, const char *context);
 
 #endif

@@ -20,11 +20,14 @@ xcb_util_oracles=(
 # libXcursor reads the same theme files on its own (the cursor test's frame oracle);
 # Adwaita is the default cursor theme the test also loads.
 xcb_util_oracles+=(libxcursor-dev adwaita-icon-theme)
+# setxkbmap: the keysyms test changes the keymap through XKB.
+xkb_tools=(x11-xkb-utils)
 packages=(
+  "${xkb_tools[@]}"
   meson ninja-build gcc g++ clang pkg-config libexpat1-dev xcb-proto check libxau-dev
   xvfb x11-utils x11-apps xtrace libx11-dev libx11-xcb-dev libxcb1-dev python3
   "${xcb_ext_devs[@]}"
-  libxext-dev libxxf86vm-dev libxi-dev libxrandr-dev valgrind libclang-rt-14-dev
+  libxext-dev libxxf86vm-dev libxi-dev libxrandr-dev valgrind libclang-rt-14-dev strace linux-perf
   "${xcb_util_oracles[@]}"
 )
 

@@ -12,6 +12,7 @@
 #include <xw/xw_aux.h>
 #include <xw/xwext.h> /* xw_poll_for_reply64 */
 
+#include "util_oracle.h"
 #include "xvfb_suite.h"
 #include "xwtest.h"
 
@@ -20,16 +21,12 @@ static xcb_connection_t *xc; /* the oracle's connection to the same server */
 
 static void setup(void)
 {
-    xvfb_setup();
-    xc = xcb_connect(xvfb_server.name, NULL);
-    ck_assert_int_eq(xcb_connection_has_error(xc), 0);
+    util_oracle_setup(&xc);
 }
 
 static void teardown(void)
 {
-    ck_assert_int_eq(xw_connection_has_error(c), 0);
-    xcb_disconnect(xc);
-    xvfb_teardown();
+    util_oracle_teardown(c, xc);
 }
 
 /* Both setups are the same bytes, so a pointer into one maps to the same offset in
@@ -134,13 +131,7 @@ END_TEST
 
 START_TEST(sync_is_a_barrier_borrowed)
 {
-    /* a second libxcb connection lends itself: the first one checks */
-    xcb_connection_t *lender = xcb_connect(xvfb_server.name, NULL);
-    ck_assert_int_eq(xcb_connection_has_error(lender), 0);
-    xw_connection_t *b = xw_xcb_borrow(lender);
-    check_sync_barrier(b);
-    xw_disconnect(b);
-    xcb_disconnect(lender);
+    util_on_borrowed(check_sync_barrier); /* a second libxcb connection lends itself */
 }
 END_TEST
 

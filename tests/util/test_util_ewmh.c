@@ -33,6 +33,7 @@
 #include "alloc_count.h"
 #include "dpyserver.h"
 #include "fake_server.h"
+#include "util_oracle.h"
 #include "xvfb_suite.h"
 #include "xwtest.h"
 
@@ -41,16 +42,12 @@ static xcb_connection_t *xc; /* the oracle's connection to the same server */
 
 static void setup(void)
 {
-    xvfb_setup();
-    xc = xcb_connect(xvfb_server.name, NULL);
-    ck_assert_int_eq(xcb_connection_has_error(xc), 0);
+    util_oracle_setup(&xc);
 }
 
 static void teardown(void)
 {
-    ck_assert_int_eq(xw_connection_has_error(c), 0);
-    xcb_disconnect(xc);
-    xvfb_teardown();
+    util_oracle_teardown(c, xc);
 }
 
 /* ---- layouts ---- */

@@ -23,6 +23,7 @@
 
 #include "alloc_count.h"
 #include "fake_server.h"
+#include "util_oracle.h"
 #include "xvfb_suite.h"
 #include "xwtest.h"
 
@@ -31,9 +32,7 @@ static xcb_connection_t *xc;
 
 static void setup(void)
 {
-    xvfb_setup();
-    xc = xcb_connect(xvfb_server.name, NULL);
-    ck_assert_int_eq(xcb_connection_has_error(xc), 0);
+    util_oracle_setup(&xc);
 }
 
 static void teardown(void)
