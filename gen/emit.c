@@ -1,5 +1,4 @@
 /* emit.c — stage 3 driver: names of emitted things, expressions in C, file framing. */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -7,89 +6,29 @@
 
 /* ---- names ---- */
 
-/* The naming path of a type: {"xw", [extension name], name...}. */
-static int type_path(struct type *t, char **path, int max)
-{
-    int n;
-    switch (t->kind) {
-    case TK_REPLY:
-        return type_path(t->request, path, max);
-    case TK_SWITCH:
-        n = type_path(t->parent, path, max - 1);
-        path[n++] = t->name;
-        return n;
-    case TK_CASE:
-        n = type_path(t->parent, path, max - 1);
-        if (t->casename)
-            path[n++] = t->casename;
-        return n;
-    default:
-        n = 0;
-        path[n++] = "xw";
-        if (t->mod->is_ext)
-            path[n++] = t->mod->ext_name;
-        path[n++] = t->name;
-        return n;
-    }
-}
-
+/* Names of a type's functions: its C base name (computed by resolve) and suffixes. */
 char *tfunc(struct emitter *e, struct type *t, const char *suffix)
 {
-    char *path[32];
-    int n = type_path(t, path, 32);
-    return cname_join(e->m, path, n, suffix);
+    (void)e;
+    return suffix ? name_suffix(t->cbase, NULL, suffix) : xstrdup(t->cbase);
 }
 
 char *tfunc2(struct emitter *e, struct type *t, const char *a, const char *b)
 {
-    char *path[34];
-    int n = type_path(t, path, 32);
-    path[n++] = (char *)a;
-    return cname_join(e->m, path, n, b);
+    (void)e;
+    return name_suffix(t->cbase, a, b);
 }
 
-static int collides(struct emitter *e, struct module *m, struct type *en, const char *name, int depth)
+/* An internal (hidden) function of t: xw__<base>[_a]_b. */
+char *ifunc(struct type *t, const char *a, const char *b)
 {
-    for (int i = 0; i < m->ntypes; i++) {
-        struct type *t = m->types[i];
-        if (t == en || t->kind == TK_ENUM || t->kind == TK_REQUEST || t->kind == TK_EVENT || t->kind == TK_ERROR)
-            continue;
-        char *c = tname(e, t);
-        int hit = !strcmp(c, name);
-        free(c);
-        if (hit)
-            return 1;
-    }
-    for (int i = 0; depth < 16 && i < m->nimports; i++)
-        if (collides(e, m->imports[i].mod, en, name, depth + 1))
-            return 1;
-    return 0;
+    return name_suffix(t->ibase, a, b);
 }
 
 char *tname(struct emitter *e, struct type *t)
 {
-    switch (t->kind) {
-    case TK_PRIM:
-        return xstrdup(t->ctype);
-    case TK_EVENT:
-        return tfunc2(e, t, "event", "t");
-    case TK_ERROR:
-        return tfunc2(e, t, "error", "t");
-    case TK_REQUEST:
-        return tfunc2(e, t, "request", "t");
-    case TK_REPLY:
-        return tfunc2(e, t, "reply", "t");
-    case TK_ENUM: {
-        char *c = tfunc(e, t, "t");
-        if (collides(e, e->m, t, c, 0)) {
-            free(c);
-            c = tfunc2(e, t, "enum", "t");
-        }
-        return c;
-    }
-    default:
-        return tfunc(e, t, "t");
-    }
+    (void)e;
+    return xstrdup(t->ctype);
 }
 
 /* The C type of a list element or field: "char" stands for void on the wire. */
@@ -237,18 +176,6 @@ void emit_doc(struct out *o, const struct doc *d, const char *indent)
 
 /* ---- files ---- */
 
-static void write_file(const char *dir, const char *name, const char *a, const char *b, const char *c)
-{
-    char *path = xasprintf("%s/%s", dir, name);
-    FILE *f = fopen(path, "wb");
-    struct loc loc = { path, 0 };
-    if (!f)
-        fail(loc, "cannot write: %s", strerror(errno));
-    if ((a && fputs(a, f) < 0) || (b && fputs(b, f) < 0) || (c && fputs(c, f) < 0) || fclose(f))
-        fail(loc, "cannot write: %s", strerror(errno));
-    free(path);
-}
-
 static void header_open(struct emitter *e, struct out *o)
 {
     struct module *m = e->m;
@@ -289,30 +216,24 @@ static void source_open(struct emitter *e, struct out *o)
     }
 }
 
-void emit_module(struct module *m, const char *outdir)
+/* The header and the source of m's binding, into *head and *src (empty on entry). */
+void emit_module(struct module *m, struct out *head, struct out *src)
 {
     struct emitter e = { .m = m };
-    struct out head = { 0 }, tail = { 0 }, src = { 0 };
-    header_open(&e, &head);
-    source_open(&e, &src);
+    header_open(&e, head);
+    source_open(&e, src);
     for (int i = 0; i < m->ntypes; i++)
         emit_type(&e, m->types[i]);
     emit_meta(&e);
-    out_printf(&tail, "\n#ifdef __cplusplus\n}\n#endif\n\n#endif\n");
-    out_append(&head, &e.htypes);
-    out_append(&head, &e.hfuncs);
-    out_append(&src, &e.c);
-    char *hn = xasprintf("%s.h", m->header), *cn = xasprintf("%s.c", m->header);
-    write_file(outdir, hn, head.buf, tail.buf, NULL);
-    write_file(outdir, cn, src.buf, NULL, NULL);
-    free(hn), free(cn);
+    out_append(head, &e.htypes);
+    out_append(head, &e.hfuncs);
+    out_printf(head, "\n#ifdef __cplusplus\n}\n#endif\n\n#endif\n");
+    out_append(src, &e.c);
+    free(e.htypes.buf), free(e.hfuncs.buf), free(e.c.buf);
 }
 
 void emit_type(struct emitter *e, struct type *t)
 {
-    if (t->emitted)
-        return;
-    t->emitted = 1;
     switch (t->kind) {
     case TK_ENUM:
         emit_enum(e, t);

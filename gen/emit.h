@@ -17,6 +17,7 @@ struct ectx {
 char *tname(struct emitter *e, struct type *t);
 char *tfunc(struct emitter *e, struct type *t, const char *suffix);
 char *tfunc2(struct emitter *e, struct type *t, const char *a, const char *b);
+char *ifunc(struct type *t, const char *a, const char *b);
 char *wiretype(struct emitter *e, struct type *t);
 int type_is_simple(const struct type *t);
 int pad_mask(const struct type *t);
@@ -29,11 +30,6 @@ void emit_switches(struct emitter *e, struct type *t);
 void emit_struct_body(struct emitter *e, struct type *t, const char *kw, const char *name, int packed);
 
 /* walker: bounded size computation shared by _sizeof and validators */
-struct wparam {
-    char *name;  /* C name of the value inside the walker */
-    char *ctype; /* its C type */
-    struct field *field;
-};
 int walker_params(struct type *t, struct wparam **out);
 char *walker_name(struct emitter *e, struct type *t);
 void emit_walker(struct emitter *e, struct type *t);
@@ -42,25 +38,5 @@ void emit_serialize(struct emitter *e, struct type *sw);
 int serialize_pieces(struct type *sw);
 int switch_all_fixed(struct type *sw);
 void emit_switch_accessors(struct emitter *e, struct type *sw);
-
-/* xwgen --decode: builders of valid random values (emit_decode.c) and comparisons of
- * the _sizeof/_unpack/_serialize helpers with libxcb's (emit_helpcmp.c) */
-struct dstate {
-    struct emitter *e;
-    struct out *o;    /* the builder being written */
-    struct out *done; /* names of builders already written */
-    struct out *top;  /* finished builders and comparisons, each after the ones it calls */
-};
-struct hcases {
-    struct dstate *d;
-    struct out *cases, *tab; /* case functions, and their table entries */
-    struct out *done;        /* comparison functions already written */
-    struct out *names, *named; /* table of every compared helper, and its keys */
-};
-char *decode_builder(struct dstate *d, struct type *t);
-long long case_const(struct expr *x);
-void helper_cases(struct hcases *hc, struct type *t);
-char *helper_reply(struct hcases *hc, struct type *req);
-char *helper_event(struct hcases *hc, struct type *ev);
 
 #endif

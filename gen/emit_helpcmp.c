@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emit.h"
+#include "testgen.h"
 
 /* libxcb's twin of an xw_ name */
 static char *xcb(const char *xw)

@@ -38,10 +38,10 @@ static void xge_validators(struct emitter *e, int n)
         struct type *t = m->types[i];
         if (t->kind != TK_EVENT || !t->xge)
             continue;
-        struct type *o = t->copy_of && t->copy_of != t ? t->copy_of : t;
-        char *w = walker_name(e, o), *fn = tfunc2(e, t, "event", "validate");
-        out_printf(&e->c, "/* p is the event as stored, with full_sequence at byte 32 (len = 36 + 4 * length) */\nstatic int xw__%s(const void *p, size_t len)\n{\n    return %s((const char *)p, len, -1) < 0 ? -1 : 0;\n}\n",
-                   fn + 3, w);
+        struct type *o = t->copy_of ? t->copy_of : t;
+        char *w = walker_name(e, o), *fn = ifunc(t, "event", "validate");
+        out_printf(&e->c, "/* p is the event as stored, with full_sequence at byte 32 (len = 36 + 4 * length) */\nstatic int %s(const void *p, size_t len)\n{\n    return %s((const char *)p, len, -1) < 0 ? -1 : 0;\n}\n",
+                   fn, w);
         free(w), free(fn);
     }
     out_printf(&e->c, "\nstatic const xw_validate_fn xw__xge_validators[%d] = {\n", n);
@@ -51,8 +51,8 @@ static void xge_validators(struct emitter *e, int n)
         if (t->kind != TK_EVENT || !t->xge || done[t->number])
             continue;
         done[t->number] = 1;
-        char *fn = tfunc2(e, t, "event", "validate");
-        out_printf(&e->c, "    [%d] = xw__%s,\n", t->number, fn + 3);
+        char *fn = ifunc(t, "event", "validate");
+        out_printf(&e->c, "    [%d] = %s,\n", t->number, fn);
         free(fn);
     }
     out_printf(&e->c, "};\n");

@@ -74,8 +74,8 @@ struct sender {
     int nfds_fixed;
     int nfds_list;
     int nnull;           /* caller's pointers that must not be NULL with a non-zero length: */
-    int null_part[64];   /* their parts */
-    const char *null_name[64];
+    int *null_part;      /* their parts */
+    const char **null_name;
     int sink_checked; /* a switch serializer may have found a NULL list: refuse then */
 };
 
@@ -95,10 +95,9 @@ static char *sval(struct ectx *x, struct field *f)
 /* The next part is a caller's pointer: NULL is only allowed with length 0. */
 static void note_nullable(struct sender *s, struct field *f)
 {
-    if (s->nnull == (int)(sizeof(s->null_part) / sizeof(s->null_part[0])))
-        fail(f->loc, "too many lists in one request");
-    s->null_part[s->nnull] = 2 + s->nparts;
-    s->null_name[s->nnull++] = f->name;
+    int n = s->nnull;
+    PUSH(s->null_part, n, 2 + s->nparts);
+    PUSH(s->null_name, s->nnull, f->name);
 }
 
 static void part(struct sender *s, const char *base, const char *len)
@@ -164,13 +163,13 @@ static char *list_len_bytes(struct sender *s, struct field *f)
 }
 
 /* "xw__X_serialize_put(&xw_sink, <the switch's outside values>, <the caller's struct>)" */
-static char *put_call(struct sender *s, struct field *sf)
+static char *put_call(struct field *sf)
 {
     struct wparam *wp;
     int np = walker_params(sf->sw, &wp);
-    char *fn = tfunc(s->e, sf->sw, "serialize");
+    char *fn = ifunc(sf->sw, NULL, "serialize_put");
     struct out o = { 0 };
-    out_printf(&o, "xw__%s_put(&xw_sink", fn + 3);
+    out_printf(&o, "%s(&xw_sink", fn);
     for (int k = 0; k < np; k++)
         out_printf(&o, ", %s", wp[k].field ? wp[k].field->cname : wp[k].name);
     out_printf(&o, ", %s)", sf->cname);
@@ -184,7 +183,7 @@ static char *put_call(struct sender *s, struct field *sf)
  * piece pointing at the caller's data, so nothing is copied or allocated. */
 static void aux_switch_parts(struct sender *s, struct field *sf)
 {
-    char *call = put_call(s, sf);
+    char *call = put_call(sf);
     if (switch_all_fixed(sf->sw)) {
         int max = 0;
         for (int c = 0; c < sf->sw->ncases; c++)
@@ -310,36 +309,6 @@ static void var_parts(struct sender *s, int aux)
     }
 }
 
-/* Requests that create a resource under an id the client picks: 0 (None) is never a
- * valid new id (the server answers BadIDChoice), so it is refused before anything is
- * written. Only ids the protocol certainly forbids to be 0; an entry that names a
- * field the description lacks stops the generator. */
-static const struct { const char *header, *request, *field; } new_ids[] = {
-    { "xproto", "CreateWindow", "wid" },        { "xproto", "OpenFont", "fid" },
-    { "xproto", "CreatePixmap", "pid" },        { "xproto", "CreateGC", "cid" },
-    { "xproto", "CreateColormap", "mid" },      { "xproto", "CopyColormapAndFree", "mid" },
-    { "xproto", "CreateCursor", "cid" },        { "xproto", "CreateGlyphCursor", "cid" },
-    { "shm", "Attach", "shmseg" },              { "shm", "AttachFd", "shmseg" },
-    { "shm", "CreatePixmap", "pid" },           { "shm", "CreateSegment", "shmseg" },
-    { "render", "CreatePicture", "pid" },       { "render", "CreateGlyphSet", "gsid" },
-    { "xfixes", "CreateRegion", "region" },     { "damage", "Create", "damage" },
-    { "sync", "CreateCounter", "id" },          { "sync", "CreateAlarm", "id" },
-    { "sync", "CreateFence", "fence" },         { "composite", "NameWindowPixmap", "pixmap" },
-};
-
-static struct field *new_id_field(struct emitter *e, struct type *t)
-{
-    for (size_t i = 0; i < sizeof(new_ids) / sizeof(new_ids[0]); i++) {
-        if (strcmp(new_ids[i].header, e->m->header) || strcmp(new_ids[i].request, t->name))
-            continue;
-        for (int k = 0; k < t->nfields; k++)
-            if (t->fields[k]->visible && !strcmp(t->fields[k]->name, new_ids[i].field))
-                return t->fields[k];
-        fail(t->loc, "new-id table: %s has no field %s", t->name, new_ids[i].field);
-    }
-    return NULL;
-}
-
 /* A refused request: its fds (already collected) are closed, nothing is written. */
 static void reject_if(struct sender *s, const char *cond, const char *why)
 {
@@ -389,39 +358,97 @@ static void inline_path(struct sender *s)
     free(op), free(opu);
 }
 
+/* c and a wrapper's own parameters, by name: what it passes to the body. */
+static void call_args(struct out *o, struct type *t)
+{
+    out_printf(o, "c");
+    for (int i = 0; i < t->nfields; i++)
+        if (t->fields[i]->visible)
+            out_printf(o, ", %s", t->fields[i]->cname);
+}
+
+/* Checks, fixed assignments and parts of t's sender into s; with inl, the inline path
+ * first (the only thing a wrapper builds itself). */
+static void sender_text(struct sender *s, int aux, int inl)
+{
+    struct type *t = s->t;
+    if (c_size(t) != wire_fixed_size(t)) /* C padding the wire lacks: send zeros, never stack bytes */
+        out_printf(&s->body, "    memset(&xw_out, 0, sizeof(xw_out));\n");
+    fixed_assignments(s);
+    if (inl) {
+        /* the id check comes before the inline path */
+        if (t->new_id)
+            reject_new_id(s, t->new_id);
+        inline_path(s);
+        return;
+    }
+    out_printf(&s->body, "    xw_parts[2].iov_base = (char *)&xw_out;\n    xw_parts[2].iov_len = sizeof(xw_out);\n");
+    s->nparts = 1;
+    if (c_size(t) % 4) /* the fixed part's own padding, only when it is not whole words */
+        pad_part(s);
+    var_parts(s, aux);
+    /* after the fds are collected, so that a refusal closes them */
+    if (t->new_id)
+        reject_new_id(s, t->new_id);
+    for (int i = 0; i < s->nnull; i++) {
+        char *cond = xasprintf("!xw_parts[%d].iov_base && xw_parts[%d].iov_len", s->null_part[i], s->null_part[i]);
+        char *why = xasprintf("%s is NULL but its length is not 0", s->null_name[i]);
+        reject_if(s, cond, why);
+        free(cond), free(why);
+    }
+    if (s->sink_checked)
+        reject_if(s, "xw_sink.bad", "a list in the switch's values is NULL but its length is not 0");
+}
+
+static void free_sender(struct sender *s)
+{
+    free(s->body.buf), free(s->pre.buf), free(s->null_part), free(s->null_name);
+}
+
+/* The one body of a request's senders (of its _aux senders when aux): the public
+ * functions differ only in xw_flags, so they call it. Kept out of line, or each
+ * sender would carry its own copy again. */
+static void emit_body(struct emitter *e, struct type *t, int aux)
+{
+    char *cookie = t->reply ? tfunc(e, t, "cookie_t") : xstrdup("xw_void_cookie_t");
+    char *rt = tname(e, t), *bn = ifunc(t, aux ? "aux" : NULL, "send");
+    struct sender s = { .e = e, .t = t };
+    sender_text(&s, aux, 0);
+    struct out *c = &e->c;
+    out_printf(c, "\n/* The body of %s's %ssenders; xw_flags is 0 or XW_REQUEST_CHECKED. */\n"
+                  "static __attribute__((noinline)) ",
+               t->name, aux ? "_aux " : "");
+    signature(e, c, t, cookie, bn, aux);
+    c->len--; /* reopen the parameter list */
+    out_printf(c, ", int xw_flags)");
+    char *ext = e->m->is_ext ? cname_join(e->m, (char *[]){ "xw", e->m->ext_name, "id" }, 3, NULL) : NULL;
+    char *op = tfunc(e, t, NULL), *opu = cname_upper(op);
+    char *val = t->reply ? ifunc(t, NULL, "reply_validate") : xstrdup("0");
+    out_printf(c, "\n{\n    static const xw_protocol_request_t xw_req = {\n        .count = %d,\n        .ext = %s%s,\n"
+                  "        .opcode = %s,\n        .isvoid = %d,\n        .validate = %s,\n    };\n",
+               s.nparts, ext ? "&" : "", ext ? ext : "0", opu, t->reply ? 0 : 1, val);
+    out_printf(c, "    struct iovec xw_parts[%d];\n    %s xw_out;\n    %s xw_ret;\n", s.nparts + 2, rt, cookie);
+    int fds = s.nfds_fixed || s.nfds_list;
+    if (fds)
+        out_printf(c, "    int xw_fds[%d];\n    unsigned int xw_nfds = 0;\n", s.nfds_list ? 16 : s.nfds_fixed);
+    out_append(c, &s.pre);
+    out_printf(c, "\n");
+    out_append(c, &s.body);
+    out_printf(c, "    {\n        size_t xw_total = 0;\n        for (int xw_k = 2; xw_k < %d; xw_k++)\n            xw_total += xw_parts[xw_k].iov_len;\n",
+               s.nparts + 2);
+    out_printf(c, "        xw_ret.sequence = (unsigned int)xw_send(c, xw_flags%s, xw_parts + 2, &xw_req, xw_total, %s, %s);\n    }\n",
+               t->reply && t->reply->has_fds ? " | XW_REQUEST_REPLY_FDS" : "", fds ? "xw_nfds" : "0", fds ? "xw_fds" : "0");
+    out_printf(c, "    return xw_ret;\n}\n");
+    free(cookie), free(rt), free(bn), free(ext), free(op), free(opu), free(val);
+    free_sender(&s);
+}
+
+/* A public sender: its prototype and doc in the header, and a call of the body, after
+ * the inline path where it has one. */
 static void emit_sender(struct emitter *e, struct type *t, const char *fn, int checked_flag, int aux)
 {
     char *cookie = t->reply ? tfunc(e, t, "cookie_t") : xstrdup("xw_void_cookie_t");
-    char *rt = tname(e, t);
-    struct sender s = { .e = e, .t = t };
-    if (c_size(t) != wire_fixed_size(t)) /* C padding the wire lacks: send zeros, never stack bytes */
-        out_printf(&s.body, "    memset(&xw_out, 0, sizeof(xw_out));\n");
-    fixed_assignments(&s);
-    /* the id check comes before the inline path, or, where fds are collected, after
-     * them so that a refusal closes them */
-    struct field *nid = new_id_field(e, t);
-    int inl = inline_ok(e, t, checked_flag, aux);
-    if (nid && inl)
-        reject_new_id(&s, nid);
-    if (inl)
-        inline_path(&s);
-    out_printf(&s.body, "    xw_parts[2].iov_base = (char *)&xw_out;\n    xw_parts[2].iov_len = sizeof(xw_out);\n");
-    s.nparts = 1;
-    if (c_size(t) % 4) /* the fixed part's own padding, only when it is not whole words */
-        pad_part(&s);
-    var_parts(&s, aux);
-    if (nid && !inl)
-        reject_new_id(&s, nid);
-    for (int i = 0; i < s.nnull; i++) {
-        char *cond = xasprintf("!xw_parts[%d].iov_base && xw_parts[%d].iov_len", s.null_part[i], s.null_part[i]);
-        char *why = xasprintf("%s is NULL but its length is not 0", s.null_name[i]);
-        reject_if(&s, cond, why);
-        free(cond), free(why);
-    }
-    if (s.sink_checked)
-        reject_if(&s, "xw_sink.bad", "a list in the switch's values is NULL but its length is not 0");
-
-    /* header */
+    char *bn = ifunc(t, aux ? "aux" : NULL, "send");
     struct out *h = &e->hfuncs, *c = &e->c;
     out_printf(h, "\n");
     emit_doc(h, t->doc, "");
@@ -433,29 +460,22 @@ static void emit_sender(struct emitter *e, struct type *t, const char *fn, int c
     out_printf(h, ";\n");
     out_printf(c, "\n");
     signature(e, c, t, cookie, fn, aux);
-    char *ext = e->m->is_ext ? cname_join(e->m, (char *[]){ "xw", e->m->ext_name, "id" }, 3, NULL) : NULL;
-    char *op = tfunc(e, t, NULL), *opu = cname_upper(op);
-    char *val = t->reply ? xasprintf("%s", "xw_validate_reply") : xstrdup("0");
-    out_printf(c, "\n{\n    static const xw_protocol_request_t xw_req = {\n        .count = %d,\n        .ext = %s%s,\n"
-                  "        .opcode = %s,\n        .isvoid = %d,\n        .validate = %s,\n    };\n",
-               s.nparts, ext ? "&" : "", ext ? ext : "0", opu, t->reply ? 0 : 1, val);
-    out_printf(c, "    struct iovec xw_parts[%d];\n    %s xw_out;\n    %s xw_ret;\n", s.nparts + 2, rt, cookie);
-    if (s.nfds_fixed || s.nfds_list)
-        out_printf(c, "    int xw_fds[%d];\n    unsigned int xw_nfds = 0;\n", s.nfds_list ? 16 : s.nfds_fixed);
-    if (strstr(s.body.buf, "xw_swstart"))
-        out_printf(c, "    size_t xw_swstart;\n");
-    out_append(c, &s.pre);
-    out_printf(c, "\n");
-    out_append(c, &s.body);
-    out_printf(c, "    {\n        size_t xw_total = 0;\n        for (int xw_k = 2; xw_k < %d; xw_k++)\n            xw_total += xw_parts[xw_k].iov_len;\n",
-               s.nparts + 2);
-    int flags = 0;
-    const char *fl[] = { "0", "XW_REQUEST_CHECKED", "XW_REQUEST_REPLY_FDS", "XW_REQUEST_CHECKED | XW_REQUEST_REPLY_FDS" };
-    flags = (checked_flag ? 1 : 0) | (t->reply && t->reply->has_fds ? 2 : 0);
-    out_printf(c, "        xw_ret.sequence = (unsigned int)xw_send(c, %s, xw_parts + 2, &xw_req, xw_total, %s, %s);\n    }\n",
-               fl[flags], s.nfds_fixed || s.nfds_list ? "xw_nfds" : "0", s.nfds_fixed || s.nfds_list ? "xw_fds" : "0");
-    out_printf(c, "    return xw_ret;\n}\n");
-    free(cookie), free(rt), free(ext), free(op), free(opu), free(val), free(s.body.buf), free(s.pre.buf);
+    out_printf(c, "\n{\n");
+    if (inline_ok(e, t, checked_flag, aux)) {
+        struct sender s = { .e = e, .t = t };
+        char *rt = tname(e, t);
+        sender_text(&s, aux, 1);
+        out_printf(c, "    %s xw_out;\n    %s xw_ret;\n", rt, cookie);
+        out_append(c, &s.pre);
+        out_printf(c, "\n");
+        out_append(c, &s.body);
+        free(rt);
+        free_sender(&s);
+    }
+    out_printf(c, "    return %s(", bn);
+    call_args(c, t);
+    out_printf(c, ", %s);\n}\n", checked_flag ? "XW_REQUEST_CHECKED" : "0");
+    free(cookie), free(bn);
 }
 
 static void emit_reply_fn(struct emitter *e, struct type *t)
@@ -484,28 +504,26 @@ static void emit_reply_fn(struct emitter *e, struct type *t)
 static void emit_reply_validator(struct emitter *e, struct type *t)
 {
     struct type *r = t->reply;
-    char *vn = tfunc(e, t, "reply_validate");
-    char *vname = xasprintf("xw__%s", vn + 3);
+    char *vname = ifunc(t, NULL, "reply_validate");
     if (r->needs_walk)
         emit_walker(e, r);
     out_printf(&e->c, "\nstatic int %s(const void *p, size_t len)\n{\n", vname);
     if (r->needs_walk) {
         char *w = walker_name(e, r);
-        struct wparam *wp;
-        if (walker_params(r, &wp))
-            fail(r->loc, "a reply whose size needs outside values");
         out_printf(&e->c, "    long n = %s((const char *)p, len, -1);\n    return n < 0 ? -1 : 0;\n}\n", w);
         free(w);
     } else {
         out_printf(&e->c, "    (void)p;\n    return len < %d ? -1 : 0;\n}\n", r->size);
     }
-    out_printf(&e->c, "#define xw_validate_reply %s\n", vname);
-    free(vn), free(vname);
+    free(vname);
 }
 
 static void emit_senders(struct emitter *e, struct type *t)
 {
     int aux = has_switch(t);
+    emit_body(e, t, 0);
+    if (aux)
+        emit_body(e, t, 1);
     char *base = tfunc(e, t, NULL);
     char *alt = tfunc(e, t, t->reply ? "unchecked" : "checked");
     char *abase = tfunc(e, t, "aux");
@@ -529,6 +547,49 @@ static void emit_senders(struct emitter *e, struct type *t)
     free(base), free(alt), free(abase), free(aalt);
 }
 
+/* A variable-size request's walker and _sizeof. */
+static void emit_request_sizeof(struct emitter *e, struct type *t)
+{
+    emit_walker(e, t);
+    char *sz = tfunc(e, t, "sizeof");
+    struct wparam *wp;
+    int np = walker_params(t, &wp);
+    char *w = walker_name(e, t);
+    out_printf(&e->hfuncs, "\n/** Size in bytes of a serialized %s request. */\nXW_EXPORT int %s(const void *_buffer", t->name, sz);
+    out_printf(&e->c, "\nint %s(const void *_buffer", sz);
+    for (int k = 0; k < np; k++) {
+        out_printf(&e->hfuncs, ", %s %s", wp[k].ctype, wp[k].name);
+        out_printf(&e->c, ", %s %s", wp[k].ctype, wp[k].name);
+    }
+    /* libxcb takes the length of a list that has none on the wire. A request's length
+     * field counts that list's final padding too, so the size of the list (the last
+     * field) is the caller's count, as libxcb has it; other such lengths are unused. */
+    struct out unused = { 0 }, tail = { 0 };
+    int stop = -1;
+    for (int k = 0; k < t->nfields; k++) {
+        struct field *f = t->fields[k];
+        if (f->synth && !f->wire) {
+            out_printf(&e->hfuncs, ", uint32_t %s", f->cname);
+            out_printf(&e->c, ", uint32_t %s", f->cname);
+            struct field *l = k + 1 < t->nfields ? t->fields[k + 1] : NULL;
+            if (l && l->kind == FK_LIST && l->expr->kind == EX_CALCLEN && k + 2 == t->nfields && type_fixed(l->type)) {
+                stop = k + 1;
+                out_printf(&tail, " + (size_t)%s * %d", f->cname, l->type->size);
+            } else {
+                out_printf(&unused, "    (void)%s;\n", f->cname);
+            }
+        }
+    }
+    out_printf(&e->hfuncs, ");\n");
+    out_printf(&e->c, ")\n{\n%s    return (int)%s%s((const char *)_buffer, SIZE_MAX, %d", unused.buf ? unused.buf : "", tail.buf ? "(" : "",
+               w, stop);
+    for (int k = 0; k < np; k++)
+        out_printf(&e->c, ", %s", wp[k].name);
+    out_printf(&e->c, ")%s%s;\n}\n", tail.buf ? tail.buf : "", tail.buf ? ")" : "");
+    free(unused.buf), free(tail.buf);
+    free(sz), free(w);
+}
+
 void emit_request(struct emitter *e, struct type *t)
 {
     char *op = tfunc(e, t, NULL), *opu = cname_upper(op);
@@ -543,46 +604,8 @@ void emit_request(struct emitter *e, struct type *t)
     emit_switches(e, t);
     char *tn = tname(e, t);
     emit_struct_body(e, t, "struct", tn, 0);
-    if (t->needs_walk) {
-        emit_walker(e, t);
-        char *sz = tfunc(e, t, "sizeof");
-        struct wparam *wp;
-        int np = walker_params(t, &wp);
-        char *w = walker_name(e, t);
-        out_printf(&e->hfuncs, "\n/** Size in bytes of a serialized %s request. */\nXW_EXPORT int %s(const void *_buffer", t->name, sz);
-        out_printf(&e->c, "\nint %s(const void *_buffer", sz);
-        for (int k = 0; k < np; k++) {
-            out_printf(&e->hfuncs, ", %s %s", wp[k].ctype, wp[k].name);
-            out_printf(&e->c, ", %s %s", wp[k].ctype, wp[k].name);
-        }
-        /* libxcb takes the length of a list that has none on the wire. A request's length
-         * field counts that list's final padding too, so the size of the list (the last
-         * field) is the caller's count, as libxcb has it; other such lengths are unused. */
-        struct out unused = { 0 }, tail = { 0 };
-        int stop = -1;
-        for (int k = 0; k < t->nfields; k++) {
-            struct field *f = t->fields[k];
-            if (f->synth && !f->wire) {
-                out_printf(&e->hfuncs, ", uint32_t %s", f->cname);
-                out_printf(&e->c, ", uint32_t %s", f->cname);
-                struct field *l = k + 1 < t->nfields ? t->fields[k + 1] : NULL;
-                if (l && l->kind == FK_LIST && l->expr->kind == EX_CALCLEN && k + 2 == t->nfields && type_fixed(l->type)) {
-                    stop = k + 1;
-                    out_printf(&tail, " + (size_t)%s * %d", f->cname, l->type->size);
-                } else {
-                    out_printf(&unused, "    (void)%s;\n", f->cname);
-                }
-            }
-        }
-        out_printf(&e->hfuncs, ");\n");
-        out_printf(&e->c, ")\n{\n%s    return (int)%s%s((const char *)_buffer, SIZE_MAX, %d", unused.buf ? unused.buf : "", tail.buf ? "(" : "",
-                   w, stop);
-        for (int k = 0; k < np; k++)
-            out_printf(&e->c, ", %s", wp[k].name);
-        out_printf(&e->c, ")%s%s;\n}\n", tail.buf ? tail.buf : "", tail.buf ? ")" : "");
-        free(unused.buf), free(tail.buf);
-        free(sz), free(w);
-    }
+    if (t->needs_walk)
+        emit_request_sizeof(e, t);
     if (t->reply) {
         char *rn = tname(e, t->reply);
         emit_switches(e, t->reply);
@@ -611,7 +634,6 @@ void emit_request(struct emitter *e, struct type *t)
         if (t->reply->needs_walk || t->reply->has_fds)
             emit_accessors(e, t->reply, t);
         emit_reply_fn(e, t);
-        out_printf(&e->c, "#undef xw_validate_reply\n");
     } else if (t->needs_walk) {
         emit_accessors(e, t, t);
     }

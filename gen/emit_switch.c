@@ -78,12 +78,12 @@ static char *walked_bytes(struct emitter *e, struct ectx *x, struct field *f, co
     return r;
 }
 
-static void put_switch(struct emitter *e, struct out *o, struct ectx *x, struct field *f, const char *pfx)
+static void put_switch(struct out *o, struct ectx *x, struct field *f, const char *pfx)
 {
     struct wparam *sp;
     int sn = walker_params(f->sw, &sp);
-    char *in = tfunc(e, f->sw, "serialize");
-    out_printf(o, "        xw__%s_put(xw_s", in + 3);
+    char *in = ifunc(f->sw, NULL, "serialize_put");
+    out_printf(o, "        %s(xw_s", in);
     for (int k = 0; k < sn; k++) {
         char *v = sp[k].field ? ser_val(x, sp[k].field) : xasprintf("xw_v_%s", sp[k].name);
         out_printf(o, ", %s", v);
@@ -115,7 +115,7 @@ static void put_fields(struct emitter *e, struct out *o, struct type *sw, struct
             continue;
         }
         if (f->kind == FK_SWITCH) {
-            put_switch(e, o, &x, f, pfx);
+            put_switch(o, &x, f, pfx);
             prev_var = 1;
             continue;
         }
@@ -182,7 +182,7 @@ static void serialize_put_params(struct type *sw, struct out *params, struct out
 
 void emit_serialize(struct emitter *e, struct type *sw)
 {
-    char *fn = tfunc(e, sw, "serialize"), *tn = tname(e, sw);
+    char *fn = tfunc(e, sw, "serialize"), *tn = tname(e, sw), *put = ifunc(sw, NULL, "serialize_put");
     struct ectx x = { .e = e, .val = ser_val, .list = ser_val, .data = sw, .param_prefix = "xw_v_" };
     struct out params = { 0 }, args = { 0 };
     serialize_put_params(sw, &params, &args);
@@ -190,9 +190,9 @@ void emit_serialize(struct emitter *e, struct type *sw)
     /* a value list's few members go through the sink on the request path of
      * every _aux call: inlined there, the sink's branches fold away */
     out_printf(&e->c, "\n/* Puts the members of _aux that the switch selects into xw_s; returns their size in bytes. */\n"
-                      "static %ssize_t xw__%s_put(struct xw__sink *xw_s%s, const %s *_aux)\n{\n"
+                      "static %ssize_t %s(struct xw__sink *xw_s%s, const %s *_aux)\n{\n"
                       "    size_t xw_base = xw_s->off;\n",
-               switch_all_fixed(sw) ? "inline __attribute__((always_inline)) " : "", fn + 3, ps, tn);
+               switch_all_fixed(sw) ? "inline __attribute__((always_inline)) " : "", put, ps, tn);
     char *se = expr_c(&x, sw->swexpr);
     for (int c = 0; c < sw->ncases; c++) {
         struct type *cs = sw->cases[c];
@@ -213,12 +213,12 @@ void emit_serialize(struct emitter *e, struct type *sw)
                            " * _aux is NULL with a non-zero length. */\n"
                            "XW_EXPORT int %s(void **_buffer%s, const %s *_aux);\n", fn, ps, tn);
     out_printf(&e->c, "\nint %s(void **_buffer%s, const %s *_aux)\n{\n    struct xw__sink xw_s = { 0 };\n"
-                      "    size_t xw_n = xw__%s_put(&xw_s%s, _aux);\n"
+                      "    size_t xw_n = %s(&xw_s%s, _aux);\n"
                       "    if (xw_s.bad || (!*_buffer && !(*_buffer = malloc(xw_n ? xw_n : 1))))\n        return -1;\n"
                       "    xw_s = (struct xw__sink){ .o = (char *)*_buffer };\n"
-                      "    xw__%s_put(&xw_s%s, _aux);\n    return (int)xw_n;\n}\n",
-               fn, ps, tn, fn + 3, as, fn + 3, as);
-    free(fn), free(tn), free(se), free(params.buf), free(args.buf);
+                      "    %s(&xw_s%s, _aux);\n    return (int)xw_n;\n}\n",
+               fn, ps, tn, put, as, put, as);
+    free(fn), free(tn), free(put), free(se), free(params.buf), free(args.buf);
 }
 
 /* ---- accessors of lists inside a switch ---- */

@@ -235,32 +235,16 @@ void emit_struct(struct emitter *e, struct type *t)
 
 void emit_eventstruct(struct emitter *e, struct type *t)
 {
-    struct xnode *n = t->node;
     struct out *h = &e->htypes;
     char *tn = tname(e, t);
     out_printf(h, "\ntypedef union %s {\n", tn);
-    for (int k = 0; k < n->nkids; k++) {
-        struct xnode *a = n->kids[k];
-        if (strcmp(a->tag, "allowed"))
-            continue;
-        const char *xge = xattr(a, "xge");
-        int lo = atoi(xattr(a, "opcode-min") ? xattr(a, "opcode-min") : "0");
-        int hi = atoi(xattr(a, "opcode-max") ? xattr(a, "opcode-max") : "0");
-        if (xge && !strcmp(xge, "true"))
-            fail(a->loc, "eventstruct with generic events is not supported");
-        for (int num = lo; num <= hi; num++) {
-            for (int i = 0; i < e->m->ntypes; i++) {
-                struct type *ev = e->m->types[i];
-                struct type *orig = ev->copy_of ? ev->copy_of : ev;
-                if (ev->kind != TK_EVENT || ev->xge || orig->xge || ev->number != num)
-                    continue;
-                char *et = tname(e, ev), *mn = cname_item(ev->name);
-                for (char *p = mn; *p; p++)
-                    *p = (char)(*p >= 'A' && *p <= 'Z' ? *p + 32 : *p);
-                out_printf(h, "    %s %s;\n", et, mn);
-                free(et), free(mn);
-            }
-        }
+    for (int i = 0; i < t->nmembers; i++) {
+        struct type *ev = t->members[i];
+        char *et = tname(e, ev), *mn = cname_item(ev->name);
+        for (char *p = mn; *p; p++)
+            *p = (char)(*p >= 'A' && *p <= 'Z' ? *p + 32 : *p);
+        out_printf(h, "    %s %s;\n", et, mn);
+        free(et), free(mn);
     }
     out_printf(h, "    xw_raw_generic_event_t event_header;\n} %s;\n", tn);
     emit_iterator(e, t);
@@ -280,7 +264,7 @@ void emit_event(struct emitter *e, struct type *t)
 {
     emit_code_define(e, t, "Event");
     char *tn = tname(e, t);
-    if (t->copy_of && t->copy_of != t) {
+    if (t->copy_of) {
         char *on = tname(e, t->copy_of);
         out_printf(&e->htypes, "\ntypedef %s %s;\n", on, tn);
         if (t->copy_of->needs_walk) {
@@ -311,7 +295,7 @@ void emit_error(struct emitter *e, struct type *t)
 {
     emit_code_define(e, t, "Error");
     char *tn = tname(e, t);
-    if (t->copy_of && t->copy_of != t) {
+    if (t->copy_of) {
         char *on = tname(e, t->copy_of);
         out_printf(&e->htypes, "\ntypedef %s %s;\n", on, tn);
         free(on);

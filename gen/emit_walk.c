@@ -5,147 +5,16 @@
 
 #include "emit.h"
 
-static int owned(struct type *t, struct field *f)
-{
-    if (f->owner == t)
-        return 1;
-    if (t->kind == TK_SWITCH)
-        for (int c = 0; c < t->ncases; c++)
-            if (f->owner == t->cases[c])
-                return 1;
-    return 0;
-}
-
-static void add_param(struct emitter *e, struct wparam **ps, int *n, const char *name, struct type *ty,
-                      struct field *f)
-{
-    for (int i = 0; i < *n; i++)
-        if (!strcmp((*ps)[i].name, name))
-            return;
-    struct wparam p = { xstrdup(name), NULL, f };
-    p.ctype = ty ? tname(e, ty) : xstrdup("uint32_t");
-    PUSH(*ps, *n, p);
-}
-
-
-static void collect_expr(struct emitter *e, struct type *t, struct expr *x, struct wparam **ps, int *n,
-                         struct type *member)
-{
-    if (!x)
-        return;
-    switch (x->kind) {
-    case EX_FIELDREF:
-    case EX_PARAMREF:
-        if (member && x->field && x->field->owner == member)
-            return;
-        if (!x->field)
-            add_param(e, ps, n, cfield_name(x->name), x->reftype, NULL);
-        else if (!owned(t, x->field))
-            add_param(e, ps, n, x->field->cname, x->field->type, x->field);
-        return;
-    case EX_SUMOF:
-        if (!owned(t, x->field))
-            fail(x->loc, "sumof over a list outside this type is not supported");
-        collect_expr(e, t, x->field->expr, ps, n, NULL);
-        collect_expr(e, t, x->a, ps, n, x->field->type);
-        return;
-    default:
-        collect_expr(e, t, x->a, ps, n, member);
-        collect_expr(e, t, x->b, ps, n, member);
-    }
-}
-
-/* Parameters a walked sub-value needs become parameters of its container unless the
- * container holds them itself. */
-static void collect_sub(struct emitter *e, struct type *t, struct type *sub, struct wparam **ps, int *n)
-{
-    struct wparam *sp;
-    int sn = walker_params(sub, &sp);
-    (void)e;
-    for (int i = 0; i < sn; i++) {
-        struct field *f = sp[i].field;
-        if (f && owned(t, f))
-            continue;
-        if (!f) {
-            /* a paramref: the container's field of that name, or pass it on */
-            int found = 0;
-            for (int k = 0; k < t->nfields; k++)
-                found |= !strcmp(t->fields[k]->cname, sp[i].name);
-            if (found)
-                continue;
-        }
-        struct wparam p = { xstrdup(sp[i].name), xstrdup(sp[i].ctype), f };
-        int dup = 0;
-        for (int k = 0; k < *n; k++)
-            dup |= !strcmp((*ps)[k].name, p.name);
-        if (!dup)
-            PUSH(*ps, *n, p);
-    }
-}
-
-static void collect_fields(struct emitter *e, struct type *t, struct field **fs, int nf, struct wparam **ps, int *n)
-{
-    for (int i = 0; i < nf; i++) {
-        struct field *f = fs[i];
-        if (f->kind == FK_LIST && !f->nmemb && f->expr && f->expr->kind != EX_CALCLEN)
-            collect_expr(e, t, f->expr, ps, n, NULL);
-        if (f->kind == FK_LIST && !f->nmemb && f->type->needs_walk)
-            collect_sub(e, t, f->type, ps, n);
-        if (f->kind == FK_FIELD && f->type->needs_walk)
-            collect_sub(e, t, f->type, ps, n);
-        if (f->kind == FK_SWITCH)
-            collect_sub(e, t, f->sw, ps, n);
-    }
-}
-
-static void collect_type(struct emitter *e, struct type *t, struct wparam **ps, int *n)
-{
-    if (t->kind == TK_SWITCH) {
-        /* libxcb's order: what the cases' lists need, then what selects the cases */
-        for (int c = 0; c < t->ncases; c++)
-            collect_fields(e, t, t->cases[c]->fields, t->cases[c]->nfields, ps, n);
-        collect_expr(e, t, t->swexpr, ps, n, NULL);
-        for (int c = 0; c < t->ncases; c++)
-            for (int k = 0; k < t->cases[c]->ncaseexprs; k++)
-                collect_expr(e, t, t->cases[c]->caseexprs[k], ps, n, NULL);
-    } else {
-        collect_fields(e, t, t->fields, t->nfields, ps, n);
-        if (t->length_expr)
-            collect_expr(e, t, t->length_expr, ps, n, NULL);
-    }
-}
-
 int walker_params(struct type *t, struct wparam **out)
 {
-    static struct {
-        struct type *t;
-        struct wparam *p;
-        int n;
-        struct module *m;
-    } *cache;
-    static int ncache;
-    struct emitter tmp = { .m = t->mod };
-    for (int i = 0; i < ncache; i++)
-        if (cache[i].t == t) {
-            *out = cache[i].p;
-            return cache[i].n;
-        }
-    struct wparam *ps = NULL;
-    int n = 0;
-    collect_type(&tmp, t, &ps, &n);
-    cache = xrealloc(cache, sizeof(*cache) * (size_t)(ncache + 1));
-    cache[ncache].t = t, cache[ncache].p = ps, cache[ncache].n = n, cache[ncache].m = t->mod;
-    ncache++;
-    *out = ps;
-    return n;
+    *out = t->wparams;
+    return t->nwparams;
 }
 
 char *walker_name(struct emitter *e, struct type *t)
 {
-    char *base = t->kind == TK_REPLY ? tfunc2(e, t, "reply", NULL) : t->kind == TK_EVENT ? tfunc2(e, t, "event", NULL) : tfunc(e, t, NULL);
-    char *r = xasprintf("xw__%s_walk", base + 3);
-    free(base);
-    return r;
+    (void)e;
+    return ifunc(t, t->kind == TK_REPLY ? "reply" : t->kind == TK_EVENT ? "event" : NULL, "walk");
 }
 
 /* ---- the walker body ---- */
@@ -168,7 +37,6 @@ struct wstate {
     struct type *t;
     const char *base; /* "xw_base" in switches, "0" elsewhere */
     int prev_var;
-    size_t fstart; /* where this walker's text starts in o */
     const char *store; /* unpack mode: "_aux->" plus the case's member, NULL when only walking */
 };
 
@@ -330,17 +198,22 @@ static void walk_fields(struct wstate *s, struct field **fs, int nf, int stops, 
     }
 }
 
-static void declare_locals(struct wstate *s, struct field **fs, int nf)
+/* A local of f's kind and name is declared already (cases of one switch may repeat a name). */
+static int declared(struct field **seen, int nseen, const struct field *f)
+{
+    for (int i = 0; i < nseen; i++)
+        if ((seen[i]->kind == FK_LIST) == (f->kind == FK_LIST) && !strcmp(seen[i]->cname, f->cname))
+            return 1;
+    return 0;
+}
+
+static void declare_locals(struct wstate *s, struct field **fs, int nf, struct field ***seen, int *nseen)
 {
     for (int i = 0; i < nf; i++) {
         struct field *f = fs[i];
-        if (!f->referenced || !f->wire)
+        if (!f->referenced || !f->wire || declared(*seen, *nseen, f))
             continue;
-        char *decl = xasprintf(" xw_%c_%s ", f->kind == FK_LIST ? 'p' : 'v', f->cname);
-        int dup = s->o->buf && strstr(s->o->buf + s->fstart, decl);
-        free(decl);
-        if (dup) /* cases of one switch may repeat a name */
-            continue;
+        PUSH(*seen, *nseen, f);
         if (f->kind == FK_LIST) {
             out_printf(s->o, "    const char * xw_p_%s = NULL;\n", f->cname);
         } else {
@@ -400,7 +273,7 @@ static void emit_walker_mode(struct emitter *e, struct type *t, int unpack)
     int np = walker_params(t, &wp);
     char *w = unpack ? tfunc(e, t, "unpack") : walker_name(e, t);
     struct out *o = &e->c;
-    struct wstate s = { e, o, t, t->kind == TK_SWITCH ? "xw_base" : "0", 0, 0, unpack ? "_aux->" : NULL };
+    struct wstate s = { e, o, t, t->kind == TK_SWITCH ? "xw_base" : "0", 0, unpack ? "_aux->" : NULL };
     struct out sig = { 0 };
     if (unpack) {
         char *tn = tname(e, t);
@@ -411,7 +284,6 @@ static void emit_walker_mode(struct emitter *e, struct type *t, int unpack)
         out_printf(&e->hfuncs, "\n/** Unpacks a serialized %s into _aux: values copied, lists pointing into _buffer.\n"
                                " * Returns its size. _buffer must hold valid (validated) data. */\nXW_EXPORT %s;\n",
                    t->name, sig.buf);
-        s.fstart = o->len;
         out_printf(o, "\n%s\n{\n    const char *xw_b = (const char *)_buffer;\n    size_t xw_avail = SIZE_MAX, xw_base = %d;\n"
                       "    int xw_stop = -1;\n    size_t xw_off = 0;\n", sig.buf, t->start_offset);
         free(tn);
@@ -426,17 +298,18 @@ static void emit_walker_mode(struct emitter *e, struct type *t, int unpack)
         out_printf(&sig, ")");
         /* internal to the library (hidden), declared for the other descriptions' walkers */
         out_printf(&e->hfuncs, "\n#ifdef XW_BUILDING\n%s;\n#endif\n", sig.buf);
-        s.fstart = o->len;
         out_printf(o, "%s\n{\n    size_t xw_off = 0;\n", sig.buf);
     }
     free(sig.buf);
+    struct field **seen = NULL;
+    int nseen = 0;
     if (t->kind == TK_SWITCH) {
         for (int c = 0; c < t->ncases; c++)
-            declare_locals(&s, t->cases[c]->fields, t->cases[c]->nfields);
+            declare_locals(&s, t->cases[c]->fields, t->cases[c]->nfields, &seen, &nseen);
         out_printf(o, "    (void)xw_stop;\n    (void)xw_base;\n");
         walk_switch(&s, t);
     } else {
-        declare_locals(&s, t->fields, t->nfields);
+        declare_locals(&s, t->fields, t->nfields, &seen, &nseen);
         walk_fields(&s, t->fields, t->nfields, 1, "");
     }
     if (t->length_expr) {
@@ -453,5 +326,5 @@ static void emit_walker_mode(struct emitter *e, struct type *t, int unpack)
         out_printf(o, "    (void)xw_b;\n    (void)xw_avail;\n    return (int)xw_off;\n}\n");
     else
         out_printf(o, "    (void)xw_b;\n    (void)xw_stop;\n    return (long)xw_off;\n}\n");
-    free(w);
+    free(w), free(seen);
 }

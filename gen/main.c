@@ -2,13 +2,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "model.h"
 
 static void usage(void)
 {
-    fputs("usage: xwgen [-I xmldir] [-o outdir | --layout file.c | --conform file.c | --decode file.c] [--counts] file.xml...\n", stderr);
+    fputs("usage: xwgen [-I xmldir] [-o outdir] [--counts] file.xml...\n", stderr);
     exit(2);
 }
 
@@ -34,56 +33,31 @@ static void print_counts(const struct counts *c, int nfiles)
            c->listelement_ref, c->xge_event, c->noseq_event);
 }
 
-/* "dir/name.xml" -> dir and name */
-static void split(const char *path, char **dir, char **name)
-{
-    const char *slash = strrchr(path, '/');
-    *dir = slash ? strndup(path, (size_t)(slash - path)) : xstrdup(".");
-    const char *base = slash ? slash + 1 : path;
-    size_t n = strlen(base);
-    if (n < 5 || strcmp(base + n - 4, ".xml")) {
-        struct loc loc = { path, 0 };
-        fail(loc, "expected a .xml file");
-    }
-    *name = strndup(base, n - 4);
-}
-
 int main(int argc, char **argv)
 {
-    const char *outdir = ".", *incdir = NULL, *layout = NULL, *conform = NULL, *decode = NULL;
+    const char *outdir = ".", *incdir = NULL;
     int counts = 0, nfiles = 0;
     struct counts sum = { 0 };
+    struct world world = { 0 };
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-o") && i + 1 < argc)
             outdir = argv[++i];
         else if (!strcmp(argv[i], "-I") && i + 1 < argc)
             incdir = argv[++i];
-        else if (!strcmp(argv[i], "--layout") && i + 1 < argc)
-            layout = argv[++i];
-        else if (!strcmp(argv[i], "--decode") && i + 1 < argc)
-            decode = argv[++i];
-        else if (!strcmp(argv[i], "--conform") && i + 1 < argc)
-            conform = argv[++i];
         else if (!strcmp(argv[i], "--counts"))
             counts = 1;
         else if (argv[i][0] == '-')
             usage();
         else {
-            char *dir, *name;
-            split(argv[i], &dir, &name);
-            struct module *m = module_load(incdir ? incdir : dir, name, argv[i]);
-            module_resolve(m);
-            if (layout)
-                emit_layout(m, layout);
-            else if (conform)
-                emit_conform(m, conform);
-            else if (decode)
-                emit_decode(m, decode);
-            else
-                emit_module(m, outdir);
-            add_counts(&sum, m->counts);
+            struct module *m = load_description(&world, incdir, argv[i]);
+            struct out h = { 0 }, c = { 0 };
+            char *hn = xasprintf("%s.h", m->header), *cn = xasprintf("%s.c", m->header);
+            emit_module(m, &h, &c);
+            write_out(outdir, hn, &h);
+            write_out(outdir, cn, &c);
+            free(hn), free(cn);
+            add_counts(&sum, &m->counts);
             nfiles++;
-            free(dir), free(name);
         }
     }
     if (!nfiles)

@@ -110,13 +110,26 @@ struct enum_item {
 };
 
 struct module;
-struct counts;
+
+/* counts of each construct, reported by main.c */
+struct counts {
+    int request, reply, event, eventcopy, error, errorcopy, struct_, union_, eventstruct, xidtype, xidunion,
+        typedef_, enum_, switch_, bitcase, case_, list, exprfield, fd, pad, required_start_align, import,
+        fieldref, paramref, op, unop, sumof, popcount, enumref, listelement_ref, xge_event, noseq_event;
+};
 
 struct doc {
     char *brief;
     char *description;
     char **fnames, **ftexts; /* <field name=...> docs */
     int nfields;
+};
+
+/* a value a walker takes from outside the type it walks */
+struct wparam {
+    char *name;  /* C name of the value inside the walker */
+    char *ctype; /* its C type */
+    struct field *field;
 };
 
 struct type {
@@ -126,12 +139,14 @@ struct type {
     char *name;    /* XML name */
     char **path;   /* C naming path: {"xcb", ext?, parts...} */
     int npath;
-    char *cbase;   /* xw_randr_get_screen_info */
-    char *ctype;   /* xw_randr_get_screen_info_t / _reply_t / _event_t */
+    char *cbase;   /* xw_randr_get_screen_info (resolve) */
+    char *ibase;   /* xw__randr_get_screen_info: the base of internal (hidden) names (resolve) */
+    char *ctype;   /* its C type: xw_randr_get_screen_info_t / _reply_t / _event_t, uint8_t (resolve) */
     int size;      /* wire size if fixed, -1 if variable */
     int align;
     int resolved, resolving;
-    struct type *target; /* typedef */
+    struct type *target; /* typedef: the type it names; eventcopy/errorcopy: see copy_of */
+    char *target_name;   /* typedef oldname, eventcopy/errorcopy ref, as written (resolved into target/copy_of) */
     struct field **fields;
     int nfields;
     struct enum_item *items;
@@ -151,16 +166,23 @@ struct type {
     char *casename;       /* named case: struct member name */
     struct type *parent;  /* enclosing type for switch / case */
     struct field *lenfield_owner;
+    struct field *new_id; /* TK_REQUEST: the new resource id it refuses to send as 0 (resolve's table) */
+    char **pnames; /* <paramref> names no field of this type answers: its container's fields supply them */
+    int npnames;
     struct expr *length_expr; /* <length> of a struct */
     struct doc *doc;
     struct xnode *node;
     int needs_walk;   /* has a variable part: gets a walker/sizeof */
+    struct wparam *wparams; /* what its walker takes from outside (wparams.c) */
+    int nwparams, wparams_done;
     int var_then_fixed; /* a fixed wire field follows a variable one */
     int has_fds;
+    int (*allowed)[2];      /* TK_EVENTSTRUCT: <allowed> event number ranges, lo..hi */
+    int nallowed;
+    struct type **members;  /* TK_EVENTSTRUCT: the events those ranges select, in order (resolve) */
+    int nmembers;
     struct type **xidunion_members;
     int nxidunion;
-    int emitted;
-    int is_core_prim;
 };
 
 struct import {
@@ -183,7 +205,15 @@ struct module {
     int ntypes;
     struct xnode *root;
     int parsed, resolved;
-    struct counts *counts; /* constructs in this file alone */
+    struct counts counts; /* constructs in this file alone */
+    struct world *world;  /* the descriptions loaded with this one */
+};
+
+/* Every description one xwgen run loads, each once, and the primitive types they share. */
+struct world {
+    struct module **mods;
+    int nmods;
+    struct type *prims[16]; /* one per entry of resolve.c's table, made on first use */
 };
 
 /* diag.c */
@@ -201,8 +231,13 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* parse.c */
 struct xnode *xml_load(const char *path);
-struct module *module_load(const char *dir, const char *header, const char *path);
+struct module *module_load(struct world *w, const char *dir, const char *header, const char *path);
 void model_build(struct module *m);
+
+/* driver.c */
+struct out;
+struct module *load_description(struct world *w, const char *incdir, const char *path);
+void write_out(const char *dir, const char *path, struct out *o);
 
 /* fixes.c */
 void description_fixes(struct xnode *root);
@@ -217,23 +252,17 @@ int c_align(const struct type *t);
 int c_size(const struct type *t);
 int c_packed(const struct type *t);
 
+/* wparams.c */
+void module_wparams(struct module *m);
+
 /* names.c */
 char *cname_item(const char *s);
 char *cname_join(struct module *m, char **path, int n, const char *suffix);
 char *cname_upper(const char *s);
 const char *cfield_name(const char *name);
+char *name_suffix(const char *base, const char *a, const char *b);
+void type_names(struct type *t);
 char *cxx_field_name(const char *cname);
-
-/* counts of each construct, reported by main.c */
-struct counts {
-    int request, reply, event, eventcopy, error, errorcopy, struct_, union_, eventstruct, xidtype, xidunion,
-        typedef_, enum_, switch_, bitcase, case_, list, exprfield, fd, pad, required_start_align, import,
-        fieldref, paramref, op, unop, sumof, popcount, enumref, listelement_ref, xge_event, noseq_event;
-};
-extern struct counts g_counts;
-/* names used by <paramref>: a container field of that name feeds its list members */
-extern char **g_paramref_names;
-extern int g_nparamref_names;
 
 /* emit*.c */
 struct out {
@@ -250,10 +279,7 @@ struct emitter {
     struct out c;      /* source */
     int tmpcount;
 };
-void emit_module(struct module *m, const char *outdir);
-void emit_layout(struct module *m, const char *path);
-void emit_conform(struct module *m, const char *path);
-void emit_decode(struct module *m, const char *path);
+void emit_module(struct module *m, struct out *head, struct out *src);
 void emit_type(struct emitter *e, struct type *t);
 void emit_enum(struct emitter *e, struct type *t);
 void emit_simple(struct emitter *e, struct type *t);

@@ -1,6 +1,7 @@
 /* names.c — C names for XML names, following libxcb's conventions so a port is a rename. */
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model.h"
@@ -81,7 +82,7 @@ char *cname_join(struct module *m, char **path, int n, const char *suffix)
         char *part;
         if (i == 0 || n == 1)
             part = xstrdup(path[i]);
-        else if (i == 1 && n > 2 && m->is_ext)
+        else if (i == 1 && n > 2 && m && m->is_ext)
             part = ext_item(path[i]);
         else
             part = cname_item(path[i]);
@@ -107,11 +108,10 @@ static const char *const cxx_only[] = {
  * default (the first three C++ keywords, the last a C one), so a port is a rename. */
 const char *cfield_name(const char *name)
 {
-    if (!strcmp(name, "class") || !strcmp(name, "new") || !strcmp(name, "delete") || !strcmp(name, "default")) {
-        static char buf[16];
-        snprintf(buf, sizeof(buf), "_%s", name);
-        return buf;
-    }
+    static const char *const renamed[] = { "_class", "_new", "_delete", "_default", NULL };
+    for (int i = 0; renamed[i]; i++)
+        if (!strcmp(name, renamed[i] + 1))
+            return renamed[i];
     return name;
 }
 
@@ -123,4 +123,109 @@ char *cxx_field_name(const char *cname)
         if (!strcmp(cname, cxx_only[i]))
             return xasprintf("_%s", cname);
     return NULL;
+}
+
+/* ---- names of types ---- */
+
+/* The naming path of a type: {"xw", [extension name], name...}. */
+static int type_path(const struct type *t, char **path, int max)
+{
+    int n;
+    switch (t->kind) {
+    case TK_REPLY:
+        return type_path(t->request, path, max);
+    case TK_SWITCH:
+        n = type_path(t->parent, path, max - 1);
+        path[n++] = t->name;
+        return n;
+    case TK_CASE:
+        n = type_path(t->parent, path, max - 1);
+        if (t->casename)
+            path[n++] = t->casename;
+        return n;
+    default:
+        n = 0;
+        path[n++] = "xw";
+        if (t->mod && t->mod->is_ext)
+            path[n++] = t->mod->ext_name;
+        path[n++] = t->name;
+        return n;
+    }
+}
+
+static char *type_base(const struct type *t, const char *a)
+{
+    char *path[34];
+    int n = type_path(t, path, 32);
+    if (a)
+        path[n++] = (char *)a;
+    return cname_join(t->mod, path, n, NULL);
+}
+
+/* xw__ and the rest of the public base: names the library keeps to itself */
+static char *type_ibase(const struct type *t)
+{
+    char *path[32];
+    int n = type_path(t, path, 32);
+    path[0] = "xw_";
+    return cname_join(t->mod, path, n, NULL);
+}
+
+/* base, then a as a name part ("keyTypes" -> "key_types"), then b as it is: lower case. */
+char *name_suffix(const char *base, const char *a, const char *b)
+{
+    char *pa = a ? lower(cname_item(a)) : NULL;
+    char *r = xasprintf("%s%s%s%s%s", base, pa ? "_" : "", pa ? pa : "", b ? "_" : "", b ? b : "");
+    free(pa);
+    return lower(r);
+}
+
+/* An enum whose C type name another type of the module (or of what it imports) has
+ * takes "_enum_t" instead, as libxcb does. */
+static int collides(const struct module *m, const struct type *en, const char *name, int depth)
+{
+    for (int i = 0; i < m->ntypes; i++) {
+        struct type *t = m->types[i];
+        if (t == en || t->kind == TK_ENUM || t->kind == TK_REQUEST || t->kind == TK_EVENT || t->kind == TK_ERROR)
+            continue;
+        char *c = type_base(t, NULL);
+        int hit = !strcmp(c, name);
+        free(c);
+        if (hit)
+            return 1;
+    }
+    for (int i = 0; depth < 16 && i < m->nimports; i++)
+        if (collides(m->imports[i].mod, en, name, depth + 1))
+            return 1;
+    return 0;
+}
+
+/* The word libxcb puts between a type's base name and "_t" (NULL: none). */
+static const char *type_word(const struct type *t)
+{
+    switch (t->kind) {
+    case TK_EVENT:
+        return "event";
+    case TK_ERROR:
+        return "error";
+    case TK_REQUEST:
+        return "request";
+    case TK_REPLY:
+        return "reply";
+    case TK_ENUM:
+        /* an enum whose name another type has takes "_enum_t" */
+        return collides(t->mod, t, t->cbase, 0) ? "enum" : NULL;
+    default:
+        return NULL;
+    }
+}
+
+/* Fills t->cbase (xw_randr_get_screen_info), t->ibase (xw__...) and, but for a
+ * primitive (whose C type the primitive table gives), t->ctype. */
+void type_names(struct type *t)
+{
+    t->ibase = type_ibase(t);
+    t->cbase = type_base(t, NULL);
+    if (t->kind != TK_PRIM)
+        t->ctype = name_suffix(t->cbase, type_word(t), "t");
 }

@@ -8,10 +8,6 @@
 
 #include "model.h"
 
-struct counts g_counts;
-char **g_paramref_names;
-int g_nparamref_names;
-
 /* ---- XML to node tree ---- */
 
 struct xml_state {
@@ -145,13 +141,13 @@ static int is_expr_tag(const char *t)
     return 0;
 }
 
-static struct expr *parse_expr(const struct xnode *n);
+static struct expr *parse_expr(struct module *m, const struct xnode *n);
 
-static struct expr *expr_kid(const struct xnode *n, int i)
+static struct expr *expr_kid(struct module *m, const struct xnode *n, int i)
 {
     if (i >= n->nkids || !is_expr_tag(n->kids[i]->tag))
         fail(n->loc, "<%s> needs an expression as child %d", n->tag, i + 1);
-    return parse_expr(n->kids[i]);
+    return parse_expr(m, n->kids[i]);
 }
 
 static void set_op(struct expr *e, const struct xnode *n)
@@ -162,7 +158,7 @@ static void set_op(struct expr *e, const struct xnode *n)
     strcpy(e->op, op);
 }
 
-static struct expr *parse_expr(const struct xnode *n)
+static struct expr *parse_expr(struct module *m, const struct xnode *n)
 {
     struct expr *e = xcalloc(1, sizeof(*e));
     e->loc = n->loc;
@@ -176,31 +172,30 @@ static struct expr *parse_expr(const struct xnode *n)
         e->kind = EX_NUM, e->num = 1LL << b;
     } else if (!strcmp(t, "fieldref")) {
         e->kind = EX_FIELDREF, e->name = xstrdup(n->text);
-        g_counts.fieldref++;
+        m->counts.fieldref++;
     } else if (!strcmp(t, "paramref")) {
         e->kind = EX_PARAMREF, e->name = xstrdup(n->text), e->ref = xstrdup(need_attr(n, "type"));
-        PUSH(g_paramref_names, g_nparamref_names, e->name);
-        g_counts.paramref++;
+        m->counts.paramref++;
     } else if (!strcmp(t, "enumref")) {
         e->kind = EX_ENUMREF, e->name = xstrdup(n->text), e->ref = xstrdup(need_attr(n, "ref"));
-        g_counts.enumref++;
+        m->counts.enumref++;
     } else if (!strcmp(t, "op")) {
-        e->kind = EX_OP, set_op(e, n), e->a = expr_kid(n, 0), e->b = expr_kid(n, 1);
-        g_counts.op++;
+        e->kind = EX_OP, set_op(e, n), e->a = expr_kid(m, n, 0), e->b = expr_kid(m, n, 1);
+        m->counts.op++;
     } else if (!strcmp(t, "unop")) {
-        e->kind = EX_UNOP, set_op(e, n), e->a = expr_kid(n, 0);
-        g_counts.unop++;
+        e->kind = EX_UNOP, set_op(e, n), e->a = expr_kid(m, n, 0);
+        m->counts.unop++;
     } else if (!strcmp(t, "popcount")) {
-        e->kind = EX_POPCOUNT, e->a = expr_kid(n, 0);
-        g_counts.popcount++;
+        e->kind = EX_POPCOUNT, e->a = expr_kid(m, n, 0);
+        m->counts.popcount++;
     } else if (!strcmp(t, "sumof")) {
         e->kind = EX_SUMOF, e->name = xstrdup(need_attr(n, "ref"));
         if (n->nkids)
-            e->a = expr_kid(n, 0);
-        g_counts.sumof++;
+            e->a = expr_kid(m, n, 0);
+        m->counts.sumof++;
     } else if (!strcmp(t, "listelement-ref")) {
         e->kind = EX_LISTELEM;
-        g_counts.listelement_ref++;
+        m->counts.listelement_ref++;
     } else {
         fail(n->loc, "unknown expression <%s>", t);
     }
@@ -267,8 +262,8 @@ static struct type *parse_switch(struct module *m, struct type *parent, const st
     sw->parent = parent;
     if (n->nkids < 1 || !is_expr_tag(n->kids[0]->tag))
         fail(n->loc, "<switch> needs an expression first");
-    sw->swexpr = parse_expr(n->kids[0]);
-    g_counts.switch_++;
+    sw->swexpr = parse_expr(m, n->kids[0]);
+    m->counts.switch_++;
     for (int i = 1; i < n->nkids; i++) {
         struct xnode *k = n->kids[i];
         int bit = !strcmp(k->tag, "bitcase");
@@ -278,19 +273,19 @@ static struct type *parse_switch(struct module *m, struct type *parent, const st
                 const char *al = xattr(k, "align"), *of = xattr(k, "offset");
                 if (al && of && atoi(al) > 0)
                     sw->start_offset = atoi(of) % atoi(al);
-                g_counts.required_start_align++;
+                m->counts.required_start_align++;
                 continue;
             }
             fail(k->loc, "unexpected <%s> in <switch>", k->tag);
         }
-        bit ? g_counts.bitcase++ : g_counts.case_++;
+        bit ? m->counts.bitcase++ : m->counts.case_++;
         struct type *c = new_type(m, TK_CASE, k, xattr(k, "name"));
         c->is_bitcase = bit;
         c->parent = sw;
         c->casename = xattr(k, "name") ? xstrdup(xattr(k, "name")) : NULL;
         int j = 0;
         for (; j < k->nkids && is_expr_tag(k->kids[j]->tag); j++)
-            PUSH(c->caseexprs, c->ncaseexprs, parse_expr(k->kids[j]));
+            PUSH(c->caseexprs, c->ncaseexprs, parse_expr(m, k->kids[j]));
         if (!c->ncaseexprs)
             fail(k->loc, "<%s> needs an expression", k->tag);
         parse_fields(m, c, k, j, pads);
@@ -318,35 +313,35 @@ static void parse_field_node(struct module *m, struct type *t, const struct xnod
         f->pad_serialize = s && !strcmp(s, "true");
         if ((b && f->pad_bytes <= 0) || (a && (f->pad_align <= 0 || (f->pad_align & (f->pad_align - 1)))))
             fail(k->loc, "<pad> has a bad size");
-        g_counts.pad++;
+        m->counts.pad++;
     } else if (!strcmp(tag, "list")) {
         f = new_field(FK_LIST, k, need_attr(k, "name"), need_attr(k, "type"));
         f->isfd = !strcmp(f->tyname, "fd");
         f->wire = !f->isfd; /* fds travel beside the bytes */
         if (k->nkids)
-            f->expr = expr_kid(k, 0);
-        g_counts.list++;
+            f->expr = expr_kid(m, k, 0);
+        m->counts.list++;
     } else if (!strcmp(tag, "exprfield")) {
         f = new_field(FK_EXPRFIELD, k, need_attr(k, "name"), need_attr(k, "type"));
         f->visible = 0;
-        f->expr = expr_kid(k, 0);
-        g_counts.exprfield++;
+        f->expr = expr_kid(m, k, 0);
+        m->counts.exprfield++;
     } else if (!strcmp(tag, "fd")) {
         f = new_field(FK_FD, k, need_attr(k, "name"), NULL);
         f->wire = 0;
         f->isfd = 1;
-        g_counts.fd++;
+        m->counts.fd++;
     } else if (!strcmp(tag, "switch")) {
         f = new_field(FK_SWITCH, k, need_attr(k, "name"), NULL);
         f->sw = parse_switch(m, t, k, pads);
     } else if (!strcmp(tag, "required_start_align")) {
-        g_counts.required_start_align++;
+        m->counts.required_start_align++;
         return;
     } else if (!strcmp(tag, "doc")) {
         t->doc = parse_doc(k);
         return;
     } else if (!strcmp(tag, "length")) {
-        t->length_expr = expr_kid(k, 0);
+        t->length_expr = expr_kid(m, k, 0);
         return;
     } else if (!strcmp(tag, "reply")) {
         return; /* handled by the request */
@@ -369,6 +364,25 @@ static void parse_fields(struct module *m, struct type *t, const struct xnode *n
         parse_field_node(m, t, n->kids[i], pads);
 }
 
+/* An eventstruct's <allowed> children select events by number; its C type is a union
+ * of them and a raw event. */
+static void parse_allowed(struct type *t, const struct xnode *n)
+{
+    for (int k = 0; k < n->nkids; k++) {
+        struct xnode *a = n->kids[k];
+        if (strcmp(a->tag, "allowed"))
+            continue;
+        const char *xge = xattr(a, "xge");
+        if (xge && !strcmp(xge, "true"))
+            fail(a->loc, "eventstruct with generic events is not supported");
+        const char *lo = xattr(a, "opcode-min"), *hi = xattr(a, "opcode-max");
+        int r[2] = { atoi(lo ? lo : "0"), atoi(hi ? hi : "0") };
+        t->allowed = xrealloc(t->allowed, sizeof(*t->allowed) * (size_t)(t->nallowed + 1));
+        t->allowed[t->nallowed][0] = r[0];
+        t->allowed[t->nallowed++][1] = r[1];
+    }
+}
+
 static struct type *parse_top(struct module *m, const struct xnode *k)
 {
     const char *tag = k->tag;
@@ -377,10 +391,11 @@ static struct type *parse_top(struct module *m, const struct xnode *k)
         enum type_kind kind = tag[0] == 's' ? TK_STRUCT : tag[0] == 'u' ? TK_UNION : TK_EVENTSTRUCT;
         t = new_type(m, kind, k, need_attr(k, "name"));
         if (kind == TK_EVENTSTRUCT) {
-            g_counts.eventstruct++;
-            return t; /* its <allowed> children select events; the C type is a raw event */
+            m->counts.eventstruct++;
+            parse_allowed(t, k);
+            return t;
         }
-        kind == TK_STRUCT ? g_counts.struct_++ : g_counts.union_++;
+        kind == TK_STRUCT ? m->counts.struct_++ : m->counts.union_++;
         parse_fields(m, t, k, 0, NULL);
     } else if (!strcmp(tag, "event") || !strcmp(tag, "error")) {
         int ev = tag[1] == 'v';
@@ -389,21 +404,20 @@ static struct type *parse_top(struct module *m, const struct xnode *k)
         const char *ns = xattr(k, "no-sequence-number"), *xge = xattr(k, "xge");
         t->no_seq = ns && !strcmp(ns, "true");
         t->xge = xge && !strcmp(xge, "true");
-        ev ? g_counts.event++ : g_counts.error++;
-        g_counts.xge_event += t->xge;
-        g_counts.noseq_event += t->no_seq;
+        ev ? m->counts.event++ : m->counts.error++;
+        m->counts.xge_event += t->xge;
+        m->counts.noseq_event += t->no_seq;
         parse_fields(m, t, k, 0, NULL);
     } else if (!strcmp(tag, "eventcopy") || !strcmp(tag, "errorcopy")) {
         int ev = tag[1] == 'v';
         t = new_type(m, ev ? TK_EVENT : TK_ERROR, k, need_attr(k, "name"));
         t->number = atoi(need_attr(k, "number"));
-        t->target = (struct type *)xstrdup(need_attr(k, "ref")); /* resolved later */
-        t->copy_of = t; /* marker until resolve */
-        ev ? g_counts.eventcopy++ : g_counts.errorcopy++;
+        t->target_name = xstrdup(need_attr(k, "ref")); /* copy_of, once resolved */
+        ev ? m->counts.eventcopy++ : m->counts.errorcopy++;
     } else if (!strcmp(tag, "request")) {
         t = new_type(m, TK_REQUEST, k, need_attr(k, "name"));
         t->number = atoi(need_attr(k, "opcode"));
-        g_counts.request++;
+        m->counts.request++;
         parse_fields(m, t, k, 0, NULL);
         for (int i = 0; i < k->nkids; i++) {
             if (strcmp(k->kids[i]->tag, "reply"))
@@ -412,21 +426,21 @@ static struct type *parse_top(struct module *m, const struct xnode *k)
             r->request = t;
             t->reply = r;
             parse_fields(m, r, k->kids[i], 0, NULL);
-            g_counts.reply++;
+            m->counts.reply++;
         }
     } else if (!strcmp(tag, "xidtype")) {
         t = new_type(m, TK_XID, k, need_attr(k, "name"));
-        g_counts.xidtype++;
+        m->counts.xidtype++;
     } else if (!strcmp(tag, "xidunion")) {
         t = new_type(m, TK_XIDUNION, k, need_attr(k, "name"));
-        g_counts.xidunion++;
+        m->counts.xidunion++;
     } else if (!strcmp(tag, "typedef")) {
         t = new_type(m, TK_TYPEDEF, k, need_attr(k, "newname"));
-        t->target = (struct type *)xstrdup(need_attr(k, "oldname")); /* resolved later */
-        g_counts.typedef_++;
+        t->target_name = xstrdup(need_attr(k, "oldname"));
+        m->counts.typedef_++;
     } else if (!strcmp(tag, "enum")) {
         t = new_type(m, TK_ENUM, k, need_attr(k, "name"));
-        g_counts.enum_++;
+        m->counts.enum_++;
         for (int i = 0; i < k->nkids; i++) {
             struct xnode *it = k->kids[i];
             if (!strcmp(it->tag, "doc")) {
@@ -438,7 +452,7 @@ static struct type *parse_top(struct module *m, const struct xnode *k)
             struct enum_item e = { xstrdup(need_attr(it, "name")), NULL, it->loc };
             e.value = xstrdup("");
             if (it->nkids) {
-                struct expr *v = expr_kid(it, 0);
+                struct expr *v = expr_kid(m, it, 0);
                 free(e.value);
                 e.value = xasprintf("%lld", v->num);
             }
@@ -470,7 +484,7 @@ void model_build(struct module *m)
             if (!*im.header)
                 fail(k->loc, "<import> needs a header name");
             PUSH(m->imports, m->nimports, im);
-            g_counts.import++;
+            m->counts.import++;
             continue;
         }
         struct type *t = parse_top(m, k);
@@ -480,34 +494,28 @@ void model_build(struct module *m)
     m->parsed = 1;
 }
 
-static struct module **g_modules;
-static int g_nmodules;
-
-/* path: the file itself, or NULL to find header.xml in dir; its imports come from dir. */
-struct module *module_load(const char *dir, const char *header, const char *path)
+/* path: the file itself, or NULL to find header.xml in dir; its imports come from dir.
+ * A description already in w is not loaded again. */
+struct module *module_load(struct world *w, const char *dir, const char *header, const char *path)
 {
-    for (int i = 0; i < g_nmodules; i++)
-        if (!strcmp(g_modules[i]->header, header))
-            return g_modules[i];
+    for (int i = 0; i < w->nmods; i++)
+        if (!strcmp(w->mods[i]->header, header))
+            return w->mods[i];
     struct module *m = xcalloc(1, sizeof(*m));
+    m->world = w;
     m->file = path ? xstrdup(path) : xasprintf("%s/%s.xml", dir, header);
     m->root = xml_load(m->file);
     description_fixes(m->root);
-    struct counts outer = g_counts;
-    memset(&g_counts, 0, sizeof(g_counts));
     model_build(m);
-    m->counts = xmalloc(sizeof(*m->counts));
-    *m->counts = g_counts;
-    g_counts = outer;
     if (strcmp(m->header, header))
         fail(m->root->loc, "header '%s' does not match file name '%s'", m->header, header);
-    PUSH(g_modules, g_nmodules, m);
+    PUSH(w->mods, w->nmods, m);
     for (int i = 0; i < m->nimports; i++) {
         char *ip = xasprintf("%s/%s.xml", dir, m->imports[i].header);
         if (access(ip, R_OK))
             fail(m->imports[i].loc, "cannot read imported description '%s'", m->imports[i].header);
         free(ip);
-        m->imports[i].mod = module_load(dir, m->imports[i].header, NULL);
+        m->imports[i].mod = module_load(w, dir, m->imports[i].header, NULL);
     }
     return m;
 }

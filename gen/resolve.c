@@ -17,25 +17,24 @@ static const struct prim prims[] = {
     { NULL, NULL, 0 },
 };
 
-static struct type *prim_types[sizeof(prims) / sizeof(prims[0])];
-
-static struct type *prim_lookup(const char *name)
+static struct type *prim_lookup(struct world *w, const char *name)
 {
+    _Static_assert(sizeof(w->prims) / sizeof(w->prims[0]) >= sizeof(prims) / sizeof(prims[0]) - 1,
+                   "struct world has a slot for each primitive");
     for (int i = 0; prims[i].xml; i++) {
         if (strcmp(prims[i].xml, name))
             continue;
-        if (!prim_types[i]) {
+        if (!w->prims[i]) {
             struct type *t = xcalloc(1, sizeof(*t));
             t->kind = TK_PRIM;
             t->name = xstrdup(name);
             t->ctype = xstrdup(prims[i].c);
-            t->cbase = xstrdup(prims[i].c);
+            type_names(t);
             t->size = prims[i].size;
             t->resolved = 1;
-            t->is_core_prim = 1;
-            prim_types[i] = t;
+            w->prims[i] = t;
         }
-        return prim_types[i];
+        return w->prims[i];
     }
     return NULL;
 }
@@ -76,7 +75,7 @@ static struct module *find_module(struct module *m, const char *header, int dept
 
 static struct type *lookup(struct module *m, const char *name, struct loc loc, int want_enum)
 {
-    struct type *t = want_enum ? NULL : prim_lookup(name);
+    struct type *t = want_enum ? NULL : prim_lookup(m->world, name);
     if (t)
         return t;
     const char *colon = strchr(name, ':');
@@ -316,6 +315,30 @@ static const char *lenfield_name(struct expr *e)
     }
 }
 
+static void add_pname(struct type *t, const char *name)
+{
+    for (int i = 0; i < t->npnames; i++)
+        if (!strcmp(t->pnames[i], name))
+            return;
+    PUSH(t->pnames, t->npnames, (char *)name);
+}
+
+/* The <paramref>s a member's type needs read fields of t of those names; a name t
+ * lacks is passed on to t's own container. */
+static void take_pnames(struct type *t, const struct type *sub)
+{
+    for (int i = 0; sub && i < sub->npnames; i++) {
+        struct field *f = NULL;
+        for (int k = 0; k < t->nfields && !f; k++)
+            if (!strcmp(t->fields[k]->name, sub->pnames[i]))
+                f = t->fields[k];
+        if (f)
+            f->referenced = 1;
+        else
+            add_pname(t, sub->pnames[i]);
+    }
+}
+
 static void resolve_expr(struct type *t, struct expr *e, struct type *listmember)
 {
     if (!e)
@@ -335,6 +358,8 @@ static void resolve_expr(struct type *t, struct expr *e, struct type *listmember
     case EX_PARAMREF:
         e->reftype = lookup_type(t->mod, e->ref, e->loc);
         e->field = find_field_in(t->parent, e->name);
+        if (!e->field)
+            add_pname(t, e->name);
         break;
     case EX_ENUMREF:
         e->reftype = lookup(t->mod, e->ref, e->loc, 1);
@@ -447,9 +472,7 @@ static void resolve_field_exprs(struct type *t)
             resolve_expr(t, f->expr, NULL);
         if (f->isfd)
             t->has_fds = 1;
-        for (int k = 0; k < g_nparamref_names; k++)
-            if (!strcmp(g_paramref_names[k], f->name))
-                f->referenced = 1;
+        take_pnames(t, f->kind == FK_SWITCH ? f->sw : f->kind == FK_LIST || f->kind == FK_FIELD ? f->type : NULL);
     }
 }
 
@@ -489,6 +512,7 @@ static void resolve_switch(struct type *sw)
         for (int i = 0; i < cs->ncaseexprs; i++)
             resolve_expr(sw, cs->caseexprs[i], NULL);
         resolve_type(cs);
+        take_pnames(sw, cs);
     }
     sw->size = -1;
     sw->needs_walk = 1;
@@ -496,12 +520,11 @@ static void resolve_switch(struct type *sw)
 
 static void resolve_copy(struct type *t)
 {
-    char *ref = (char *)t->target;
-    t->target = NULL;
+    const char *ref = t->target_name;
     struct type *o = NULL;
     for (int i = 0; i < t->mod->ntypes && !o; i++) {
         struct type *c = t->mod->types[i];
-        if (c->kind == t->kind && !c->copy_of && !strcmp(c->name, ref))
+        if (c->kind == t->kind && !c->target_name && !strcmp(c->name, ref))
             o = c;
     }
     if (!o)
@@ -511,6 +534,23 @@ static void resolve_copy(struct type *t)
     resolve_type(o);
     t->copy_of = o;
     t->size = o->size;
+}
+
+/* The events of t's module an eventstruct's ranges select (core events only), by
+ * range, then number, then document order. */
+static void resolve_eventstruct(struct type *t)
+{
+    for (int r = 0; r < t->nallowed; r++)
+        for (int num = t->allowed[r][0]; num <= t->allowed[r][1]; num++)
+            for (int i = 0; i < t->mod->ntypes; i++) {
+                struct type *ev = t->mod->types[i];
+                if (ev->kind != TK_EVENT || ev->number != num || ev->xge)
+                    continue;
+                resolve_type(ev);
+                if (!(ev->copy_of ? ev->copy_of : ev)->xge)
+                    PUSH(t->members, t->nmembers, ev);
+            }
+    t->size = 32;
 }
 
 static void resolve_type(struct type *t)
@@ -526,17 +566,19 @@ static void resolve_type(struct type *t)
         t->size = 4;
         break;
     case TK_TYPEDEF:
-        t->target = lookup_type(t->mod, (char *)t->target, t->loc);
+        t->target = lookup_type(t->mod, t->target_name, t->loc);
         resolve_type(t->target);
         t->size = t->target->size;
         break;
     case TK_ENUM:
+        t->size = -1;
+        break;
     case TK_EVENTSTRUCT:
-        t->size = t->kind == TK_EVENTSTRUCT ? 32 : -1;
+        resolve_eventstruct(t);
         break;
     case TK_EVENT:
     case TK_ERROR:
-        if (t->copy_of) {
+        if (t->target_name) {
             resolve_copy(t);
             break;
         }
@@ -565,8 +607,50 @@ static void resolve_type(struct type *t)
     default:
         break;
     }
+    type_names(t);
     t->resolving = 0;
     t->resolved = 1;
+}
+
+/* Requests that create a resource under an id the client picks: 0 (None) is never a
+ * valid new id (the server answers BadIDChoice), so the sender refuses it before anything
+ * is written. Only ids the protocol certainly forbids to be 0; an entry that names a
+ * request or field the description lacks stops the generator. */
+static const struct { const char *header, *request, *field; } new_ids[] = {
+    { "xproto", "CreateWindow", "wid" },        { "xproto", "OpenFont", "fid" },
+    { "xproto", "CreatePixmap", "pid" },        { "xproto", "CreateGC", "cid" },
+    { "xproto", "CreateColormap", "mid" },      { "xproto", "CopyColormapAndFree", "mid" },
+    { "xproto", "CreateCursor", "cid" },        { "xproto", "CreateGlyphCursor", "cid" },
+    { "shm", "Attach", "shmseg" },              { "shm", "AttachFd", "shmseg" },
+    { "shm", "CreatePixmap", "pid" },           { "shm", "CreateSegment", "shmseg" },
+    { "render", "CreatePicture", "pid" },       { "render", "CreateGlyphSet", "gsid" },
+    { "xfixes", "CreateRegion", "region" },     { "damage", "Create", "damage" },
+    { "sync", "CreateCounter", "id" },          { "sync", "CreateAlarm", "id" },
+    { "sync", "CreateFence", "fence" },         { "composite", "NameWindowPixmap", "pixmap" },
+};
+
+static struct type *find_request(struct module *m, const char *name)
+{
+    for (int i = 0; i < m->ntypes; i++)
+        if (m->types[i]->kind == TK_REQUEST && !strcmp(m->types[i]->name, name))
+            return m->types[i];
+    return NULL;
+}
+
+static void mark_new_ids(struct module *m)
+{
+    for (size_t i = 0; i < sizeof(new_ids) / sizeof(new_ids[0]); i++) {
+        if (strcmp(new_ids[i].header, m->header))
+            continue;
+        struct type *t = find_request(m, new_ids[i].request);
+        if (!t)
+            fail(m->root->loc, "new-id table: %s has no request %s", m->header, new_ids[i].request);
+        for (int k = 0; k < t->nfields && !t->new_id; k++)
+            if (t->fields[k]->visible && !strcmp(t->fields[k]->name, new_ids[i].field))
+                t->new_id = t->fields[k];
+        if (!t->new_id)
+            fail(t->loc, "new-id table: %s has no field %s", t->name, new_ids[i].field);
+    }
 }
 
 void module_resolve(struct module *m)
@@ -578,6 +662,8 @@ void module_resolve(struct module *m)
         module_resolve(m->imports[i].mod);
     for (int i = 0; i < m->ntypes; i++)
         resolve_type(m->types[i]);
+    mark_new_ids(m);
+    module_wparams(m);
 }
 
 /* Size of the C struct the generator declares for t (natural alignment), so senders

@@ -387,7 +387,8 @@ int xw_demo_create_sizeof(const void *_buffer)
     return (int)xw__demo_create_walk((const char *)_buffer, SIZE_MAX, -1);
 }
 
-xw_void_cookie_t xw_demo_create_checked(xw_connection_t *c, xw_demo_thing_t thing, uint32_t value_mask, const void *value_list)
+/* The body of Create's senders; xw_flags is 0 or XW_REQUEST_CHECKED. */
+static __attribute__((noinline)) xw_void_cookie_t xw__demo_create_send(xw_connection_t *c, xw_demo_thing_t thing, uint32_t value_mask, const void *value_list, int xw_flags)
 {
     static const xw_protocol_request_t xw_req = {
         .count = 3,
@@ -416,109 +417,63 @@ xw_void_cookie_t xw_demo_create_checked(xw_connection_t *c, xw_demo_thing_t thin
         size_t xw_total = 0;
         for (int xw_k = 2; xw_k < 5; xw_k++)
             xw_total += xw_parts[xw_k].iov_len;
-        xw_ret.sequence = (unsigned int)xw_send(c, XW_REQUEST_CHECKED, xw_parts + 2, &xw_req, xw_total, 0, 0);
+        xw_ret.sequence = (unsigned int)xw_send(c, xw_flags, xw_parts + 2, &xw_req, xw_total, 0, 0);
     }
     return xw_ret;
+}
+
+/* The body of Create's _aux senders; xw_flags is 0 or XW_REQUEST_CHECKED. */
+static __attribute__((noinline)) xw_void_cookie_t xw__demo_create_aux_send(xw_connection_t *c, xw_demo_thing_t thing, uint32_t value_mask, const xw_demo_create_value_list_t *value_list, int xw_flags)
+{
+    static const xw_protocol_request_t xw_req = {
+        .count = 2,
+        .ext = &xw_demo_id,
+        .opcode = XW_DEMO_CREATE,
+        .isvoid = 1,
+        .validate = 0,
+    };
+    struct iovec xw_parts[4];
+    xw_demo_create_request_t xw_out;
+    xw_void_cookie_t xw_ret;
+    uint8_t xw_vals[12];
+
+    xw_out.thing = thing;
+    xw_out.value_mask = value_mask;
+    xw_parts[2].iov_base = (char *)&xw_out;
+    xw_parts[2].iov_len = sizeof(xw_out);
+    struct xw__sink xw_sink = { .o = (char *)xw_vals };
+    xw__demo_create_value_list_serialize_put(&xw_sink, value_mask, value_list);
+    while (xw_sink.off & 3)
+        xw_vals[xw_sink.off++] = 0;
+    xw_parts[3].iov_base = (char *)(xw_vals);
+    xw_parts[3].iov_len = xw_sink.off;
+    {
+        size_t xw_total = 0;
+        for (int xw_k = 2; xw_k < 4; xw_k++)
+            xw_total += xw_parts[xw_k].iov_len;
+        xw_ret.sequence = (unsigned int)xw_send(c, xw_flags, xw_parts + 2, &xw_req, xw_total, 0, 0);
+    }
+    return xw_ret;
+}
+
+xw_void_cookie_t xw_demo_create_checked(xw_connection_t *c, xw_demo_thing_t thing, uint32_t value_mask, const void *value_list)
+{
+    return xw__demo_create_send(c, thing, value_mask, value_list, XW_REQUEST_CHECKED);
 }
 
 xw_void_cookie_t xw_demo_create(xw_connection_t *c, xw_demo_thing_t thing, uint32_t value_mask, const void *value_list)
 {
-    static const xw_protocol_request_t xw_req = {
-        .count = 3,
-        .ext = &xw_demo_id,
-        .opcode = XW_DEMO_CREATE,
-        .isvoid = 1,
-        .validate = 0,
-    };
-    struct iovec xw_parts[5];
-    xw_demo_create_request_t xw_out;
-    xw_void_cookie_t xw_ret;
-
-    xw_out.thing = thing;
-    xw_out.value_mask = value_mask;
-    xw_parts[2].iov_base = (char *)&xw_out;
-    xw_parts[2].iov_len = sizeof(xw_out);
-    xw_parts[3].iov_base = (char *)(value_list);
-    xw_parts[3].iov_len = (size_t)xw_demo_create_value_list_sizeof(value_list, value_mask);
-    xw_parts[4].iov_base = 0;
-    xw_parts[4].iov_len = -xw_parts[3].iov_len & 3;
-    if (__builtin_expect(!!(!xw_parts[3].iov_base && xw_parts[3].iov_len), 0)) {
-        xw_ret.sequence = (unsigned int)xw__request_reject(c, 0, 0, "Create: value_list is NULL but its length is not 0");
-        return xw_ret;
-    }
-    {
-        size_t xw_total = 0;
-        for (int xw_k = 2; xw_k < 5; xw_k++)
-            xw_total += xw_parts[xw_k].iov_len;
-        xw_ret.sequence = (unsigned int)xw_send(c, 0, xw_parts + 2, &xw_req, xw_total, 0, 0);
-    }
-    return xw_ret;
+    return xw__demo_create_send(c, thing, value_mask, value_list, 0);
 }
 
 xw_void_cookie_t xw_demo_create_aux_checked(xw_connection_t *c, xw_demo_thing_t thing, uint32_t value_mask, const xw_demo_create_value_list_t *value_list)
 {
-    static const xw_protocol_request_t xw_req = {
-        .count = 2,
-        .ext = &xw_demo_id,
-        .opcode = XW_DEMO_CREATE,
-        .isvoid = 1,
-        .validate = 0,
-    };
-    struct iovec xw_parts[4];
-    xw_demo_create_request_t xw_out;
-    xw_void_cookie_t xw_ret;
-    uint8_t xw_vals[12];
-
-    xw_out.thing = thing;
-    xw_out.value_mask = value_mask;
-    xw_parts[2].iov_base = (char *)&xw_out;
-    xw_parts[2].iov_len = sizeof(xw_out);
-    struct xw__sink xw_sink = { .o = (char *)xw_vals };
-    xw__demo_create_value_list_serialize_put(&xw_sink, value_mask, value_list);
-    while (xw_sink.off & 3)
-        xw_vals[xw_sink.off++] = 0;
-    xw_parts[3].iov_base = (char *)(xw_vals);
-    xw_parts[3].iov_len = xw_sink.off;
-    {
-        size_t xw_total = 0;
-        for (int xw_k = 2; xw_k < 4; xw_k++)
-            xw_total += xw_parts[xw_k].iov_len;
-        xw_ret.sequence = (unsigned int)xw_send(c, XW_REQUEST_CHECKED, xw_parts + 2, &xw_req, xw_total, 0, 0);
-    }
-    return xw_ret;
+    return xw__demo_create_aux_send(c, thing, value_mask, value_list, XW_REQUEST_CHECKED);
 }
 
 xw_void_cookie_t xw_demo_create_aux(xw_connection_t *c, xw_demo_thing_t thing, uint32_t value_mask, const xw_demo_create_value_list_t *value_list)
 {
-    static const xw_protocol_request_t xw_req = {
-        .count = 2,
-        .ext = &xw_demo_id,
-        .opcode = XW_DEMO_CREATE,
-        .isvoid = 1,
-        .validate = 0,
-    };
-    struct iovec xw_parts[4];
-    xw_demo_create_request_t xw_out;
-    xw_void_cookie_t xw_ret;
-    uint8_t xw_vals[12];
-
-    xw_out.thing = thing;
-    xw_out.value_mask = value_mask;
-    xw_parts[2].iov_base = (char *)&xw_out;
-    xw_parts[2].iov_len = sizeof(xw_out);
-    struct xw__sink xw_sink = { .o = (char *)xw_vals };
-    xw__demo_create_value_list_serialize_put(&xw_sink, value_mask, value_list);
-    while (xw_sink.off & 3)
-        xw_vals[xw_sink.off++] = 0;
-    xw_parts[3].iov_base = (char *)(xw_vals);
-    xw_parts[3].iov_len = xw_sink.off;
-    {
-        size_t xw_total = 0;
-        for (int xw_k = 2; xw_k < 4; xw_k++)
-            xw_total += xw_parts[xw_k].iov_len;
-        xw_ret.sequence = (unsigned int)xw_send(c, 0, xw_parts + 2, &xw_req, xw_total, 0, 0);
-    }
-    return xw_ret;
+    return xw__demo_create_aux_send(c, thing, value_mask, value_list, 0);
 }
 
 void * xw_demo_create_value_list(const xw_demo_create_request_t *R)
@@ -706,7 +661,8 @@ int xw_demo_put_sizeof(const void *_buffer)
     return (int)xw__demo_put_walk((const char *)_buffer, SIZE_MAX, -1);
 }
 
-xw_void_cookie_t xw_demo_put_checked(xw_connection_t *c, uint8_t n_named, uint8_t explicit, uint16_t which, const void *values)
+/* The body of Put's senders; xw_flags is 0 or XW_REQUEST_CHECKED. */
+static __attribute__((noinline)) xw_void_cookie_t xw__demo_put_send(xw_connection_t *c, uint8_t n_named, uint8_t explicit, uint16_t which, const void *values, int xw_flags)
 {
     static const xw_protocol_request_t xw_req = {
         .count = 3,
@@ -732,118 +688,69 @@ xw_void_cookie_t xw_demo_put_checked(xw_connection_t *c, uint8_t n_named, uint8_
         size_t xw_total = 0;
         for (int xw_k = 2; xw_k < 5; xw_k++)
             xw_total += xw_parts[xw_k].iov_len;
-        xw_ret.sequence = (unsigned int)xw_send(c, XW_REQUEST_CHECKED, xw_parts + 2, &xw_req, xw_total, 0, 0);
+        xw_ret.sequence = (unsigned int)xw_send(c, xw_flags, xw_parts + 2, &xw_req, xw_total, 0, 0);
     }
     return xw_ret;
+}
+
+/* The body of Put's _aux senders; xw_flags is 0 or XW_REQUEST_CHECKED. */
+static __attribute__((noinline)) xw_void_cookie_t xw__demo_put_aux_send(xw_connection_t *c, uint8_t n_named, uint8_t explicit, uint16_t which, const xw_demo_put_values_t *values, int xw_flags)
+{
+    static const xw_protocol_request_t xw_req = {
+        .count = 6,
+        .ext = &xw_demo_id,
+        .opcode = XW_DEMO_PUT,
+        .isvoid = 1,
+        .validate = 0,
+    };
+    struct iovec xw_parts[8];
+    xw_demo_put_request_t xw_out;
+    xw_void_cookie_t xw_ret;
+
+    xw_out.n_named = n_named;
+    xw_out.explicit = explicit;
+    xw_out.which = which;
+    xw_parts[2].iov_base = (char *)&xw_out;
+    xw_parts[2].iov_len = sizeof(xw_out);
+    struct xw__sink xw_sink = { .iov = xw_parts + 3, .maxiov = 4 };
+    xw__demo_put_values_serialize_put(&xw_sink, n_named, which, values);
+    for (int xw_i = xw_sink.niov; xw_i < 4; xw_i++) {
+        xw_parts[3 + xw_i].iov_base = 0;
+        xw_parts[3 + xw_i].iov_len = 0;
+    }
+    xw_parts[7].iov_base = 0;
+    xw_parts[7].iov_len = -xw__iov_sum(xw_parts + 2, 5) & 3;
+    if (__builtin_expect(!!(xw_sink.bad), 0)) {
+        xw_ret.sequence = (unsigned int)xw__request_reject(c, 0, 0, "Put: a list in the switch's values is NULL but its length is not 0");
+        return xw_ret;
+    }
+    {
+        size_t xw_total = 0;
+        for (int xw_k = 2; xw_k < 8; xw_k++)
+            xw_total += xw_parts[xw_k].iov_len;
+        xw_ret.sequence = (unsigned int)xw_send(c, xw_flags, xw_parts + 2, &xw_req, xw_total, 0, 0);
+    }
+    return xw_ret;
+}
+
+xw_void_cookie_t xw_demo_put_checked(xw_connection_t *c, uint8_t n_named, uint8_t explicit, uint16_t which, const void *values)
+{
+    return xw__demo_put_send(c, n_named, explicit, which, values, XW_REQUEST_CHECKED);
 }
 
 xw_void_cookie_t xw_demo_put(xw_connection_t *c, uint8_t n_named, uint8_t explicit, uint16_t which, const void *values)
 {
-    static const xw_protocol_request_t xw_req = {
-        .count = 3,
-        .ext = &xw_demo_id,
-        .opcode = XW_DEMO_PUT,
-        .isvoid = 1,
-        .validate = 0,
-    };
-    struct iovec xw_parts[5];
-    xw_demo_put_request_t xw_out;
-    xw_void_cookie_t xw_ret;
-
-    xw_out.n_named = n_named;
-    xw_out.explicit = explicit;
-    xw_out.which = which;
-    xw_parts[2].iov_base = (char *)&xw_out;
-    xw_parts[2].iov_len = sizeof(xw_out);
-    xw_parts[3].iov_base = (char *)(values);
-    xw_parts[3].iov_len = (values ? (size_t)xw_demo_put_values_sizeof(values, n_named, which) : 0);
-    xw_parts[4].iov_base = 0;
-    xw_parts[4].iov_len = -xw_parts[3].iov_len & 3;
-    {
-        size_t xw_total = 0;
-        for (int xw_k = 2; xw_k < 5; xw_k++)
-            xw_total += xw_parts[xw_k].iov_len;
-        xw_ret.sequence = (unsigned int)xw_send(c, 0, xw_parts + 2, &xw_req, xw_total, 0, 0);
-    }
-    return xw_ret;
+    return xw__demo_put_send(c, n_named, explicit, which, values, 0);
 }
 
 xw_void_cookie_t xw_demo_put_aux_checked(xw_connection_t *c, uint8_t n_named, uint8_t explicit, uint16_t which, const xw_demo_put_values_t *values)
 {
-    static const xw_protocol_request_t xw_req = {
-        .count = 6,
-        .ext = &xw_demo_id,
-        .opcode = XW_DEMO_PUT,
-        .isvoid = 1,
-        .validate = 0,
-    };
-    struct iovec xw_parts[8];
-    xw_demo_put_request_t xw_out;
-    xw_void_cookie_t xw_ret;
-
-    xw_out.n_named = n_named;
-    xw_out.explicit = explicit;
-    xw_out.which = which;
-    xw_parts[2].iov_base = (char *)&xw_out;
-    xw_parts[2].iov_len = sizeof(xw_out);
-    struct xw__sink xw_sink = { .iov = xw_parts + 3, .maxiov = 4 };
-    xw__demo_put_values_serialize_put(&xw_sink, n_named, which, values);
-    for (int xw_i = xw_sink.niov; xw_i < 4; xw_i++) {
-        xw_parts[3 + xw_i].iov_base = 0;
-        xw_parts[3 + xw_i].iov_len = 0;
-    }
-    xw_parts[7].iov_base = 0;
-    xw_parts[7].iov_len = -xw__iov_sum(xw_parts + 2, 5) & 3;
-    if (__builtin_expect(!!(xw_sink.bad), 0)) {
-        xw_ret.sequence = (unsigned int)xw__request_reject(c, 0, 0, "Put: a list in the switch's values is NULL but its length is not 0");
-        return xw_ret;
-    }
-    {
-        size_t xw_total = 0;
-        for (int xw_k = 2; xw_k < 8; xw_k++)
-            xw_total += xw_parts[xw_k].iov_len;
-        xw_ret.sequence = (unsigned int)xw_send(c, XW_REQUEST_CHECKED, xw_parts + 2, &xw_req, xw_total, 0, 0);
-    }
-    return xw_ret;
+    return xw__demo_put_aux_send(c, n_named, explicit, which, values, XW_REQUEST_CHECKED);
 }
 
 xw_void_cookie_t xw_demo_put_aux(xw_connection_t *c, uint8_t n_named, uint8_t explicit, uint16_t which, const xw_demo_put_values_t *values)
 {
-    static const xw_protocol_request_t xw_req = {
-        .count = 6,
-        .ext = &xw_demo_id,
-        .opcode = XW_DEMO_PUT,
-        .isvoid = 1,
-        .validate = 0,
-    };
-    struct iovec xw_parts[8];
-    xw_demo_put_request_t xw_out;
-    xw_void_cookie_t xw_ret;
-
-    xw_out.n_named = n_named;
-    xw_out.explicit = explicit;
-    xw_out.which = which;
-    xw_parts[2].iov_base = (char *)&xw_out;
-    xw_parts[2].iov_len = sizeof(xw_out);
-    struct xw__sink xw_sink = { .iov = xw_parts + 3, .maxiov = 4 };
-    xw__demo_put_values_serialize_put(&xw_sink, n_named, which, values);
-    for (int xw_i = xw_sink.niov; xw_i < 4; xw_i++) {
-        xw_parts[3 + xw_i].iov_base = 0;
-        xw_parts[3 + xw_i].iov_len = 0;
-    }
-    xw_parts[7].iov_base = 0;
-    xw_parts[7].iov_len = -xw__iov_sum(xw_parts + 2, 5) & 3;
-    if (__builtin_expect(!!(xw_sink.bad), 0)) {
-        xw_ret.sequence = (unsigned int)xw__request_reject(c, 0, 0, "Put: a list in the switch's values is NULL but its length is not 0");
-        return xw_ret;
-    }
-    {
-        size_t xw_total = 0;
-        for (int xw_k = 2; xw_k < 8; xw_k++)
-            xw_total += xw_parts[xw_k].iov_len;
-        xw_ret.sequence = (unsigned int)xw_send(c, 0, xw_parts + 2, &xw_req, xw_total, 0, 0);
-    }
-    return xw_ret;
+    return xw__demo_put_aux_send(c, n_named, explicit, which, values, 0);
 }
 
 void * xw_demo_put_values(const xw_demo_put_request_t *R)
@@ -989,16 +896,16 @@ static int xw__demo_list_reply_validate(const void *p, size_t len)
     long n = xw__demo_list_reply_walk((const char *)p, len, -1);
     return n < 0 ? -1 : 0;
 }
-#define xw_validate_reply xw__demo_list_reply_validate
 
-xw_demo_list_cookie_t xw_demo_list(xw_connection_t *c, uint16_t n, const xw_demo_pair_t *pairs, uint32_t tail_len, const uint8_t *tail)
+/* The body of List's senders; xw_flags is 0 or XW_REQUEST_CHECKED. */
+static __attribute__((noinline)) xw_demo_list_cookie_t xw__demo_list_send(xw_connection_t *c, uint16_t n, const xw_demo_pair_t *pairs, uint32_t tail_len, const uint8_t *tail, int xw_flags)
 {
     static const xw_protocol_request_t xw_req = {
         .count = 4,
         .ext = &xw_demo_id,
         .opcode = XW_DEMO_LIST,
         .isvoid = 0,
-        .validate = xw_validate_reply,
+        .validate = xw__demo_list_reply_validate,
     };
     struct iovec xw_parts[6];
     xw_demo_list_request_t xw_out;
@@ -1026,49 +933,19 @@ xw_demo_list_cookie_t xw_demo_list(xw_connection_t *c, uint16_t n, const xw_demo
         size_t xw_total = 0;
         for (int xw_k = 2; xw_k < 6; xw_k++)
             xw_total += xw_parts[xw_k].iov_len;
-        xw_ret.sequence = (unsigned int)xw_send(c, XW_REQUEST_CHECKED, xw_parts + 2, &xw_req, xw_total, 0, 0);
+        xw_ret.sequence = (unsigned int)xw_send(c, xw_flags, xw_parts + 2, &xw_req, xw_total, 0, 0);
     }
     return xw_ret;
 }
 
+xw_demo_list_cookie_t xw_demo_list(xw_connection_t *c, uint16_t n, const xw_demo_pair_t *pairs, uint32_t tail_len, const uint8_t *tail)
+{
+    return xw__demo_list_send(c, n, pairs, tail_len, tail, XW_REQUEST_CHECKED);
+}
+
 xw_demo_list_cookie_t xw_demo_list_unchecked(xw_connection_t *c, uint16_t n, const xw_demo_pair_t *pairs, uint32_t tail_len, const uint8_t *tail)
 {
-    static const xw_protocol_request_t xw_req = {
-        .count = 4,
-        .ext = &xw_demo_id,
-        .opcode = XW_DEMO_LIST,
-        .isvoid = 0,
-        .validate = xw_validate_reply,
-    };
-    struct iovec xw_parts[6];
-    xw_demo_list_request_t xw_out;
-    xw_demo_list_cookie_t xw_ret;
-
-    xw_out.n = n;
-    memset(&xw_out.pad0, 0, 2);
-    xw_parts[2].iov_base = (char *)&xw_out;
-    xw_parts[2].iov_len = sizeof(xw_out);
-    xw_parts[3].iov_base = (char *)(pairs);
-    xw_parts[3].iov_len = (size_t)(n) * sizeof(xw_demo_pair_t);
-    xw_parts[4].iov_base = (char *)(tail);
-    xw_parts[4].iov_len = (size_t)(tail_len) * sizeof(uint8_t);
-    xw_parts[5].iov_base = 0;
-    xw_parts[5].iov_len = -xw__iov_sum(xw_parts + 3, 2) & 3;
-    if (__builtin_expect(!!(!xw_parts[3].iov_base && xw_parts[3].iov_len), 0)) {
-        xw_ret.sequence = (unsigned int)xw__request_reject(c, 0, 0, "List: pairs is NULL but its length is not 0");
-        return xw_ret;
-    }
-    if (__builtin_expect(!!(!xw_parts[4].iov_base && xw_parts[4].iov_len), 0)) {
-        xw_ret.sequence = (unsigned int)xw__request_reject(c, 0, 0, "List: tail is NULL but its length is not 0");
-        return xw_ret;
-    }
-    {
-        size_t xw_total = 0;
-        for (int xw_k = 2; xw_k < 6; xw_k++)
-            xw_total += xw_parts[xw_k].iov_len;
-        xw_ret.sequence = (unsigned int)xw_send(c, 0, xw_parts + 2, &xw_req, xw_total, 0, 0);
-    }
-    return xw_ret;
+    return xw__demo_list_send(c, n, pairs, tail_len, tail, 0);
 }
 
 int xw_demo_list_names_length(const xw_demo_list_reply_t *R)
@@ -1113,9 +990,9 @@ xw_demo_list_reply_t *xw_demo_list_reply(xw_connection_t *c, xw_demo_list_cookie
 {
     return (xw_demo_list_reply_t *)xw_wait_for_reply(c, cookie.sequence, e);
 }
-#undef xw_validate_reply
 
-xw_void_cookie_t xw_demo_share_checked(xw_connection_t *c, xw_demo_thing_t thing, int32_t memory)
+/* The body of Share's senders; xw_flags is 0 or XW_REQUEST_CHECKED. */
+static __attribute__((noinline)) xw_void_cookie_t xw__demo_share_send(xw_connection_t *c, xw_demo_thing_t thing, int32_t memory, int xw_flags)
 {
     static const xw_protocol_request_t xw_req = {
         .count = 1,
@@ -1138,37 +1015,19 @@ xw_void_cookie_t xw_demo_share_checked(xw_connection_t *c, xw_demo_thing_t thing
         size_t xw_total = 0;
         for (int xw_k = 2; xw_k < 3; xw_k++)
             xw_total += xw_parts[xw_k].iov_len;
-        xw_ret.sequence = (unsigned int)xw_send(c, XW_REQUEST_CHECKED, xw_parts + 2, &xw_req, xw_total, xw_nfds, xw_fds);
+        xw_ret.sequence = (unsigned int)xw_send(c, xw_flags, xw_parts + 2, &xw_req, xw_total, xw_nfds, xw_fds);
     }
     return xw_ret;
 }
 
+xw_void_cookie_t xw_demo_share_checked(xw_connection_t *c, xw_demo_thing_t thing, int32_t memory)
+{
+    return xw__demo_share_send(c, thing, memory, XW_REQUEST_CHECKED);
+}
+
 xw_void_cookie_t xw_demo_share(xw_connection_t *c, xw_demo_thing_t thing, int32_t memory)
 {
-    static const xw_protocol_request_t xw_req = {
-        .count = 1,
-        .ext = &xw_demo_id,
-        .opcode = XW_DEMO_SHARE,
-        .isvoid = 1,
-        .validate = 0,
-    };
-    struct iovec xw_parts[3];
-    xw_demo_share_request_t xw_out;
-    xw_void_cookie_t xw_ret;
-    int xw_fds[1];
-    unsigned int xw_nfds = 0;
-
-    xw_out.thing = thing;
-    xw_parts[2].iov_base = (char *)&xw_out;
-    xw_parts[2].iov_len = sizeof(xw_out);
-    xw_fds[xw_nfds++] = memory;
-    {
-        size_t xw_total = 0;
-        for (int xw_k = 2; xw_k < 3; xw_k++)
-            xw_total += xw_parts[xw_k].iov_len;
-        xw_ret.sequence = (unsigned int)xw_send(c, 0, xw_parts + 2, &xw_req, xw_total, xw_nfds, xw_fds);
-    }
-    return xw_ret;
+    return xw__demo_share_send(c, thing, memory, 0);
 }
 
 static const char *const xw__request_names[4] = {
