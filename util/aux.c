@@ -68,7 +68,7 @@ XW_EXPORT xw_visualtype_t *xw_aux_find_visual_by_id(xw_screen_t *screen, xw_visu
 
 XW_EXPORT xw_visualtype_t *xw_aux_find_visual_by_attrs(xw_screen_t *screen, int8_t class_, int8_t depth)
 {
-    struct attrs a = { class_, depth };
+    struct attrs a = {class_, depth};
     return find_visual(screen, match_attrs, &a, NULL);
 }
 
@@ -198,7 +198,7 @@ XW_EXPORT xw_void_cookie_t xw_aux_change_keyboard_control(xw_connection_t *c, ui
 XW_EXPORT xw_void_cookie_t xw_aux_set_line_attributes_checked(xw_connection_t *c, xw_gcontext_t gc, uint16_t linewidth,
                                                               int32_t linestyle, int32_t capstyle, int32_t joinstyle)
 {
-    uint32_t v[] = { linewidth, (uint32_t)linestyle, (uint32_t)capstyle, (uint32_t)joinstyle };
+    uint32_t v[] = {linewidth, (uint32_t)linestyle, (uint32_t)capstyle, (uint32_t)joinstyle};
     return xw_change_gc_checked(c, gc, XW_GC_LINE_WIDTH | XW_GC_LINE_STYLE | XW_GC_CAP_STYLE | XW_GC_JOIN_STYLE, v);
 }
 
@@ -232,7 +232,7 @@ XW_EXPORT int xw_aux_parse_color(const char *color_name, uint16_t *red, uint16_t
     if (n != 3 && n != 6 && n != 9 && n != 12)
         return 0;
     size_t per = n / 3;
-    uint32_t rgb[3] = { 0, 0, 0 };
+    uint32_t rgb[3] = {0, 0, 0};
     for (size_t ch = 0; ch < 3; ch++)
         for (size_t i = 0; i < per; i++) {
             int d = hex_digit(*p++);

@@ -7,17 +7,18 @@
 #include <stdlib.h>
 
 /* Every extension xwire has a description of (the generated xw_<name>_id objects). */
-#define XW_ERRORS_EXTENSIONS(X)                                                                                      \
-    X(big_requests) X(composite) X(damage) X(dbe) X(dpms) X(dri2) X(dri3) X(genericevent) X(glx) X(present)         \
-    X(randr) X(record) X(render) X(res) X(screensaver) X(shape) X(shm) X(sync) X(xc_misc) X(xevie) X(xf86dri)      \
-    X(xf86vidmode) X(xfixes) X(xinerama) X(input) X(xkb) X(x_print) X(selinux) X(test) X(xv) X(xvmc)
+#define XW_ERRORS_EXTENSIONS(X)                                                                                        \
+    X(big_requests)                                                                                                    \
+    X(composite) X(damage) X(dbe) X(dpms) X(dri2) X(dri3) X(genericevent) X(glx) X(present) X(randr) X(record)         \
+        X(render) X(res) X(screensaver) X(shape) X(shm) X(sync) X(xc_misc) X(xevie) X(xf86dri) X(xf86vidmode)          \
+            X(xfixes) X(xinerama) X(input) X(xkb) X(x_print) X(selinux) X(test) X(xv) X(xvmc)
 
 #define DECLARE(name) XW_EXPORT extern xw_extension_t xw_##name##_id;
 XW_ERRORS_EXTENSIONS(DECLARE)
 #undef DECLARE
 
 #define ADDRESS(name) &xw_##name##_id,
-static xw_extension_t *const all_extensions[] = { XW_ERRORS_EXTENSIONS(ADDRESS) };
+static xw_extension_t *const all_extensions[] = {XW_ERRORS_EXTENSIONS(ADDRESS)};
 #undef ADDRESS
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -169,7 +170,7 @@ XW_EXPORT const char *xw_errors_get_name_for_xge_event(xw_errors_context_t *ctx,
 }
 
 /* XKB has one event code; its description's events are the xkbTypes multiplexed on it. */
-static const char *const xkb_base_event[] = { "XKB base event" };
+static const char *const xkb_base_event[] = {"XKB base event"};
 
 XW_EXPORT const char *xw_errors_get_name_for_core_event(xw_errors_context_t *ctx, uint8_t event_code,
                                                         const char **extension)
@@ -192,8 +193,7 @@ XW_EXPORT const char *xw_errors_get_name_for_core_event(xw_errors_context_t *ctx
     return s;
 }
 
-XW_EXPORT const char *xw_errors_get_name_for_error(xw_errors_context_t *ctx, uint8_t error_code,
-                                                   const char **extension)
+XW_EXPORT const char *xw_errors_get_name_for_error(xw_errors_context_t *ctx, uint8_t error_code, const char **extension)
 {
     if (extension)
         *extension = NULL;

@@ -13,21 +13,25 @@ struct label {
 };
 
 static const struct label event_labels[] = {
-    { 0, "error" }, { 1, "reply" }, { 13, "GraphicsExpose" }, { 14, "NoExpose" },
+    {0, "error"},
+    {1, "reply"},
+    {13, "GraphicsExpose"},
+    {14, "NoExpose"},
 };
 
 static const struct label request_labels[] = {
-    { 0, "no request" }, { 40, "TranslateCoords" }, { 74, "PolyText" }, { 75, "PolyText" },
-    { 76, "ImageText" }, { 77, "ImageText" }, { 120, "major 120" }, { 121, "major 121" },
-    { 122, "major 122" }, { 123, "major 123" }, { 124, "major 124" }, { 125, "major 125" },
-    { 126, "major 126" },
+    {0, "no request"},  {40, "TranslateCoords"}, {74, "PolyText"},   {75, "PolyText"},   {76, "ImageText"},
+    {77, "ImageText"},  {120, "major 120"},      {121, "major 121"}, {122, "major 122"}, {123, "major 123"},
+    {124, "major 124"}, {125, "major 125"},      {126, "major 126"},
 };
 
 static const struct label error_labels[] = {
-    { 0, "Success" }, { 12, "BadColor" }, { 13, "BadGC" },
+    {0, "Success"},
+    {12, "BadColor"},
+    {13, "BadGC"},
 };
 
-static const char *override(const struct label *l, size_t n, uint8_t code)
+static const char * override(const struct label *l, size_t n, uint8_t code)
 {
     for (size_t i = 0; i < n; i++)
         if (l[i].code == code)

@@ -156,30 +156,29 @@ XW_EXPORT void xw_icccm_get_text_property_reply_wipe(xw_icccm_get_text_property_
 }
 
 /* WM_NAME, WM_ICON_NAME and WM_CLIENT_MACHINE are text properties of fixed names. */
-#define TEXT_PROPERTY(fn, atom)                                                                                      \
-    XW_EXPORT xw_void_cookie_t xw_icccm_set_##fn##_checked(xw_connection_t *c, xw_window_t window,                 \
-                                                           xw_atom_t encoding, uint8_t format, uint32_t name_len,   \
-                                                           const char *name)                                        \
-    {                                                                                                                \
-        return set_prop(c, 1, window, atom, encoding, format, name_len, name);                                      \
-    }                                                                                                                \
-    XW_EXPORT xw_void_cookie_t xw_icccm_set_##fn(xw_connection_t *c, xw_window_t window, xw_atom_t encoding,       \
-                                                 uint8_t format, uint32_t name_len, const char *name)               \
-    {                                                                                                                \
-        return set_prop(c, 0, window, atom, encoding, format, name_len, name);                                      \
-    }                                                                                                                \
-    XW_EXPORT xw_get_property_cookie_t xw_icccm_get_##fn(xw_connection_t *c, xw_window_t window)                   \
-    {                                                                                                                \
-        return xw_icccm_get_text_property(c, window, atom);                                                         \
-    }                                                                                                                \
-    XW_EXPORT xw_get_property_cookie_t xw_icccm_get_##fn##_unchecked(xw_connection_t *c, xw_window_t window)       \
-    {                                                                                                                \
-        return xw_icccm_get_text_property_unchecked(c, window, atom);                                               \
-    }                                                                                                                \
-    XW_EXPORT uint8_t xw_icccm_get_##fn##_reply(xw_connection_t *c, xw_get_property_cookie_t cookie,               \
-                                                xw_icccm_get_text_property_reply_t *prop, xw_generic_error_t **e)   \
-    {                                                                                                                \
-        return xw_icccm_get_text_property_reply(c, cookie, prop, e);                                                \
+#define TEXT_PROPERTY(fn, atom)                                                                                        \
+    XW_EXPORT xw_void_cookie_t xw_icccm_set_##fn##_checked(xw_connection_t *c, xw_window_t window, xw_atom_t encoding, \
+                                                           uint8_t format, uint32_t name_len, const char *name)        \
+    {                                                                                                                  \
+        return set_prop(c, 1, window, atom, encoding, format, name_len, name);                                         \
+    }                                                                                                                  \
+    XW_EXPORT xw_void_cookie_t xw_icccm_set_##fn(xw_connection_t *c, xw_window_t window, xw_atom_t encoding,           \
+                                                 uint8_t format, uint32_t name_len, const char *name)                  \
+    {                                                                                                                  \
+        return set_prop(c, 0, window, atom, encoding, format, name_len, name);                                         \
+    }                                                                                                                  \
+    XW_EXPORT xw_get_property_cookie_t xw_icccm_get_##fn(xw_connection_t *c, xw_window_t window)                       \
+    {                                                                                                                  \
+        return xw_icccm_get_text_property(c, window, atom);                                                            \
+    }                                                                                                                  \
+    XW_EXPORT xw_get_property_cookie_t xw_icccm_get_##fn##_unchecked(xw_connection_t *c, xw_window_t window)           \
+    {                                                                                                                  \
+        return xw_icccm_get_text_property_unchecked(c, window, atom);                                                  \
+    }                                                                                                                  \
+    XW_EXPORT uint8_t xw_icccm_get_##fn##_reply(xw_connection_t *c, xw_get_property_cookie_t cookie,                   \
+                                                xw_icccm_get_text_property_reply_t *prop, xw_generic_error_t **e)      \
+    {                                                                                                                  \
+        return xw_icccm_get_text_property_reply(c, cookie, prop, e);                                                   \
     }
 
 TEXT_PROPERTY(wm_name, XW_ATOM_WM_NAME)
@@ -219,15 +218,14 @@ XW_EXPORT xw_get_property_cookie_t xw_icccm_get_wm_colormap_windows(xw_connectio
     return get_prop(c, 1, window, wm_colormap_windows_atom, XW_ATOM_WINDOW, UINT_MAX);
 }
 
-XW_EXPORT xw_get_property_cookie_t xw_icccm_get_wm_colormap_windows_unchecked(xw_connection_t *c,
-                                                                              xw_window_t window,
+XW_EXPORT xw_get_property_cookie_t xw_icccm_get_wm_colormap_windows_unchecked(xw_connection_t *c, xw_window_t window,
                                                                               xw_atom_t wm_colormap_windows_atom)
 {
     return get_prop(c, 0, window, wm_colormap_windows_atom, XW_ATOM_WINDOW, UINT_MAX);
 }
 
-XW_EXPORT uint8_t xw_icccm_get_wm_colormap_windows_from_reply(xw_get_property_reply_t *reply,
-                                                              xw_icccm_get_wm_colormap_windows_reply_t *colormap_windows)
+XW_EXPORT uint8_t xw_icccm_get_wm_colormap_windows_from_reply(
+    xw_get_property_reply_t *reply, xw_icccm_get_wm_colormap_windows_reply_t *colormap_windows)
 {
     if (!parse_ids(reply, XW_ATOM_WINDOW, &colormap_windows->windows_len, &colormap_windows->windows))
         return 0;
@@ -247,8 +245,8 @@ XW_EXPORT uint8_t xw_icccm_get_wm_colormap_windows_reply(xw_connection_t *c, xw_
 }
 
 XW_EXPORT int xw_icccm_get_wm_colormap_windows_reply_into(xw_connection_t *c, xw_get_property_cookie_t cookie,
-                                                          xw_icccm_get_wm_colormap_windows_reply_t *windows,
-                                                          void *buf, size_t cap, xw_generic_error_t *e)
+                                                          xw_icccm_get_wm_colormap_windows_reply_t *windows, void *buf,
+                                                          size_t cap, xw_generic_error_t *e)
 {
     xw_generic_error_t err;
     int r = claim_into(c, cookie, buf, cap, &err);
@@ -264,8 +262,7 @@ XW_EXPORT void xw_icccm_get_wm_colormap_windows_reply_wipe(xw_icccm_get_wm_color
 }
 
 XW_EXPORT xw_void_cookie_t xw_icccm_set_wm_protocols_checked(xw_connection_t *c, xw_window_t window,
-                                                             xw_atom_t wm_protocols, uint32_t list_len,
-                                                             xw_atom_t *list)
+                                                             xw_atom_t wm_protocols, uint32_t list_len, xw_atom_t *list)
 {
     return set_prop(c, 1, window, wm_protocols, XW_ATOM_ATOM, 32, list_len, list);
 }
@@ -298,8 +295,7 @@ XW_EXPORT uint8_t xw_icccm_get_wm_protocols_from_reply(xw_get_property_reply_t *
 }
 
 XW_EXPORT uint8_t xw_icccm_get_wm_protocols_reply(xw_connection_t *c, xw_get_property_cookie_t cookie,
-                                                  xw_icccm_get_wm_protocols_reply_t *protocols,
-                                                  xw_generic_error_t **e)
+                                                  xw_icccm_get_wm_protocols_reply_t *protocols, xw_generic_error_t **e)
 {
     xw_get_property_reply_t *reply = xw_get_property_reply(c, cookie, e);
     if (xw_icccm_get_wm_protocols_from_reply(reply, protocols))
@@ -309,8 +305,8 @@ XW_EXPORT uint8_t xw_icccm_get_wm_protocols_reply(xw_connection_t *c, xw_get_pro
 }
 
 XW_EXPORT int xw_icccm_get_wm_protocols_reply_into(xw_connection_t *c, xw_get_property_cookie_t cookie,
-                                                   xw_icccm_get_wm_protocols_reply_t *protocols, void *buf,
-                                                   size_t cap, xw_generic_error_t *e)
+                                                   xw_icccm_get_wm_protocols_reply_t *protocols, void *buf, size_t cap,
+                                                   xw_generic_error_t *e)
 {
     xw_generic_error_t err;
     int r = claim_into(c, cookie, buf, cap, &err);
@@ -352,8 +348,7 @@ XW_EXPORT xw_get_property_cookie_t xw_icccm_get_wm_class_unchecked(xw_connection
     return get_prop(c, 0, window, XW_ATOM_WM_CLASS, XW_ATOM_STRING, WM_CLASS_WORDS);
 }
 
-XW_EXPORT uint8_t xw_icccm_get_wm_class_from_reply(xw_icccm_get_wm_class_reply_t *prop,
-                                                   xw_get_property_reply_t *reply)
+XW_EXPORT uint8_t xw_icccm_get_wm_class_from_reply(xw_icccm_get_wm_class_reply_t *prop, xw_get_property_reply_t *reply)
 {
     if (!reply || !value_fits(reply) || reply->type != XW_ATOM_STRING || reply->format != 8)
         return 0;
@@ -456,8 +451,7 @@ XW_EXPORT void xw_icccm_size_hints_set_position(xw_size_hints_t *hints, int user
     hints->y = y;
 }
 
-XW_EXPORT void xw_icccm_size_hints_set_size(xw_size_hints_t *hints, int user_specified, int32_t width,
-                                            int32_t height)
+XW_EXPORT void xw_icccm_size_hints_set_size(xw_size_hints_t *hints, int user_specified, int32_t width, int32_t height)
 {
     hints->flags &= ~(uint32_t)(XW_ICCCM_SIZE_HINT_US_SIZE | XW_ICCCM_SIZE_HINT_P_SIZE);
     hints->flags |= user_specified ? XW_ICCCM_SIZE_HINT_US_SIZE : XW_ICCCM_SIZE_HINT_P_SIZE;
@@ -573,8 +567,7 @@ XW_EXPORT xw_void_cookie_t xw_icccm_set_wm_normal_hints_checked(xw_connection_t 
     return xw_icccm_set_wm_size_hints_checked(c, window, XW_ATOM_WM_NORMAL_HINTS, hints);
 }
 
-XW_EXPORT xw_void_cookie_t xw_icccm_set_wm_normal_hints(xw_connection_t *c, xw_window_t window,
-                                                        xw_size_hints_t *hints)
+XW_EXPORT xw_void_cookie_t xw_icccm_set_wm_normal_hints(xw_connection_t *c, xw_window_t window, xw_size_hints_t *hints)
 {
     return xw_icccm_set_wm_size_hints(c, window, XW_ATOM_WM_NORMAL_HINTS, hints);
 }

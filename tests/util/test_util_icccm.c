@@ -99,11 +99,14 @@ static void read_xcb(xcb_window_t w, struct props *p)
 {
     memset(p, 0, sizeof(*p));
     xcb_icccm_get_text_property_reply_t t;
-    struct { struct text *out; xcb_get_property_cookie_t ck; } texts[] = {
-        { &p->name, xcb_icccm_get_wm_name(xc, w) },
-        { &p->icon_name, xcb_icccm_get_wm_icon_name(xc, w) },
-        { &p->machine, xcb_icccm_get_wm_client_machine(xc, w) },
-        { &p->other, xcb_icccm_get_text_property(xc, w, other_text) },
+    struct {
+        struct text *out;
+        xcb_get_property_cookie_t ck;
+    } texts[] = {
+        {&p->name, xcb_icccm_get_wm_name(xc, w)},
+        {&p->icon_name, xcb_icccm_get_wm_icon_name(xc, w)},
+        {&p->machine, xcb_icccm_get_wm_client_machine(xc, w)},
+        {&p->other, xcb_icccm_get_text_property(xc, w, other_text)},
     };
     for (int i = 0; i < 4; i++) {
         uint8_t ok = xcb_icccm_get_text_property_reply(xc, texts[i].ck, &t, NULL);
@@ -117,7 +120,8 @@ static void read_xcb(xcb_window_t w, struct props *p)
         snprintf(p->class_name, sizeof(p->class_name), "%s", cl.class_name);
         xcb_icccm_get_wm_class_reply_wipe(&cl);
     }
-    p->transient_ok = xcb_icccm_get_wm_transient_for_reply(xc, xcb_icccm_get_wm_transient_for(xc, w), &p->transient, NULL);
+    p->transient_ok =
+        xcb_icccm_get_wm_transient_for_reply(xc, xcb_icccm_get_wm_transient_for(xc, w), &p->transient, NULL);
     xcb_icccm_get_wm_colormap_windows_reply_t cm;
     if ((p->cmap_ok = xcb_icccm_get_wm_colormap_windows_reply(
              xc, xcb_icccm_get_wm_colormap_windows(xc, w, wm_colormap_windows), &cm, NULL))) {
@@ -125,7 +129,8 @@ static void read_xcb(xcb_window_t w, struct props *p)
         xcb_icccm_get_wm_colormap_windows_reply_wipe(&cm);
     }
     xcb_icccm_get_wm_protocols_reply_t pr;
-    if ((p->prot_ok = xcb_icccm_get_wm_protocols_reply(xc, xcb_icccm_get_wm_protocols(xc, w, wm_protocols), &pr, NULL))) {
+    if ((p->prot_ok =
+             xcb_icccm_get_wm_protocols_reply(xc, xcb_icccm_get_wm_protocols(xc, w, wm_protocols), &pr, NULL))) {
         keep_ids(&p->nprot, p->prot, pr.atoms_len, pr.atoms);
         xcb_icccm_get_wm_protocols_reply_wipe(&pr);
     }
@@ -144,11 +149,14 @@ static void read_xw(xw_connection_t *conn, xw_window_t w, struct props *p, int i
     } buf;
     memset(p, 0, sizeof(*p));
     xw_icccm_get_text_property_reply_t t;
-    struct { struct text *out; xw_get_property_cookie_t ck; } texts[] = {
-        { &p->name, xw_icccm_get_wm_name(conn, w) },
-        { &p->icon_name, xw_icccm_get_wm_icon_name(conn, w) },
-        { &p->machine, xw_icccm_get_wm_client_machine(conn, w) },
-        { &p->other, xw_icccm_get_text_property(conn, w, other_text) },
+    struct {
+        struct text *out;
+        xw_get_property_cookie_t ck;
+    } texts[] = {
+        {&p->name, xw_icccm_get_wm_name(conn, w)},
+        {&p->icon_name, xw_icccm_get_wm_icon_name(conn, w)},
+        {&p->machine, xw_icccm_get_wm_client_machine(conn, w)},
+        {&p->other, xw_icccm_get_text_property(conn, w, other_text)},
     };
     for (int i = 0; i < 4; i++) {
         uint8_t ok = into ? xw_icccm_get_text_property_reply_into(conn, texts[i].ck, &t, &buf, sizeof(buf), NULL) == 1
@@ -166,7 +174,8 @@ static void read_xw(xw_connection_t *conn, xw_window_t w, struct props *p, int i
         snprintf(p->class_name, sizeof(p->class_name), "%s", cl.class_name);
         xw_icccm_get_wm_class_reply_wipe(&cl);
     }
-    p->transient_ok = xw_icccm_get_wm_transient_for_reply(conn, xw_icccm_get_wm_transient_for(conn, w), &p->transient, NULL);
+    p->transient_ok =
+        xw_icccm_get_wm_transient_for_reply(conn, xw_icccm_get_wm_transient_for(conn, w), &p->transient, NULL);
     xw_icccm_get_wm_colormap_windows_reply_t cm;
     ck = xw_icccm_get_wm_colormap_windows(conn, w, wm_colormap_windows);
     p->cmap_ok = into ? xw_icccm_get_wm_colormap_windows_reply_into(conn, ck, &cm, &buf, sizeof(buf), NULL) == 1
@@ -187,8 +196,8 @@ static void read_xw(xw_connection_t *conn, xw_window_t w, struct props *p, int i
                                                   (xw_size_hints_t *)&p->size, NULL);
     p->normal_ok = xw_icccm_get_wm_normal_hints_reply(conn, xw_icccm_get_wm_normal_hints(conn, w),
                                                       (xw_size_hints_t *)&p->normal, NULL);
-    p->hints_ok = xw_icccm_get_wm_hints_reply(conn, xw_icccm_get_wm_hints(conn, w), (xw_icccm_wm_hints_t *)&p->hints,
-                                              NULL);
+    p->hints_ok =
+        xw_icccm_get_wm_hints_reply(conn, xw_icccm_get_wm_hints(conn, w), (xw_icccm_wm_hints_t *)&p->hints, NULL);
 }
 
 /* ---- the same values set by each library ---- */
@@ -202,9 +211,9 @@ static void set_xcb(xcb_window_t w)
     xcb_icccm_set_wm_client_machine(xc, w, XCB_ATOM_STRING, 8, 5, "host1");
     xcb_icccm_set_wm_class(xc, w, sizeof(class8), class8);
     xcb_icccm_set_wm_transient_for(xc, w, 0x123);
-    xcb_window_t cmaps[] = { w, 0x55 };
+    xcb_window_t cmaps[] = {w, 0x55};
     xcb_icccm_set_wm_colormap_windows(xc, w, wm_colormap_windows, 2, cmaps);
-    xcb_atom_t prots[] = { wm_delete, wm_take_focus };
+    xcb_atom_t prots[] = {wm_delete, wm_take_focus};
     xcb_icccm_set_wm_protocols(xc, w, wm_protocols, 2, prots);
     xcb_size_hints_t h;
     memset(&h, 0, sizeof(h));
@@ -233,9 +242,9 @@ static void set_xw(xw_connection_t *conn, xw_window_t w)
     xw_icccm_set_wm_client_machine(conn, w, XW_ATOM_STRING, 8, 5, "host1");
     xw_icccm_set_wm_class(conn, w, sizeof(class8), class8);
     xw_icccm_set_wm_transient_for(conn, w, 0x123);
-    xw_window_t cmaps[] = { w, 0x55 };
+    xw_window_t cmaps[] = {w, 0x55};
     xw_icccm_set_wm_colormap_windows(conn, w, wm_colormap_windows, 2, cmaps);
-    xw_atom_t prots[] = { wm_delete, wm_take_focus };
+    xw_atom_t prots[] = {wm_delete, wm_take_focus};
     xw_icccm_set_wm_protocols(conn, w, wm_protocols, 2, prots);
     xw_size_hints_t h;
     memset(&h, 0, sizeof(h));
@@ -316,7 +325,8 @@ static void check_both_ways(xw_connection_t *conn)
     xw_generic_error_t ee;
     xw_icccm_get_wm_class_reply_t cl;
     char buf[256];
-    ck_assert_int_eq(xw_icccm_get_wm_class_reply_into(conn, xw_icccm_get_wm_class(conn, 0x7ffffff), &cl, buf, sizeof(buf), &ee), 0);
+    ck_assert_int_eq(
+        xw_icccm_get_wm_class_reply_into(conn, xw_icccm_get_wm_class(conn, 0x7ffffff), &cl, buf, sizeof(buf), &ee), 0);
     ck_assert_int_eq(ee.error_code, XW_WINDOW);
 }
 
@@ -388,7 +398,7 @@ static xcb_connection_t *xcb_with(const uint8_t *reply, size_t n)
 {
     int sv[2];
     ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
-    struct setup_answer a = { sv[0], reply, n };
+    struct setup_answer a = {sv[0], reply, n};
     pthread_t t;
     ck_assert_int_eq(pthread_create(&t, NULL, answer_setup, &a), 0);
     srv[0] = sv[0];
@@ -452,7 +462,8 @@ static void run_xcb(enum getter g, const uint8_t *reply, size_t n, struct outcom
         o->ok = xcb_icccm_get_wm_transient_for_reply(x, xcb_icccm_get_wm_transient_for(x, 1), o->words, NULL);
     } else if (g == G_CMAP) {
         xcb_icccm_get_wm_colormap_windows_reply_t r;
-        if ((o->ok = xcb_icccm_get_wm_colormap_windows_reply(x, xcb_icccm_get_wm_colormap_windows(x, 1, 2), &r, NULL))) {
+        if ((o->ok =
+                 xcb_icccm_get_wm_colormap_windows_reply(x, xcb_icccm_get_wm_colormap_windows(x, 1, 2), &r, NULL))) {
             out_ids(o, r.windows_len, r.windows);
             xcb_icccm_get_wm_colormap_windows_reply_wipe(&r);
         }
@@ -463,7 +474,8 @@ static void run_xcb(enum getter g, const uint8_t *reply, size_t n, struct outcom
             xcb_icccm_get_wm_protocols_reply_wipe(&r);
         }
     } else if (g == G_SIZE) {
-        o->ok = xcb_icccm_get_wm_normal_hints_reply(x, xcb_icccm_get_wm_normal_hints(x, 1), (xcb_size_hints_t *)o->words, NULL);
+        o->ok = xcb_icccm_get_wm_normal_hints_reply(x, xcb_icccm_get_wm_normal_hints(x, 1),
+                                                    (xcb_size_hints_t *)o->words, NULL);
     } else {
         o->ok = xcb_icccm_get_wm_hints_reply(x, xcb_icccm_get_wm_hints(x, 1), (xcb_icccm_wm_hints_t *)o->words, NULL);
     }
@@ -516,7 +528,8 @@ static void run_xw(enum getter g, const uint8_t *reply, size_t n, struct outcome
             xw_icccm_get_wm_protocols_reply_wipe(&r);
         }
     } else if (g == G_SIZE) {
-        o->ok = xw_icccm_get_wm_normal_hints_reply(x, xw_icccm_get_wm_normal_hints(x, 1), (xw_size_hints_t *)o->words, NULL);
+        o->ok = xw_icccm_get_wm_normal_hints_reply(x, xw_icccm_get_wm_normal_hints(x, 1), (xw_size_hints_t *)o->words,
+                                                   NULL);
     } else {
         o->ok = xw_icccm_get_wm_hints_reply(x, xw_icccm_get_wm_hints(x, 1), (xw_icccm_wm_hints_t *)o->words, NULL);
     }
@@ -541,45 +554,45 @@ struct bad_case {
 };
 
 #define V(s) s, sizeof(s) - 1
-static const uint32_t nine[10] = { 0x1f, 1, 3, 0x400001, 0x400002, 5, 6, 0x400003, 0x400004, 0x77777777 };
+static const uint32_t nine[10] = {0x1f, 1, 3, 0x400001, 0x400002, 5, 6, 0x400003, 0x400004, 0x77777777};
 #define W(n) (const char *)nine, 4 * (n)
 
 static const struct bad_case bad_cases[] = {
-    { "text: no property", G_TEXT, 0, 0, 0, V(""), 0, 0, 0, NULL },
-    { "text: format 16", G_TEXT, 16, XW_ATOM_STRING, 2, V("abcd"), 1, 0, 0, NULL },
-    { "text: format 32, odd type", G_TEXT, 32, 0x1234, 1, V("wxyz"), 1, 0, 0, NULL },
-    { "text: format 7 (none such)", G_TEXT, 7, XW_ATOM_STRING, 3, V("abcd"), 1, 0, 0, NULL },
-    { "class: instance and class", G_CLASS, 8, XW_ATOM_STRING, 12, V("xterm\0XTerm\0"), 3, 0, 0, NULL },
-    { "class: no final NUL, padding after", G_CLASS, 8, XW_ATOM_STRING, 11, V("xterm\0XTerm"), 3, 0, 0, NULL },
-    { "class: no NUL at all, padding after", G_CLASS, 8, XW_ATOM_STRING, 3, V("abc"), 1, 0, 0, NULL },
-    { "class: no NUL at all, no padding", G_CLASS, 8, XW_ATOM_STRING, 8, V("abcdefgh"), 2, 1, 1, "abcdefg" },
-    { "class: instance only, NUL at the end", G_CLASS, 8, XW_ATOM_STRING, 4, V("abc\0"), 1, 1, 1, "abc" },
-    { "class: empty", G_CLASS, 8, XW_ATOM_STRING, 0, V(""), 0, 1, 0, NULL },
-    { "class: format 16", G_CLASS, 16, XW_ATOM_STRING, 2, V("a\0b\0"), 1, 0, 0, NULL },
-    { "class: wrong type", G_CLASS, 8, XW_ATOM_ATOM, 4, V("a\0b\0"), 1, 0, 0, NULL },
-    { "class into: instance and class", G_CLASS_INTO, 8, XW_ATOM_STRING, 12, V("xterm\0XTerm\0"), 3, 0, 0, NULL },
-    { "class into: no NUL, padding after", G_CLASS_INTO, 8, XW_ATOM_STRING, 5, V("abcde"), 2, 0, 0, NULL },
-    { "transient: one window", G_TRANSIENT, 32, XW_ATOM_WINDOW, 1, W(1), 1, 0, 0, NULL },
-    { "transient: two windows", G_TRANSIENT, 32, XW_ATOM_WINDOW, 2, W(2), 2, 0, 0, NULL },
-    { "transient: empty value, padding word", G_TRANSIENT, 32, XW_ATOM_WINDOW, 0, W(1), 1, 1, 0, NULL },
-    { "transient: format 8", G_TRANSIENT, 8, XW_ATOM_WINDOW, 4, W(1), 1, 0, 0, NULL },
-    { "transient: wrong type", G_TRANSIENT, 32, XW_ATOM_ATOM, 1, W(1), 1, 0, 0, NULL },
-    { "colormaps: three", G_CMAP, 32, XW_ATOM_WINDOW, 3, W(3), 3, 0, 0, NULL },
-    { "colormaps: none", G_CMAP, 32, XW_ATOM_WINDOW, 0, W(0), 0, 0, 0, NULL },
-    { "colormaps: format 16", G_CMAP, 16, XW_ATOM_WINDOW, 6, W(3), 3, 0, 0, NULL },
-    { "protocols: two", G_PROT, 32, XW_ATOM_ATOM, 2, W(2), 2, 0, 0, NULL },
-    { "protocols: wrong type", G_PROT, 32, XW_ATOM_CARDINAL, 2, W(2), 2, 0, 0, NULL },
-    { "size hints: 18 words", G_SIZE, 32, XW_ATOM_WM_SIZE_HINTS, 18, W(10), 18, 0, 0, NULL },
-    { "size hints: 15 words (ICCCM 1)", G_SIZE, 32, XW_ATOM_WM_SIZE_HINTS, 15, W(10), 15, 0, 0, NULL },
-    { "size hints: 3 words", G_SIZE, 32, XW_ATOM_WM_SIZE_HINTS, 3, W(3), 3, 0, 0, NULL },
-    { "size hints: empty", G_SIZE, 32, XW_ATOM_WM_SIZE_HINTS, 0, W(0), 0, 0, 0, NULL },
-    { "size hints: 20 words (more than asked)", G_SIZE, 32, XW_ATOM_WM_SIZE_HINTS, 20, W(10), 20, 0, 0, NULL },
-    { "size hints: format 16", G_SIZE, 16, XW_ATOM_WM_SIZE_HINTS, 36, W(10), 18, 0, 0, NULL },
-    { "wm hints: 9 words", G_HINTS, 32, XW_ATOM_WM_HINTS, 9, W(9), 9, 0, 0, NULL },
-    { "wm hints: 8 words (ICCCM 1)", G_HINTS, 32, XW_ATOM_WM_HINTS, 8, W(8), 8, 0, 0, NULL },
-    { "wm hints: 7 words", G_HINTS, 32, XW_ATOM_WM_HINTS, 7, W(7), 7, 0, 0, NULL },
-    { "wm hints: 10 words (more than asked)", G_HINTS, 32, XW_ATOM_WM_HINTS, 10, W(10), 10, 1, 1, NULL },
-    { "wm hints: wrong type", G_HINTS, 32, XW_ATOM_WM_SIZE_HINTS, 9, W(9), 9, 0, 0, NULL },
+    {"text: no property", G_TEXT, 0, 0, 0, V(""), 0, 0, 0, NULL},
+    {"text: format 16", G_TEXT, 16, XW_ATOM_STRING, 2, V("abcd"), 1, 0, 0, NULL},
+    {"text: format 32, odd type", G_TEXT, 32, 0x1234, 1, V("wxyz"), 1, 0, 0, NULL},
+    {"text: format 7 (none such)", G_TEXT, 7, XW_ATOM_STRING, 3, V("abcd"), 1, 0, 0, NULL},
+    {"class: instance and class", G_CLASS, 8, XW_ATOM_STRING, 12, V("xterm\0XTerm\0"), 3, 0, 0, NULL},
+    {"class: no final NUL, padding after", G_CLASS, 8, XW_ATOM_STRING, 11, V("xterm\0XTerm"), 3, 0, 0, NULL},
+    {"class: no NUL at all, padding after", G_CLASS, 8, XW_ATOM_STRING, 3, V("abc"), 1, 0, 0, NULL},
+    {"class: no NUL at all, no padding", G_CLASS, 8, XW_ATOM_STRING, 8, V("abcdefgh"), 2, 1, 1, "abcdefg"},
+    {"class: instance only, NUL at the end", G_CLASS, 8, XW_ATOM_STRING, 4, V("abc\0"), 1, 1, 1, "abc"},
+    {"class: empty", G_CLASS, 8, XW_ATOM_STRING, 0, V(""), 0, 1, 0, NULL},
+    {"class: format 16", G_CLASS, 16, XW_ATOM_STRING, 2, V("a\0b\0"), 1, 0, 0, NULL},
+    {"class: wrong type", G_CLASS, 8, XW_ATOM_ATOM, 4, V("a\0b\0"), 1, 0, 0, NULL},
+    {"class into: instance and class", G_CLASS_INTO, 8, XW_ATOM_STRING, 12, V("xterm\0XTerm\0"), 3, 0, 0, NULL},
+    {"class into: no NUL, padding after", G_CLASS_INTO, 8, XW_ATOM_STRING, 5, V("abcde"), 2, 0, 0, NULL},
+    {"transient: one window", G_TRANSIENT, 32, XW_ATOM_WINDOW, 1, W(1), 1, 0, 0, NULL},
+    {"transient: two windows", G_TRANSIENT, 32, XW_ATOM_WINDOW, 2, W(2), 2, 0, 0, NULL},
+    {"transient: empty value, padding word", G_TRANSIENT, 32, XW_ATOM_WINDOW, 0, W(1), 1, 1, 0, NULL},
+    {"transient: format 8", G_TRANSIENT, 8, XW_ATOM_WINDOW, 4, W(1), 1, 0, 0, NULL},
+    {"transient: wrong type", G_TRANSIENT, 32, XW_ATOM_ATOM, 1, W(1), 1, 0, 0, NULL},
+    {"colormaps: three", G_CMAP, 32, XW_ATOM_WINDOW, 3, W(3), 3, 0, 0, NULL},
+    {"colormaps: none", G_CMAP, 32, XW_ATOM_WINDOW, 0, W(0), 0, 0, 0, NULL},
+    {"colormaps: format 16", G_CMAP, 16, XW_ATOM_WINDOW, 6, W(3), 3, 0, 0, NULL},
+    {"protocols: two", G_PROT, 32, XW_ATOM_ATOM, 2, W(2), 2, 0, 0, NULL},
+    {"protocols: wrong type", G_PROT, 32, XW_ATOM_CARDINAL, 2, W(2), 2, 0, 0, NULL},
+    {"size hints: 18 words", G_SIZE, 32, XW_ATOM_WM_SIZE_HINTS, 18, W(10), 18, 0, 0, NULL},
+    {"size hints: 15 words (ICCCM 1)", G_SIZE, 32, XW_ATOM_WM_SIZE_HINTS, 15, W(10), 15, 0, 0, NULL},
+    {"size hints: 3 words", G_SIZE, 32, XW_ATOM_WM_SIZE_HINTS, 3, W(3), 3, 0, 0, NULL},
+    {"size hints: empty", G_SIZE, 32, XW_ATOM_WM_SIZE_HINTS, 0, W(0), 0, 0, 0, NULL},
+    {"size hints: 20 words (more than asked)", G_SIZE, 32, XW_ATOM_WM_SIZE_HINTS, 20, W(10), 20, 0, 0, NULL},
+    {"size hints: format 16", G_SIZE, 16, XW_ATOM_WM_SIZE_HINTS, 36, W(10), 18, 0, 0, NULL},
+    {"wm hints: 9 words", G_HINTS, 32, XW_ATOM_WM_HINTS, 9, W(9), 9, 0, 0, NULL},
+    {"wm hints: 8 words (ICCCM 1)", G_HINTS, 32, XW_ATOM_WM_HINTS, 8, W(8), 8, 0, 0, NULL},
+    {"wm hints: 7 words", G_HINTS, 32, XW_ATOM_WM_HINTS, 7, W(7), 7, 0, 0, NULL},
+    {"wm hints: 10 words (more than asked)", G_HINTS, 32, XW_ATOM_WM_HINTS, 10, W(10), 10, 1, 1, NULL},
+    {"wm hints: wrong type", G_HINTS, 32, XW_ATOM_WM_SIZE_HINTS, 9, W(9), 9, 0, 0, NULL},
 };
 
 START_TEST(malformed_replies_parse_as_xcb_icccm)
@@ -616,7 +629,8 @@ START_TEST(malformed_replies_parse_as_xcb_icccm)
         same++;
     }
     printf("malformed GetProperty replies: %d parsed as xcb-icccm does, %d where xcb-icccm over-reads (xwire "
-           "checked)\n", same, listed);
+           "checked)\n",
+           same, listed);
 }
 END_TEST
 
@@ -627,13 +641,13 @@ END_TEST
 START_TEST(value_past_the_reply_is_refused)
 {
     uint8_t reply[64];
-    enum getter gs[] = { G_TEXT, G_CLASS, G_TRANSIENT, G_CMAP, G_PROT, G_SIZE, G_HINTS, G_CLASS_INTO };
+    enum getter gs[] = {G_TEXT, G_CLASS, G_TRANSIENT, G_CMAP, G_PROT, G_SIZE, G_HINTS, G_CLASS_INTO};
     for (size_t i = 0; i < sizeof(gs) / sizeof(gs[0]); i++) {
         uint32_t type = gs[i] == G_TEXT || gs[i] == G_CLASS || gs[i] == G_CLASS_INTO ? XW_ATOM_STRING
-                        : gs[i] == G_PROT ? XW_ATOM_ATOM
-                        : gs[i] == G_SIZE ? XW_ATOM_WM_SIZE_HINTS
-                        : gs[i] == G_HINTS ? XW_ATOM_WM_HINTS
-                                           : XW_ATOM_WINDOW;
+                        : gs[i] == G_PROT                                            ? XW_ATOM_ATOM
+                        : gs[i] == G_SIZE                                            ? XW_ATOM_WM_SIZE_HINTS
+                        : gs[i] == G_HINTS                                           ? XW_ATOM_WM_HINTS
+                                                                                     : XW_ATOM_WINDOW;
         uint8_t format = gs[i] == G_TEXT || gs[i] == G_CLASS || gs[i] == G_CLASS_INTO ? 8 : 32;
         size_t n = prop_reply(reply, format, type, 1000, "abcd", 4, 1);
         struct outcome b;
@@ -650,8 +664,9 @@ int main(void)
     if (xvfb_missing("util_icccm"))
         return 77;
     Suite *s = xwtest_suite("util_icccm");
-    TCase *tc = xvfb_tcase(s, &(struct xvfb_suite){.name = "util_icccm", .timeout = 120, .conn = &c,
-                                                   .setup = setup, .teardown = teardown});
+    TCase *tc = xvfb_tcase(
+        s,
+        &(struct xvfb_suite){.name = "util_icccm", .timeout = 120, .conn = &c, .setup = setup, .teardown = teardown});
     tcase_add_test(tc, values_match_xcb_icccm);
     tcase_add_test(tc, values_match_xcb_icccm_borrowed);
     tcase_add_test(tc, malformed_replies_parse_as_xcb_icccm);

@@ -50,8 +50,8 @@ static void same_string(const char *want, const char *got, const char *what, int
 
 START_TEST(atom_names_match_xcb_util)
 {
-    static const char *const bases[] = { "WM", "_NET_SYSTEM_TRAY", "", "A_LONGER_BASE_NAME_THAN_MOST" };
-    static const uint32_t values[] = { 0, 1, 9, 10, 255, 0x1234abcd, 0xffffffffu };
+    static const char *const bases[] = {"WM", "_NET_SYSTEM_TRAY", "", "A_LONGER_BASE_NAME_THAN_MOST"};
+    static const uint32_t values[] = {0, 1, 9, 10, 255, 0x1234abcd, 0xffffffffu};
     int n = 0;
     for (size_t i = 0; i < sizeof(bases) / sizeof(bases[0]); i++)
         for (size_t j = 0; j < sizeof(values) / sizeof(values[0]); j++) {
@@ -90,7 +90,7 @@ START_TEST(event_labels_match_xcb_util)
         same_string(xcb_event_get_request_label((uint8_t)i), xw_event_get_request_label((uint8_t)i), "request label",
                     i);
     }
-    xw_generic_event_t ev = { .response_type = 0x80 | XW_CLIENT_MESSAGE };
+    xw_generic_event_t ev = {.response_type = 0x80 | XW_CLIENT_MESSAGE};
     xw_generic_event_t *e = &ev;
     ck_assert_int_eq(XW_EVENT_RESPONSE_TYPE(e), XW_CLIENT_MESSAGE);
     ck_assert_int_ne(XW_EVENT_SENT(e), 0);
@@ -102,9 +102,11 @@ END_TEST
 
 START_TEST(parse_color_matches_xcb_util)
 {
-    static const char *const in[] = { "#000", "#fff", "#F00", "#123456", "#abcdef", "#ABCdef", "#123456789",
-                                      "#123456789abc", "#FFFFFFFFFFFF", "", "#", "#12", "#1234", "#12345",
-                                      "#1234567", "#12g", "red", "#ggg", "#0123456789abcd", " #fff", "#fff " };
+    static const char *const in[] = {"#000",    "#fff",       "#F00",          "#123456",         "#abcdef",
+                                     "#ABCdef", "#123456789", "#123456789abc", "#FFFFFFFFFFFF",   "",
+                                     "#",       "#12",        "#1234",         "#12345",          "#1234567",
+                                     "#12g",    "red",        "#ggg",          "#0123456789abcd", " #fff",
+                                     "#fff "};
     for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
         uint16_t r1 = 1, g1 = 2, b1 = 3, r2 = 1, g2 = 2, b2 = 3;
         int a = xcb_aux_parse_color(in[i], &r1, &g1, &b1);
@@ -122,10 +124,10 @@ START_TEST(parse_color_matches_xcb_util)
 END_TEST
 
 #define SAME_LAYOUT(a, b) ck_assert_uint_eq(sizeof(a), sizeof(b))
-#define SAME_FIELD(a, b, f)                                                                                          \
-    do {                                                                                                             \
-        ck_assert_uint_eq(offsetof(a, f), offsetof(b, f));                                                           \
-        ck_assert_uint_eq(sizeof(((a *)0)->f), sizeof(((b *)0)->f));                                                 \
+#define SAME_FIELD(a, b, f)                                                                                            \
+    do {                                                                                                               \
+        ck_assert_uint_eq(offsetof(a, f), offsetof(b, f));                                                             \
+        ck_assert_uint_eq(sizeof(((a *)0)->f), sizeof(((b *)0)->f));                                                   \
     } while (0)
 
 START_TEST(layouts_match_xcb_util)
@@ -232,7 +234,7 @@ static void check_known_names(xw_errors_context_t *x)
         ck_assert_ptr_null(xw_errors_get_name_for_xge_event(x, r->major_opcode, 1337));
         ck_assert_str_eq(xw_errors_get_name_for_minor_code(x, r->major_opcode, 0), "Unknown (0)");
         ck_assert_str_eq(xw_errors_get_name_for_minor_code(x, r->major_opcode, 47), "XIQueryVersion");
-        xw_ge_generic_event_t ge = { .response_type = XW_GE_GENERIC, .extension = r->major_opcode, .event_type = 13 };
+        xw_ge_generic_event_t ge = {.response_type = XW_GE_GENERIC, .extension = r->major_opcode, .event_type = 13};
         ck_assert_str_eq(xw_errors_get_name_for_xcb_event(x, (xw_generic_event_t *)&ge, &ext), "RawKeyPress");
         ck_assert_str_eq(ext, "Input");
     }
@@ -244,7 +246,7 @@ static void check_known_names(xw_errors_context_t *x)
         ck_assert_str_eq(xw_errors_get_name_for_xge_event(x, r->major_opcode, 1), "MapNotify");
         ck_assert_str_eq(xw_errors_get_name_for_xge_event(x, r->major_opcode, 11), "ExtensionDeviceNotify");
         ck_assert_ptr_null(xw_errors_get_name_for_xge_event(x, r->major_opcode, 12));
-        xw_generic_event_t ev = { .response_type = r->first_event, .pad0 = 0 };
+        xw_generic_event_t ev = {.response_type = r->first_event, .pad0 = 0};
         ck_assert_str_eq(xw_errors_get_name_for_xcb_event(x, &ev, &ext), "NewKeyboardNotify");
         ck_assert_str_eq(ext, "xkb");
     }
@@ -299,8 +301,7 @@ static int check_every_code(xw_errors_context_t *x, xw_extension_t *const *exts,
         for (unsigned k = 0; !xkb && r->first_event && k < d->n_events; k++, compared++) {
             const char *ext = NULL;
             same_string(expect(d->event_names, d->n_events, k, buf, sizeof(buf)),
-                        xw_errors_get_name_for_core_event(x, (uint8_t)(r->first_event + k), &ext), d->ext_name,
-                        (int)k);
+                        xw_errors_get_name_for_core_event(x, (uint8_t)(r->first_event + k), &ext), d->ext_name, (int)k);
             ck_assert_str_eq(ext, d->ext_name);
         }
         for (unsigned k = 0; r->first_error && k < d->n_errors; k++, compared++) {
@@ -313,23 +314,25 @@ static int check_every_code(xw_errors_context_t *x, xw_extension_t *const *exts,
     }
     /* and every core code */
     for (int k = 0; k < 128; k++, compared++) {
-        const char *want = expect(xw_xproto_desc.request_names, xw_xproto_desc.n_requests, (unsigned)k, buf, sizeof(buf));
+        const char *want =
+            expect(xw_xproto_desc.request_names, xw_xproto_desc.n_requests, (unsigned)k, buf, sizeof(buf));
         same_string(want, xw_errors_get_name_for_major_code(x, (uint8_t)k), "core request", k);
     }
     return compared;
 }
 
 #define EXT(name) &xw_##name##_id,
-#define ALL_EXTS(X)                                                                                                  \
-    X(big_requests) X(composite) X(damage) X(dbe) X(dpms) X(dri2) X(dri3) X(genericevent) X(glx) X(present)         \
-    X(randr) X(record) X(render) X(res) X(screensaver) X(shape) X(shm) X(sync) X(xc_misc) X(xevie) X(xf86dri)      \
-    X(xf86vidmode) X(xfixes) X(xinerama) X(input) X(xkb) X(x_print) X(selinux) X(test) X(xv) X(xvmc)
+#define ALL_EXTS(X)                                                                                                    \
+    X(big_requests)                                                                                                    \
+    X(composite) X(damage) X(dbe) X(dpms) X(dri2) X(dri3) X(genericevent) X(glx) X(present) X(randr) X(record)         \
+        X(render) X(res) X(screensaver) X(shape) X(shm) X(sync) X(xc_misc) X(xevie) X(xf86dri) X(xf86vidmode)          \
+            X(xfixes) X(xinerama) X(input) X(xkb) X(x_print) X(selinux) X(test) X(xv) X(xvmc)
 #define DECL(name) XW_EXPORT extern xw_extension_t xw_##name##_id;
 ALL_EXTS(DECL)
 
 static void check_errors_on(xw_connection_t *conn)
 {
-    static xw_extension_t *const exts[] = { ALL_EXTS(EXT) };
+    static xw_extension_t *const exts[] = {ALL_EXTS(EXT)};
     xw_errors_context_t *x = NULL;
     ck_assert_int_eq(xw_errors_context_new(conn, &x), 0);
     ck_assert_ptr_nonnull(x);
@@ -362,8 +365,9 @@ int main(void)
     if (xvfb_missing("util_names"))
         return 77;
     Suite *s = xwtest_suite("util_names");
-    TCase *tc = xvfb_tcase(s, &(struct xvfb_suite){.name = "util_names", .timeout = 120, .conn = &c,
-                                                   .setup = setup, .teardown = teardown});
+    TCase *tc = xvfb_tcase(
+        s,
+        &(struct xvfb_suite){.name = "util_names", .timeout = 120, .conn = &c, .setup = setup, .teardown = teardown});
     tcase_add_test(tc, atom_names_match_xcb_util);
     tcase_add_test(tc, event_labels_match_xcb_util);
     tcase_add_test(tc, parse_color_matches_xcb_util);

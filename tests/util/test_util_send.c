@@ -51,8 +51,8 @@ struct send_case {
     void (*xw)(xw_connection_t *);
 };
 
-#define ENTRY(n) { #n, case_xcb_##n, case_xw_##n },
-static const struct send_case cases[] = { SEND_CASES(ENTRY) };
+#define ENTRY(n) {#n, case_xcb_##n, case_xw_##n},
+static const struct send_case cases[] = {SEND_CASES(ENTRY)};
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
 
 static struct dpy_server srv;
@@ -144,7 +144,7 @@ END_TEST
  * would read past the caller's struct for them). */
 START_TEST(mask_bits_past_the_struct_are_dropped)
 {
-    xw_params_keyboard_t p = { .bell_percent = 77 };
+    xw_params_keyboard_t p = {.bell_percent = 77};
     dpy_take(&srv, 1, got[1], CAP);
     xw_aux_change_keyboard_control(c, XW_KB_BELL_PERCENT | 1u << 20, &p);
     xw_aux_sync(c);
@@ -163,10 +163,9 @@ END_TEST
  * of fixed-size properties. */
 static int must_be_free(const char *name)
 {
-    static const char *const allocating[] = { "icccm_get_wm_name", "icccm_get_wm_icon_name",
-                                              "icccm_get_wm_client_machine", "icccm_get_text_property",
-                                              "icccm_get_wm_class", "icccm_get_wm_colormap_windows",
-                                              "icccm_get_wm_protocols" };
+    static const char *const allocating[] = {
+        "icccm_get_wm_name",  "icccm_get_wm_icon_name",        "icccm_get_wm_client_machine", "icccm_get_text_property",
+        "icccm_get_wm_class", "icccm_get_wm_colormap_windows", "icccm_get_wm_protocols"};
     for (size_t i = 0; i < sizeof(allocating) / sizeof(allocating[0]); i++)
         if (!strcmp(name, allocating[i]))
             return 0;
@@ -214,7 +213,8 @@ START_TEST(into_getters_do_not_allocate)
         unsigned long t = alloc_count_begin(); /* no check assertion inside: they allocate */
         r[0] = xw_icccm_get_text_property_reply_into(c, xw_icccm_get_wm_name(c, 5), &text, &buf, sizeof(buf), &e);
         r[1] = xw_icccm_get_wm_class_reply_into(c, xw_icccm_get_wm_class(c, 5), &cls, &buf, sizeof(buf), &e);
-        r[2] = xw_icccm_get_wm_protocols_reply_into(c, xw_icccm_get_wm_protocols(c, 5, 9), &prot, &buf, sizeof(buf), &e);
+        r[2] =
+            xw_icccm_get_wm_protocols_reply_into(c, xw_icccm_get_wm_protocols(c, 5, 9), &prot, &buf, sizeof(buf), &e);
         r[3] = xw_icccm_get_wm_colormap_windows_reply_into(c, xw_icccm_get_wm_colormap_windows(c, 5, 9), &cmap, &buf,
                                                            sizeof(buf), &e);
         unsigned long n = alloc_count_end(t);

@@ -46,11 +46,10 @@ XW_EXPORT void xw_aux_sync(xw_connection_t *c);
 
 /** The offset of field `param` in the struct `*paramsp`, counted in 32-bit words: the
  * bit number of that value in the request's mask. */
-#define XW_AUX_INTERNAL_OFFSETOF(paramsp, param) \
-    ((uint32_t const *)(&((paramsp)->param)) - (uint32_t const *)(paramsp))
+#define XW_AUX_INTERNAL_OFFSETOF(paramsp, param) ((uint32_t const *)(&((paramsp)->param)) - (uint32_t const *)(paramsp))
 
 /** Sets `(paramsp)->param = value` and the matching bit in `*maskp`. */
-#define XW_AUX_ADD_PARAM(maskp, paramsp, param, value) \
+#define XW_AUX_ADD_PARAM(maskp, paramsp, param, value)                                                                 \
     ((*(maskp) |= 1 << XW_AUX_INTERNAL_OFFSETOF((paramsp), param)), ((paramsp)->param = (value)))
 
 /** CreateWindow / ChangeWindowAttributes values, in XW_CW_* bit order. */

@@ -84,9 +84,8 @@ XW_EXPORT uint8_t xw_icccm_get_wm_name_reply(xw_connection_t *c, xw_get_property
 /* ---- WM_ICON_NAME ---- */
 
 /** Sets WM_ICON_NAME (as xw_icccm_set_wm_name_checked). */
-XW_EXPORT xw_void_cookie_t xw_icccm_set_wm_icon_name_checked(xw_connection_t *c, xw_window_t window,
-                                                             xw_atom_t encoding, uint8_t format, uint32_t name_len,
-                                                             const char *name);
+XW_EXPORT xw_void_cookie_t xw_icccm_set_wm_icon_name_checked(xw_connection_t *c, xw_window_t window, xw_atom_t encoding,
+                                                             uint8_t format, uint32_t name_len, const char *name);
 /** Sets WM_ICON_NAME, errors to the event queue. */
 XW_EXPORT xw_void_cookie_t xw_icccm_set_wm_icon_name(xw_connection_t *c, xw_window_t window, xw_atom_t encoding,
                                                      uint8_t format, uint32_t name_len, const char *name);
@@ -124,21 +123,20 @@ typedef struct {
 XW_EXPORT xw_get_property_cookie_t xw_icccm_get_wm_colormap_windows(xw_connection_t *c, xw_window_t window,
                                                                     xw_atom_t wm_colormap_windows_atom);
 /** xw_icccm_get_wm_colormap_windows, errors to the event queue. */
-XW_EXPORT xw_get_property_cookie_t xw_icccm_get_wm_colormap_windows_unchecked(xw_connection_t *c,
-                                                                              xw_window_t window,
+XW_EXPORT xw_get_property_cookie_t xw_icccm_get_wm_colormap_windows_unchecked(xw_connection_t *c, xw_window_t window,
                                                                               xw_atom_t wm_colormap_windows_atom);
 /** Parses `reply` (type WINDOW, format 32): 1, or 0 leaving `reply` the caller's. On
  * success `colormap_windows` takes `reply` over (free it with the _wipe). */
-XW_EXPORT uint8_t xw_icccm_get_wm_colormap_windows_from_reply(xw_get_property_reply_t *reply,
-                                                              xw_icccm_get_wm_colormap_windows_reply_t *colormap_windows);
+XW_EXPORT uint8_t xw_icccm_get_wm_colormap_windows_from_reply(
+    xw_get_property_reply_t *reply, xw_icccm_get_wm_colormap_windows_reply_t *colormap_windows);
 /** Waits and parses (see the header's conventions). */
 XW_EXPORT uint8_t xw_icccm_get_wm_colormap_windows_reply(xw_connection_t *c, xw_get_property_cookie_t cookie,
                                                          xw_icccm_get_wm_colormap_windows_reply_t *windows,
                                                          xw_generic_error_t **e);
 /** Zero-allocation form: the reply read into `buf`. */
 XW_EXPORT int xw_icccm_get_wm_colormap_windows_reply_into(xw_connection_t *c, xw_get_property_cookie_t cookie,
-                                                          xw_icccm_get_wm_colormap_windows_reply_t *windows,
-                                                          void *buf, size_t cap, xw_generic_error_t *e);
+                                                          xw_icccm_get_wm_colormap_windows_reply_t *windows, void *buf,
+                                                          size_t cap, xw_generic_error_t *e);
 /** Frees the reply kept by xw_icccm_get_wm_colormap_windows_reply. */
 XW_EXPORT void xw_icccm_get_wm_colormap_windows_reply_wipe(xw_icccm_get_wm_colormap_windows_reply_t *windows);
 
@@ -146,8 +144,8 @@ XW_EXPORT void xw_icccm_get_wm_colormap_windows_reply_wipe(xw_icccm_get_wm_color
 
 /** Sets WM_CLIENT_MACHINE (as xw_icccm_set_wm_name_checked). */
 XW_EXPORT xw_void_cookie_t xw_icccm_set_wm_client_machine_checked(xw_connection_t *c, xw_window_t window,
-                                                                  xw_atom_t encoding, uint8_t format,
-                                                                  uint32_t name_len, const char *name);
+                                                                  xw_atom_t encoding, uint8_t format, uint32_t name_len,
+                                                                  const char *name);
 /** Sets WM_CLIENT_MACHINE, errors to the event queue. */
 XW_EXPORT xw_void_cookie_t xw_icccm_set_wm_client_machine(xw_connection_t *c, xw_window_t window, xw_atom_t encoding,
                                                           uint8_t format, uint32_t name_len, const char *name);
@@ -186,8 +184,7 @@ XW_EXPORT xw_get_property_cookie_t xw_icccm_get_wm_class_unchecked(xw_connection
 /** Parses `reply` (type STRING, format 8, not empty), NUL-terminating its value in
  * place (the last byte is replaced when there is no room after it): 1 and `prop` takes
  * `reply` over (free with the _wipe), or 0 leaving it the caller's. */
-XW_EXPORT uint8_t xw_icccm_get_wm_class_from_reply(xw_icccm_get_wm_class_reply_t *prop,
-                                                   xw_get_property_reply_t *reply);
+XW_EXPORT uint8_t xw_icccm_get_wm_class_from_reply(xw_icccm_get_wm_class_reply_t *prop, xw_get_property_reply_t *reply);
 /** Waits and parses (see the header's conventions). */
 XW_EXPORT uint8_t xw_icccm_get_wm_class_reply(xw_connection_t *c, xw_get_property_cookie_t cookie,
                                               xw_icccm_get_wm_class_reply_t *prop, xw_generic_error_t **e);
@@ -253,8 +250,7 @@ typedef struct {
 /** Sets the position and its flag: US_POSITION when `user_specified`, P_POSITION otherwise. */
 XW_EXPORT void xw_icccm_size_hints_set_position(xw_size_hints_t *hints, int user_specified, int32_t x, int32_t y);
 /** Sets the size and its flag: US_SIZE when `user_specified`, P_SIZE otherwise. */
-XW_EXPORT void xw_icccm_size_hints_set_size(xw_size_hints_t *hints, int user_specified, int32_t width,
-                                            int32_t height);
+XW_EXPORT void xw_icccm_size_hints_set_size(xw_size_hints_t *hints, int user_specified, int32_t width, int32_t height);
 /** Sets the minimum size and P_MIN_SIZE. */
 XW_EXPORT void xw_icccm_size_hints_set_min_size(xw_size_hints_t *hints, int32_t min_width, int32_t min_height);
 /** Sets the maximum size and P_MAX_SIZE. */
@@ -292,8 +288,7 @@ XW_EXPORT uint8_t xw_icccm_get_wm_size_hints_reply(xw_connection_t *c, xw_get_pr
 XW_EXPORT xw_void_cookie_t xw_icccm_set_wm_normal_hints_checked(xw_connection_t *c, xw_window_t window,
                                                                 xw_size_hints_t *hints);
 /** xw_icccm_set_wm_normal_hints_checked, errors to the event queue. */
-XW_EXPORT xw_void_cookie_t xw_icccm_set_wm_normal_hints(xw_connection_t *c, xw_window_t window,
-                                                        xw_size_hints_t *hints);
+XW_EXPORT xw_void_cookie_t xw_icccm_set_wm_normal_hints(xw_connection_t *c, xw_window_t window, xw_size_hints_t *hints);
 /** Asks for WM_NORMAL_HINTS. */
 XW_EXPORT xw_get_property_cookie_t xw_icccm_get_wm_normal_hints(xw_connection_t *c, xw_window_t window);
 /** xw_icccm_get_wm_normal_hints, errors to the event queue. */
@@ -347,10 +342,9 @@ typedef enum {
 } xw_icccm_wm_t;
 
 /** Every hint flag but urgency. */
-#define XW_ICCCM_WM_ALL_HINTS (XW_ICCCM_WM_HINT_INPUT | XW_ICCCM_WM_HINT_STATE | \
-                               XW_ICCCM_WM_HINT_ICON_PIXMAP | XW_ICCCM_WM_HINT_ICON_WINDOW | \
-                               XW_ICCCM_WM_HINT_ICON_POSITION | XW_ICCCM_WM_HINT_ICON_MASK | \
-                               XW_ICCCM_WM_HINT_WINDOW_GROUP)
+#define XW_ICCCM_WM_ALL_HINTS                                                                                          \
+    (XW_ICCCM_WM_HINT_INPUT | XW_ICCCM_WM_HINT_STATE | XW_ICCCM_WM_HINT_ICON_PIXMAP | XW_ICCCM_WM_HINT_ICON_WINDOW |   \
+     XW_ICCCM_WM_HINT_ICON_POSITION | XW_ICCCM_WM_HINT_ICON_MASK | XW_ICCCM_WM_HINT_WINDOW_GROUP)
 
 /** The urgency flag of `hints` (non-zero when set). */
 XW_EXPORT uint32_t xw_icccm_wm_hints_get_urgency(xw_icccm_wm_hints_t *hints);
@@ -423,12 +417,11 @@ XW_EXPORT uint8_t xw_icccm_get_wm_protocols_from_reply(xw_get_property_reply_t *
                                                        xw_icccm_get_wm_protocols_reply_t *protocols);
 /** Waits and parses (see the header's conventions). */
 XW_EXPORT uint8_t xw_icccm_get_wm_protocols_reply(xw_connection_t *c, xw_get_property_cookie_t cookie,
-                                                  xw_icccm_get_wm_protocols_reply_t *protocols,
-                                                  xw_generic_error_t **e);
+                                                  xw_icccm_get_wm_protocols_reply_t *protocols, xw_generic_error_t **e);
 /** Zero-allocation form: the reply read into `buf`. */
 XW_EXPORT int xw_icccm_get_wm_protocols_reply_into(xw_connection_t *c, xw_get_property_cookie_t cookie,
-                                                   xw_icccm_get_wm_protocols_reply_t *protocols, void *buf,
-                                                   size_t cap, xw_generic_error_t *e);
+                                                   xw_icccm_get_wm_protocols_reply_t *protocols, void *buf, size_t cap,
+                                                   xw_generic_error_t *e);
 /** Frees the reply kept by xw_icccm_get_wm_protocols_reply. */
 XW_EXPORT void xw_icccm_get_wm_protocols_reply_wipe(xw_icccm_get_wm_protocols_reply_t *protocols);
 
