@@ -101,6 +101,34 @@ static int value_fits(const xw_get_property_reply_t *r)
     return (uint64_t)r->value_len * (r->format / 8) <= 4 * (uint64_t)r->length;
 }
 
+/* A parse of a GetProperty reply into `out` (one of the reply structs below): 1 and
+ * `out` points into the reply (keeping it in its _reply field), or 0. */
+typedef uint8_t (*take_fn)(xw_get_property_reply_t *reply, void *out);
+
+/* The xcb-style form: the malloc'd reply stays with `out` when parsed, else is freed. */
+static uint8_t reply_kept(xw_connection_t *c, xw_get_property_cookie_t cookie, take_fn take, void *out,
+                          xw_generic_error_t **e)
+{
+    xw_get_property_reply_t *reply = xw_get_property_reply(c, cookie, e);
+    if (take(reply, out))
+        return 1;
+    free(reply);
+    return 0;
+}
+
+/* The caller-storage form: the reply is read into buf and `*kept` (the struct's _reply)
+ * cleared, so the _wipe frees nothing. */
+static int reply_into(xw_connection_t *c, xw_get_property_cookie_t cookie, take_fn take, void *out,
+                      xw_get_property_reply_t **kept, void *buf, size_t cap, xw_generic_error_t *e)
+{
+    xw_generic_error_t err;
+    int r = claim_into(c, cookie, buf, cap, &err);
+    uint8_t ok = r == 1 && take(buf, out);
+    if (ok)
+        *kept = NULL;
+    return into_result(r, ok, &err, e);
+}
+
 /* ---- text properties ---- */
 
 XW_EXPORT xw_get_property_cookie_t xw_icccm_get_text_property(xw_connection_t *c, xw_window_t window,
@@ -115,9 +143,10 @@ XW_EXPORT xw_get_property_cookie_t xw_icccm_get_text_property_unchecked(xw_conne
     return get_prop(c, 0, window, property, XW_GET_PROPERTY_TYPE_ANY, UINT_MAX);
 }
 
-/* Any type but None is text; `prop` points into `reply`, which stays the caller's. */
-static uint8_t parse_text(xw_icccm_get_text_property_reply_t *prop, xw_get_property_reply_t *reply)
+/* Any type but None is text; `prop` points into `reply`. */
+static uint8_t take_text(xw_get_property_reply_t *reply, void *out)
 {
+    xw_icccm_get_text_property_reply_t *prop = out;
     if (!reply || !value_fits(reply) || reply->type == XW_NONE)
         return 0;
     prop->_reply = reply;
@@ -131,23 +160,14 @@ static uint8_t parse_text(xw_icccm_get_text_property_reply_t *prop, xw_get_prope
 XW_EXPORT uint8_t xw_icccm_get_text_property_reply(xw_connection_t *c, xw_get_property_cookie_t cookie,
                                                    xw_icccm_get_text_property_reply_t *prop, xw_generic_error_t **e)
 {
-    xw_get_property_reply_t *reply = xw_get_property_reply(c, cookie, e);
-    if (parse_text(prop, reply))
-        return 1;
-    free(reply);
-    return 0;
+    return reply_kept(c, cookie, take_text, prop, e);
 }
 
 XW_EXPORT int xw_icccm_get_text_property_reply_into(xw_connection_t *c, xw_get_property_cookie_t cookie,
                                                     xw_icccm_get_text_property_reply_t *prop, void *buf, size_t cap,
                                                     xw_generic_error_t *e)
 {
-    xw_generic_error_t err;
-    int r = claim_into(c, cookie, buf, cap, &err);
-    uint8_t ok = r == 1 && parse_text(prop, buf);
-    if (ok)
-        prop->_reply = NULL;
-    return into_result(r, ok, &err, e);
+    return reply_into(c, cookie, take_text, prop, &prop->_reply, buf, cap, e);
 }
 
 XW_EXPORT void xw_icccm_get_text_property_reply_wipe(xw_icccm_get_text_property_reply_t *prop)
@@ -233,27 +253,23 @@ XW_EXPORT uint8_t xw_icccm_get_wm_colormap_windows_from_reply(
     return 1;
 }
 
+static uint8_t take_cmap(xw_get_property_reply_t *reply, void *out)
+{
+    return xw_icccm_get_wm_colormap_windows_from_reply(reply, out);
+}
+
 XW_EXPORT uint8_t xw_icccm_get_wm_colormap_windows_reply(xw_connection_t *c, xw_get_property_cookie_t cookie,
                                                          xw_icccm_get_wm_colormap_windows_reply_t *windows,
                                                          xw_generic_error_t **e)
 {
-    xw_get_property_reply_t *reply = xw_get_property_reply(c, cookie, e);
-    if (xw_icccm_get_wm_colormap_windows_from_reply(reply, windows))
-        return 1;
-    free(reply);
-    return 0;
+    return reply_kept(c, cookie, take_cmap, windows, e);
 }
 
 XW_EXPORT int xw_icccm_get_wm_colormap_windows_reply_into(xw_connection_t *c, xw_get_property_cookie_t cookie,
                                                           xw_icccm_get_wm_colormap_windows_reply_t *windows, void *buf,
                                                           size_t cap, xw_generic_error_t *e)
 {
-    xw_generic_error_t err;
-    int r = claim_into(c, cookie, buf, cap, &err);
-    uint8_t ok = r == 1 && xw_icccm_get_wm_colormap_windows_from_reply(buf, windows);
-    if (ok)
-        windows->_reply = NULL;
-    return into_result(r, ok, &err, e);
+    return reply_into(c, cookie, take_cmap, windows, &windows->_reply, buf, cap, e);
 }
 
 XW_EXPORT void xw_icccm_get_wm_colormap_windows_reply_wipe(xw_icccm_get_wm_colormap_windows_reply_t *windows)
@@ -294,26 +310,22 @@ XW_EXPORT uint8_t xw_icccm_get_wm_protocols_from_reply(xw_get_property_reply_t *
     return 1;
 }
 
+static uint8_t take_protocols(xw_get_property_reply_t *reply, void *out)
+{
+    return xw_icccm_get_wm_protocols_from_reply(reply, out);
+}
+
 XW_EXPORT uint8_t xw_icccm_get_wm_protocols_reply(xw_connection_t *c, xw_get_property_cookie_t cookie,
                                                   xw_icccm_get_wm_protocols_reply_t *protocols, xw_generic_error_t **e)
 {
-    xw_get_property_reply_t *reply = xw_get_property_reply(c, cookie, e);
-    if (xw_icccm_get_wm_protocols_from_reply(reply, protocols))
-        return 1;
-    free(reply);
-    return 0;
+    return reply_kept(c, cookie, take_protocols, protocols, e);
 }
 
 XW_EXPORT int xw_icccm_get_wm_protocols_reply_into(xw_connection_t *c, xw_get_property_cookie_t cookie,
                                                    xw_icccm_get_wm_protocols_reply_t *protocols, void *buf, size_t cap,
                                                    xw_generic_error_t *e)
 {
-    xw_generic_error_t err;
-    int r = claim_into(c, cookie, buf, cap, &err);
-    uint8_t ok = r == 1 && xw_icccm_get_wm_protocols_from_reply(buf, protocols);
-    if (ok)
-        protocols->_reply = NULL;
-    return into_result(r, ok, &err, e);
+    return reply_into(c, cookie, take_protocols, protocols, &protocols->_reply, buf, cap, e);
 }
 
 XW_EXPORT void xw_icccm_get_wm_protocols_reply_wipe(xw_icccm_get_wm_protocols_reply_t *protocols)
@@ -369,26 +381,22 @@ XW_EXPORT uint8_t xw_icccm_get_wm_class_from_reply(xw_icccm_get_wm_class_reply_t
     return 1;
 }
 
+static uint8_t take_class(xw_get_property_reply_t *reply, void *out)
+{
+    return xw_icccm_get_wm_class_from_reply(out, reply);
+}
+
 XW_EXPORT uint8_t xw_icccm_get_wm_class_reply(xw_connection_t *c, xw_get_property_cookie_t cookie,
                                               xw_icccm_get_wm_class_reply_t *prop, xw_generic_error_t **e)
 {
-    xw_get_property_reply_t *reply = xw_get_property_reply(c, cookie, e);
-    if (xw_icccm_get_wm_class_from_reply(prop, reply))
-        return 1;
-    free(reply);
-    return 0;
+    return reply_kept(c, cookie, take_class, prop, e);
 }
 
 XW_EXPORT int xw_icccm_get_wm_class_reply_into(xw_connection_t *c, xw_get_property_cookie_t cookie,
                                                xw_icccm_get_wm_class_reply_t *prop, void *buf, size_t cap,
                                                xw_generic_error_t *e)
 {
-    xw_generic_error_t err;
-    int r = claim_into(c, cookie, buf, cap, &err);
-    uint8_t ok = r == 1 && xw_icccm_get_wm_class_from_reply(prop, buf);
-    if (ok)
-        prop->_reply = NULL;
-    return into_result(r, ok, &err, e);
+    return reply_into(c, cookie, take_class, prop, &prop->_reply, buf, cap, e);
 }
 
 XW_EXPORT void xw_icccm_get_wm_class_reply_wipe(xw_icccm_get_wm_class_reply_t *prop)
