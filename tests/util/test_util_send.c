@@ -74,6 +74,10 @@ static void setup(void)
     b = xw_xcb_borrow(lender);
     ck_assert_int_eq(xw_connection_has_error(b), 0);
     ck_assert_int_eq(dpy_nconns(&srv), 3);
+    /* a first request on each, so that every log exists before dpy_take reads it */
+    xcb_aux_sync(xc);
+    xw_aux_sync(c);
+    xw_aux_sync(b);
 }
 
 static void teardown(void)
