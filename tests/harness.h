@@ -26,10 +26,10 @@ static inline uint64_t harness_seed(const char *a, const char *b)
 }
 
 /* Sanitizers bring their own allocator: allocation counts are made in plain builds. */
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define XW_COUNT_ALLOCS 0
 #elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
 #define XW_COUNT_ALLOCS 0
 #endif
 #endif
