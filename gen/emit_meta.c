@@ -75,5 +75,6 @@ void emit_meta(struct emitter *e)
     out_printf(&e->c, "    .event_names = %s,\n    .n_events = %d,\n", nev ? "xw__event_names" : "0", nev);
     out_printf(&e->c, "    .error_names = %s,\n    .n_errors = %d,\n", nerr ? "xw__error_names" : "0", nerr);
     out_printf(&e->c, "    .xge_names = %s,\n    .n_xge = %d,\n", nxge ? "xw__xge_names" : "0", nxge);
-    out_printf(&e->c, "    .xge_validators = %s,\n};\n", nxge ? "xw__xge_validators" : "0");
+    out_printf(&e->c, "    .xge_validators = %s,\n", nxge ? "xw__xge_validators" : "0");
+    out_printf(&e->c, "    .ext_name = \"%s\",\n};\n", e->m->is_ext ? e->m->ext_name : "xproto");
 }

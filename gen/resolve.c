@@ -534,6 +534,8 @@ static void resolve_copy(struct type *t)
     resolve_type(o);
     t->copy_of = o;
     t->size = o->size;
+    /* a copy of a generic event is a generic event: in the XGE name and validator tables */
+    t->xge = o->xge;
 }
 
 /* The events of t's module an eventstruct's ranges select (core events only), by

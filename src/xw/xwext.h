@@ -31,6 +31,7 @@ typedef struct xw_ext_desc {
     const char *const *xge_names;        /* by XGE event_type */
     unsigned n_xge;
     const xw_validate_fn *xge_validators; /* by XGE event_type; NULL entries: fixed size */
+    const char *ext_name;                /* the XML's extension-name, "RandR"; "xproto" for the core */
 } xw_ext_desc_t;
 
 struct xw_extension_t {

@@ -1072,4 +1072,5 @@ const xw_ext_desc_t xw_demo_desc = {
     .xge_names = xw__xge_names,
     .n_xge = 3,
     .xge_validators = xw__xge_validators,
+    .ext_name = "Demo",
 };
