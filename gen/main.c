@@ -8,7 +8,7 @@
 
 static void usage(void)
 {
-    fputs("usage: xwgen [-I xmldir] [-o outdir | --layout file.c | --conform file.c | --decode file.c] [--counts] file.xml...\n", stderr);
+    fputs("usage: xwgen [-I xmldir] [-o outdir | --layout file.c | --conform file.c | --decode file.c | --man dir] [--counts] file.xml...\n", stderr);
     exit(2);
 }
 
@@ -50,7 +50,7 @@ static void split(const char *path, char **dir, char **name)
 
 int main(int argc, char **argv)
 {
-    const char *outdir = ".", *incdir = NULL, *layout = NULL, *conform = NULL, *decode = NULL;
+    const char *outdir = ".", *incdir = NULL, *layout = NULL, *conform = NULL, *decode = NULL, *man = NULL;
     int counts = 0, nfiles = 0;
     struct counts sum = { 0 };
     for (int i = 1; i < argc; i++) {
@@ -64,6 +64,8 @@ int main(int argc, char **argv)
             decode = argv[++i];
         else if (!strcmp(argv[i], "--conform") && i + 1 < argc)
             conform = argv[++i];
+        else if (!strcmp(argv[i], "--man") && i + 1 < argc)
+            man = argv[++i];
         else if (!strcmp(argv[i], "--counts"))
             counts = 1;
         else if (argv[i][0] == '-')
@@ -79,6 +81,8 @@ int main(int argc, char **argv)
                 emit_conform(m, conform);
             else if (decode)
                 emit_decode(m, decode);
+            else if (man)
+                emit_man(m, man);
             else
                 emit_module(m, outdir);
             add_counts(&sum, m->counts);
