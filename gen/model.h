@@ -120,6 +120,7 @@ struct doc {
     char **etypes, **etexts; /* <error type=...> docs: the error and when it happens */
     int nerrors;
     char **seetypes, **seenames; /* <see type="request|event|function|program" name=...> */
+    struct loc *seelocs;
     int nsees;
     char *example; /* C code, as the description's authors wrote it for a man page */
 };

@@ -242,6 +242,8 @@ static struct doc *parse_doc(const struct xnode *n)
         } else if (!strcmp(k->tag, "see") && xattr(k, "name")) {
             int m = d->nsees;
             PUSH(d->seetypes, m, xstrdup(xattr(k, "type") ? xattr(k, "type") : ""));
+            m = d->nsees;
+            PUSH(d->seelocs, m, k->loc);
             PUSH(d->seenames, d->nsees, xstrdup(xattr(k, "name")));
         } else if (!strcmp(k->tag, "example")) {
             d->example = example_text(k->text ? k->text : "");
