@@ -137,31 +137,24 @@ static int main_function(const char *base, const char *name)
     return 0;
 }
 
-/* The request's functions, exactly as its header declares them: the request is
- * emitted into a scratch emitter and its exported prototypes are read back, so the
- * page cannot drift from the header (senders, _sizeof, accessors, reply, reply fds). */
-static void collect_protos(struct page *pg)
+/* One "XW_EXPORT ret name(params);" line of the header, as a prototype. */
+static struct proto read_proto(struct type *t, const char *line, size_t n)
 {
-    struct emitter scratch = { .m = pg->e->m };
-    emit_request(&scratch, pg->t);
-    char *base = tfunc(pg->e, pg->t, NULL);
-    for (char *p = scratch.hfuncs.buf; p && *p;) {
-        char *nl = strchr(p, '\n');
-        size_t n = nl ? (size_t)(nl - p) : strlen(p);
-        if (!strncmp(p, "XW_EXPORT ", 10)) {
-            char *decl = strndup(p + 10, n - 10), *paren = strchr(decl, '(');
-            if (!paren)
-                fail(pg->t->loc, "man page: cannot read the prototype '%s'", decl);
-            char *start = paren;
-            while (start > decl && ident_char(start[-1]))
-                start--;
-            struct proto pr = { decl, strndup(start, (size_t)(paren - start)) };
-            PUSH(pg->protos, pg->nprotos, pr);
-        }
-        p = nl ? nl + 1 : p + n;
-    }
-    /* the request function first (it names the page), then the other senders and the
-     * reply function, then the rest, each group in the header's order */
+    char *decl = strndup(line + 10, n - 10), *paren = strchr(decl, '(');
+    size_t len = strlen(decl);
+    /* a prototype spread over lines would be cut short here: refuse it */
+    if (!paren || len < 2 || strcmp(decl + len - 2, ");"))
+        fail(t->loc, "man page: cannot read the prototype '%s'", decl);
+    char *start = paren;
+    while (start > decl && ident_char(start[-1]))
+        start--;
+    return (struct proto){ decl, strndup(start, (size_t)(paren - start)) };
+}
+
+/* The request function first (it names the page), then the other senders and the
+ * reply function, then the rest, each group in the header's order. */
+static void order_protos(struct page *pg, const char *base)
+{
     struct proto *sorted = xcalloc((size_t)pg->nprotos, sizeof(*sorted));
     int n = 0;
     for (int pass = 0; pass < 3; pass++)
@@ -174,6 +167,26 @@ static void collect_protos(struct page *pg)
         fail(pg->t->loc, "man page: the header declares no %s", base);
     free(pg->protos);
     pg->protos = sorted;
+}
+
+/* The request's functions, exactly as its header declares them: the request is
+ * emitted into a scratch emitter and its exported prototypes are read back, so the
+ * page cannot drift from the header (senders, _sizeof, accessors, reply, reply fds). */
+static void collect_protos(struct page *pg)
+{
+    struct emitter scratch = { .m = pg->e->m };
+    emit_request(&scratch, pg->t);
+    for (char *p = scratch.hfuncs.buf; p && *p;) {
+        char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        if (!strncmp(p, "XW_EXPORT ", 10)) {
+            struct proto pr = read_proto(pg->t, p, n);
+            PUSH(pg->protos, pg->nprotos, pr);
+        }
+        p = nl ? nl + 1 : p + n;
+    }
+    char *base = tfunc(pg->e, pg->t, NULL);
+    order_protos(pg, base);
     free(base);
     free(scratch.htypes.buf), free(scratch.hfuncs.buf), free(scratch.c.buf);
 }
