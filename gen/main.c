@@ -7,7 +7,7 @@
 
 static void usage(void)
 {
-    fputs("usage: xwgen [-I xmldir] [-o outdir] [--counts] file.xml...\n", stderr);
+    fputs("usage: xwgen [-I xmldir] [-o outdir | --man dir] [--counts] file.xml...\n", stderr);
     exit(2);
 }
 
@@ -35,7 +35,7 @@ static void print_counts(const struct counts *c, int nfiles)
 
 int main(int argc, char **argv)
 {
-    const char *outdir = ".", *incdir = NULL;
+    const char *outdir = ".", *incdir = NULL, *man = NULL;
     int counts = 0, nfiles = 0;
     struct counts sum = { 0 };
     struct world world = { 0 };
@@ -44,18 +44,24 @@ int main(int argc, char **argv)
             outdir = argv[++i];
         else if (!strcmp(argv[i], "-I") && i + 1 < argc)
             incdir = argv[++i];
+        else if (!strcmp(argv[i], "--man") && i + 1 < argc)
+            man = argv[++i];
         else if (!strcmp(argv[i], "--counts"))
             counts = 1;
         else if (argv[i][0] == '-')
             usage();
         else {
             struct module *m = load_description(&world, incdir, argv[i]);
-            struct out h = { 0 }, c = { 0 };
-            char *hn = xasprintf("%s.h", m->header), *cn = xasprintf("%s.c", m->header);
-            emit_module(m, &h, &c);
-            write_out(outdir, hn, &h);
-            write_out(outdir, cn, &c);
-            free(hn), free(cn);
+            if (man) {
+                emit_man(m, man);
+            } else {
+                struct out h = { 0 }, c = { 0 };
+                char *hn = xasprintf("%s.h", m->header), *cn = xasprintf("%s.c", m->header);
+                emit_module(m, &h, &c);
+                write_out(outdir, hn, &h);
+                write_out(outdir, cn, &c);
+                free(hn), free(cn);
+            }
             add_counts(&sum, &m->counts);
             nfiles++;
         }

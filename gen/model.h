@@ -123,6 +123,12 @@ struct doc {
     char *description;
     char **fnames, **ftexts; /* <field name=...> docs */
     int nfields;
+    char **etypes, **etexts; /* <error type=...> docs: the error and when it happens */
+    int nerrors;
+    char **seetypes, **seenames; /* <see type="request|event|function|program" name=...> */
+    struct loc *seelocs;
+    int nsees;
+    char *example; /* C code, as the description's authors wrote it for a man page */
 };
 
 /* a value a walker takes from outside the type it walks */
@@ -291,5 +297,6 @@ void emit_request(struct emitter *e, struct type *t);
 void emit_switch_type(struct emitter *e, struct type *sw);
 void emit_meta(struct emitter *e);
 void emit_doc(struct out *o, const struct doc *d, const char *indent);
+void emit_man(struct module *m, const char *dir);
 
 #endif

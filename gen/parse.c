@@ -202,6 +202,20 @@ static struct expr *parse_expr(struct module *m, const struct xnode *n)
     return e;
 }
 
+/* The examples were written for roff, where a doubled backslash prints one: their
+ * printf("...\\n") stands for C's "\n". Stored as the C they stand for. */
+static char *example_text(const char *s)
+{
+    char *r = xstrdup(s), *w = r;
+    for (const char *p = s; *p; p++) {
+        if (p[0] == '\\' && p[1] == '\\')
+            p++;
+        *w++ = *p;
+    }
+    *w = 0;
+    return r;
+}
+
 static struct doc *parse_doc(const struct xnode *n)
 {
     struct doc *d = xcalloc(1, sizeof(*d));
@@ -216,6 +230,18 @@ static struct doc *parse_doc(const struct xnode *n)
             PUSH(d->fnames, m, xstrdup(xattr(k, "name")));
             m = d->nfields;
             PUSH(d->ftexts, d->nfields, xstrdup(k->text ? k->text : ""));
+        } else if (!strcmp(k->tag, "error") && xattr(k, "type")) {
+            int m = d->nerrors;
+            PUSH(d->etypes, m, xstrdup(xattr(k, "type")));
+            PUSH(d->etexts, d->nerrors, xstrdup(k->text ? k->text : ""));
+        } else if (!strcmp(k->tag, "see") && xattr(k, "name")) {
+            int m = d->nsees;
+            PUSH(d->seetypes, m, xstrdup(xattr(k, "type") ? xattr(k, "type") : ""));
+            m = d->nsees;
+            PUSH(d->seelocs, m, k->loc);
+            PUSH(d->seenames, d->nsees, xstrdup(xattr(k, "name")));
+        } else if (!strcmp(k->tag, "example")) {
+            d->example = example_text(k->text ? k->text : "");
         }
     }
     return d;

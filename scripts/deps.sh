@@ -29,6 +29,7 @@ packages=(
   "${xcb_ext_devs[@]}"
   libxext-dev libxxf86vm-dev libxi-dev libxrandr-dev valgrind libclang-rt-14-dev strace linux-perf
   "${xcb_util_oracles[@]}"
+  groff-base man-db
 )
 
 # A package counts as present only when dpkg says "install ok installed"; one

@@ -53,6 +53,14 @@ def install():
     check(len(headers) == 34, "%d headers in include/xw (want 32 generated + 2)" % len(headers))
     check("xw_aux.h" in util, "include/xw/xw_aux.h (libxwire-util) is not installed")
     check(os.path.exists(os.path.join(os.path.dirname(pcs[0]), "xwire-util.pc")), "no xwire-util.pc")
+    # man pages: the generated ones (a page or a .so alias per function) and the helper families'
+    man3 = glob.glob(os.path.join(stage, "**", "man", "man3"), recursive=True)
+    check(len(man3) == 1, "share/man/man3 found %d times" % len(man3))
+    pages = set(os.listdir(man3[0]))
+    built = set(os.listdir(os.path.join(args.builddir, "xproto", "man3")))
+    check(built <= pages, "%d generated man pages are not installed" % len(built - pages))
+    check({"xw_intern_atom.3", "xw_intern_atom_reply.3", "xw_aux.3", "xw_ewmh.3"} <= pages, "man pages missing")
+    print("installed: %d man pages in share/man/man3" % len(pages))
     check(os.readlink(os.path.join(libdir, "libxwire.so")) == "libxwire.so.0", "libxwire.so symlink")
     check(os.path.exists(os.path.join(libdir, "libxwire.a")), "no libxwire.a")
     print("installed: %d headers in include/xw, libxwire.so -> libxwire.so.0, libxwire.a, xwire.pc; "

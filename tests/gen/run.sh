@@ -1,6 +1,6 @@
 #!/bin/sh
-# Generator tests: golden output for good/*.xml (byte-for-byte, and the same on a second
-# run) and the exact "file:line: error:" diagnostic for each bad/*.xml.
+# Generator tests: golden output for good/*.xml and man/*.xml (byte-for-byte, and the same
+# on a second run) and the exact "file:line: error:" diagnostic for each bad/*.xml.
 # usage: run.sh XWGEN TESTDIR OUTDIR PROTODIR
 set -u
 xwgen=$1 dir=$2 out=$3 proto=$4
@@ -24,6 +24,23 @@ done
 for x in bad/*.xml; do
     want=$(cat "${x%.xml}.err")
     got=$("$xwgen" -I "$proto" -o "$out/a" "$x" 2>&1 >/dev/null)
+    rc=$?
+    if [ "$rc" = 1 ] && [ "$got" = "$want" ]; then ok; else ko "$x: exit $rc, said '$got', expected '$want'"; fi
+done
+# Man pages: man/<name>.xml against the golden pages in man/<name>/, and the same on a
+# second run; man/bad*.xml against their diagnostic.
+for x in man/[!b]*.xml; do
+    n=$(basename "$x" .xml)
+    if "$xwgen" -I "$proto" --man "$out/a/man-$n" "$x" && "$xwgen" -I "$proto" --man "$out/b/man-$n" "$x"; then
+        if diff -r "man/$n" "$out/a/man-$n" >/dev/null; then ok; else ko "man pages of $n differ from the golden ones"; diff -ru "man/$n" "$out/a/man-$n" | head -20; fi
+        if diff -r "$out/a/man-$n" "$out/b/man-$n" >/dev/null; then ok; else ko "man pages of $n differ between two runs"; fi
+    else
+        ko "xwgen --man failed on $x"
+    fi
+done
+for x in man/bad*.xml; do
+    want=$(cat "${x%.xml}.err")
+    got=$("$xwgen" -I "$proto" --man "$out/a/man-bad" "$x" 2>&1 >/dev/null)
     rc=$?
     if [ "$rc" = 1 ] && [ "$got" = "$want" ]; then ok; else ko "$x: exit $rc, said '$got', expected '$want'"; fi
 done
