@@ -396,21 +396,22 @@ static int inline_ok(struct emitter *e, struct type *t, int checked_flag, int au
     return size == wire_fixed_size(t) && size % 4 == 0 && size <= 256;
 }
 
-/* Other threads may be inside the connection (thread-safe mode, several threads):
- * then inline_limit is 0, read atomically, and seq, which they change under the
- * lock, is not read at all. */
+/* The runtime's one write primitive (xwint.h): reserve room, frame the fixed part
+ * and copy it there, commit. Without the lock: the limit lets it through only while
+ * no other thread can be in the connection. */
 static void inline_path(struct sender *s)
 {
     char *op = tfunc(s->e, s->t, NULL), *opu = cname_upper(op);
     /* the limit is loaded first thing in the function (s->pre): after the request's
      * fields are stored, gcc would no longer fold them into one constant store */
-    out_printf(&s->pre, "    uint64_t xw_lim = __atomic_load_n(&((struct xw__out_head *)(void *)c)->inline_limit, __ATOMIC_RELAXED);\n");
-    out_printf(&s->body, "    {\n        struct xw__out_head *xw_h = (struct xw__out_head *)(void *)c;\n"
-                         "        if (XW_LIKELY(((xw_lim && xw_h->seq < xw_lim) || (XW__PROCESS_SINGLE_THREADED && xw_h->seq < xw_h->fast_limit)) &&\n"
-                         "                      (size_t)(xw_h->end - xw_h->ptr) >= sizeof(xw_out))) {\n"
-                         "            xw_out.major_opcode = %s;\n            xw_out.length = (uint16_t)(sizeof(xw_out) / 4);\n"
-                         "            memcpy(xw_h->ptr, &xw_out, sizeof(xw_out));\n            xw_h->ptr += sizeof(xw_out);\n"
-                         "            xw_ret.sequence = (unsigned int)++xw_h->seq;\n            return xw_ret;\n        }\n    }\n",
+    out_printf(&s->pre, "    uint64_t xw_lim = xw__out_unlocked_limit(c);\n");
+    out_printf(&s->body, "    {\n"
+                         "        uint8_t *xw_p = xw__out_reserve(c, sizeof(xw_out), xw_lim);\n"
+                         "        if (XW_LIKELY(xw_p != NULL)) {\n"
+                         "            xw__out_frame((uint8_t *)&xw_out, &xw_req, %s, (uint16_t)(sizeof(xw_out) / 4));\n"
+                         "            memcpy(xw_p, &xw_out, sizeof(xw_out));\n"
+                         "            xw_ret.sequence = (unsigned int)xw__out_commit(c, sizeof(xw_out));\n"
+                         "            return xw_ret;\n        }\n    }\n",
                opu);
     free(op), free(opu);
 }
@@ -461,8 +462,11 @@ static void emit_sender(struct emitter *e, struct type *t, const char *fn, int c
     char *op = tfunc(e, t, NULL), *opu = cname_upper(op);
     char *val = t->reply ? xasprintf("%s", "xw_validate_reply") : xstrdup("0");
     out_printf(c, "\n{\n    static const xw_protocol_request_t xw_req = {\n        .count = %d,\n        .ext = %s%s,\n"
-                  "        .opcode = %s,\n        .isvoid = %d,\n        .validate = %s,\n    };\n",
-               s.nparts, ext ? "&" : "", ext ? ext : "0", opu, t->reply ? 0 : 1, val);
+                  "        .opcode = %s,\n        .isvoid = %d,\n",
+               s.nparts, ext ? "&" : "", ext ? ext : "0", opu, t->reply ? 0 : 1);
+    if (t->multi_reply)
+        out_printf(c, "        .multi_reply = 1,\n        .multi_end = %d,\n", t->multi_end);
+    out_printf(c, "        .validate = %s,\n    };\n", val);
     out_printf(c, "    struct iovec xw_parts[%d];\n    %s xw_out;\n    %s xw_ret;\n", s.nparts + 2, rt, cookie);
     if (s.nfds_fixed || s.nfds_list)
         out_printf(c, "    int xw_fds[%d];\n    unsigned int xw_nfds = 0;\n", s.nfds_list ? 16 : s.nfds_fixed);

@@ -160,6 +160,9 @@ struct type {
     int nxidunion;
     int emitted;
     int is_core_prim;
+    /* TK_REQUEST answered by several replies (resolve.c's table): the last one has
+     * byte 1 equal to multi_end */
+    int multi_reply, multi_end;
 };
 
 struct import {

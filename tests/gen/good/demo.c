@@ -4,6 +4,7 @@
 #include <unistd.h>
 #include <xw/xwext.h>
 #include <xw/demo.h>
+#include "xwint.h"
 
 #if defined(__GNUC__)
 #pragma GCC diagnostic ignored "-Wunused-function"
