@@ -339,23 +339,24 @@ static int inline_ok(struct emitter *e, struct type *t, int checked_flag, int au
     return size == wire_fixed_size(t) && size % 4 == 0 && size <= 256;
 }
 
-/* Other threads may be inside the connection (thread-safe mode, several threads):
- * then inline_limit is 0, read atomically, and seq, which they change under the
- * lock, is not read at all. */
+/* The runtime's one write primitive (xwint.h): reserve room, frame the fixed part
+ * and copy it there, commit. Without the lock: the limit lets it through only while
+ * no other thread can be in the connection. */
 static void inline_path(struct sender *s)
 {
-    char *op = tfunc(s->e, s->t, NULL), *opu = cname_upper(op);
+    char *op = tfunc(s->e, s->t, NULL), *opu = cname_upper(op), *rq = ifunc(s->t, NULL, "req");
     /* the limit is loaded first thing in the function (s->pre): after the request's
      * fields are stored, gcc would no longer fold them into one constant store */
-    out_printf(&s->pre, "    uint64_t xw_lim = __atomic_load_n(&((struct xw__out_head *)(void *)c)->inline_limit, __ATOMIC_RELAXED);\n");
-    out_printf(&s->body, "    {\n        struct xw__out_head *xw_h = (struct xw__out_head *)(void *)c;\n"
-                         "        if (XW_LIKELY(((xw_lim && xw_h->seq < xw_lim) || (XW__PROCESS_SINGLE_THREADED && xw_h->seq < xw_h->fast_limit)) &&\n"
-                         "                      (size_t)(xw_h->end - xw_h->ptr) >= sizeof(xw_out))) {\n"
-                         "            xw_out.major_opcode = %s;\n            xw_out.length = (uint16_t)(sizeof(xw_out) / 4);\n"
-                         "            memcpy(xw_h->ptr, &xw_out, sizeof(xw_out));\n            xw_h->ptr += sizeof(xw_out);\n"
-                         "            xw_ret.sequence = (unsigned int)++xw_h->seq;\n            return xw_ret;\n        }\n    }\n",
-               opu);
-    free(op), free(opu);
+    out_printf(&s->pre, "    uint64_t xw_lim = xw__out_unlocked_limit(c);\n");
+    out_printf(&s->body, "    {\n"
+                         "        uint8_t *xw_p = xw__out_reserve(c, sizeof(xw_out), xw_lim);\n"
+                         "        if (XW_LIKELY(xw_p != NULL)) {\n"
+                         "            xw__out_frame((uint8_t *)&xw_out, &%s, %s, (uint16_t)(sizeof(xw_out) / 4));\n"
+                         "            memcpy(xw_p, &xw_out, sizeof(xw_out));\n"
+                         "            xw_ret.sequence = (unsigned int)xw__out_commit(c, sizeof(xw_out));\n"
+                         "            return xw_ret;\n        }\n    }\n",
+               rq, opu);
+    free(op), free(opu), free(rq);
 }
 
 /* c and a wrapper's own parameters, by name: what it passes to the body. */
@@ -415,18 +416,23 @@ static void emit_body(struct emitter *e, struct type *t, int aux)
     struct sender s = { .e = e, .t = t };
     sender_text(&s, aux, 0);
     struct out *c = &e->c;
+    char *ext = e->m->is_ext ? cname_join(e->m, (char *[]){ "xw", e->m->ext_name, "id" }, 3, NULL) : NULL;
+    char *op = tfunc(e, t, NULL), *opu = cname_upper(op);
+    char *val = t->reply ? ifunc(t, NULL, "reply_validate") : xstrdup("0");
+    char *rq = ifunc(t, aux ? "aux" : NULL, "req");
+    /* At file scope: the body and the inline path of the unchecked sender frame with it. */
+    out_printf(c, "\nstatic const xw_protocol_request_t %s = {\n    .count = %d,\n    .ext = %s%s,\n"
+                  "    .opcode = %s,\n    .isvoid = %d,\n",
+               rq, s.nparts, ext ? "&" : "", ext ? ext : "0", opu, t->reply ? 0 : 1);
+    if (t->multi_reply)
+        out_printf(c, "    .multi_reply = 1,\n    .multi_end = %d,\n", t->multi_end);
+    out_printf(c, "    .validate = %s,\n};\n", val);
     out_printf(c, "\n/* The body of %s's %ssenders; xw_flags is 0 or XW_REQUEST_CHECKED. */\n"
                   "static __attribute__((noinline)) ",
                t->name, aux ? "_aux " : "");
     signature(e, c, t, cookie, bn, aux);
     c->len--; /* reopen the parameter list */
-    out_printf(c, ", int xw_flags)");
-    char *ext = e->m->is_ext ? cname_join(e->m, (char *[]){ "xw", e->m->ext_name, "id" }, 3, NULL) : NULL;
-    char *op = tfunc(e, t, NULL), *opu = cname_upper(op);
-    char *val = t->reply ? ifunc(t, NULL, "reply_validate") : xstrdup("0");
-    out_printf(c, "\n{\n    static const xw_protocol_request_t xw_req = {\n        .count = %d,\n        .ext = %s%s,\n"
-                  "        .opcode = %s,\n        .isvoid = %d,\n        .validate = %s,\n    };\n",
-               s.nparts, ext ? "&" : "", ext ? ext : "0", opu, t->reply ? 0 : 1, val);
+    out_printf(c, ", int xw_flags)\n{\n");
     out_printf(c, "    struct iovec xw_parts[%d];\n    %s xw_out;\n    %s xw_ret;\n", s.nparts + 2, rt, cookie);
     int fds = s.nfds_fixed || s.nfds_list;
     if (fds)
@@ -436,10 +442,10 @@ static void emit_body(struct emitter *e, struct type *t, int aux)
     out_append(c, &s.body);
     out_printf(c, "    {\n        size_t xw_total = 0;\n        for (int xw_k = 2; xw_k < %d; xw_k++)\n            xw_total += xw_parts[xw_k].iov_len;\n",
                s.nparts + 2);
-    out_printf(c, "        xw_ret.sequence = (unsigned int)xw_send(c, xw_flags%s, xw_parts + 2, &xw_req, xw_total, %s, %s);\n    }\n",
-               t->reply && t->reply->has_fds ? " | XW_REQUEST_REPLY_FDS" : "", fds ? "xw_nfds" : "0", fds ? "xw_fds" : "0");
+    out_printf(c, "        xw_ret.sequence = (unsigned int)xw_send(c, xw_flags%s, xw_parts + 2, &%s, xw_total, %s, %s);\n    }\n",
+               t->reply && t->reply->has_fds ? " | XW_REQUEST_REPLY_FDS" : "", rq, fds ? "xw_nfds" : "0", fds ? "xw_fds" : "0");
     out_printf(c, "    return xw_ret;\n}\n");
-    free(cookie), free(rt), free(bn), free(ext), free(op), free(opu), free(val);
+    free(cookie), free(rt), free(bn), free(ext), free(op), free(opu), free(val), free(rq);
     free_sender(&s);
 }
 

@@ -189,6 +189,9 @@ struct type {
     int nmembers;
     struct type **xidunion_members;
     int nxidunion;
+    /* TK_REQUEST answered by several replies (resolve.c's table): the last one has
+     * byte 1 equal to multi_end */
+    int multi_reply, multi_end;
 };
 
 struct import {

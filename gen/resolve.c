@@ -655,6 +655,36 @@ static void mark_new_ids(struct module *m)
     }
 }
 
+/* Requests the server answers with several replies, which the XML does not say: the
+ * last reply is the one whose field at byte 1 has the given value. The runtime keeps
+ * such a request pending until that reply. An entry naming a request, or a byte-1
+ * field, that the description lacks stops the generator. */
+static const struct { const char *header, *request, *field; int last; } multi_replies[] = {
+    { "xproto", "ListFontsWithInfo", "name_len", 0 }, /* a reply with no name ends the list */
+    { "record", "EnableContext", "category", 5 },     /* Category EndOfData */
+};
+
+static void mark_multi_replies(struct module *m)
+{
+    for (size_t i = 0; i < sizeof(multi_replies) / sizeof(multi_replies[0]); i++) {
+        if (strcmp(multi_replies[i].header, m->header))
+            continue;
+        struct type *t = NULL;
+        for (int k = 0; k < m->ntypes && !t; k++)
+            if (m->types[k]->kind == TK_REQUEST && !strcmp(m->types[k]->name, multi_replies[i].request))
+                t = m->types[k];
+        struct loc loc = { m->file, 1 };
+        if (!t || !t->reply)
+            fail(t ? t->loc : loc, "multi-reply table: no request %s with a reply", multi_replies[i].request);
+        struct field *f = t->reply->nfields > 1 ? t->reply->fields[1] : NULL;
+        if (!f || strcmp(f->name, multi_replies[i].field) || field_size(f) != 1)
+            fail(t->loc, "multi-reply table: %s's reply has no one-byte field %s at byte 1", t->name,
+                 multi_replies[i].field);
+        t->multi_reply = 1;
+        t->multi_end = multi_replies[i].last;
+    }
+}
+
 void module_resolve(struct module *m)
 {
     if (m->resolved)
@@ -666,6 +696,7 @@ void module_resolve(struct module *m)
         resolve_type(m->types[i]);
     mark_new_ids(m);
     module_wparams(m);
+    mark_multi_replies(m);
 }
 
 /* Size of the C struct the generator declares for t (natural alignment), so senders

@@ -89,15 +89,6 @@ static xw_connection_t *conn_new(int fd)
     return c;
 }
 
-static void xid_init(xw_connection_t *c)
-{
-    c->xid_base = xw__rd32(c->setup + 12);
-    c->xid_mask = xw__rd32(c->setup + 16);
-    c->xid_inc = c->xid_mask & (~c->xid_mask + 1);
-    c->xid_last = 0;
-    c->xid_max = 0; /* the first xw_generate_id opens the range */
-}
-
 XW_EXPORT xw_connection_t *xw_connect_to_fd(int fd, xw_auth_info_t *auth_info)
 {
     xw_connection_t *c = conn_new(fd);
@@ -117,7 +108,7 @@ XW_EXPORT xw_connection_t *xw_connect_to_fd(int fd, xw_auth_info_t *auth_info)
     }
     if (xw__setup_handshake(c, auth_info) < 0)
         return c;
-    xid_init(c);
+    xw__xid_init(c);
     uint16_t maxlen = xw__rd16(c->setup + 26);
     if (maxlen < 4096) { /* the protocol's floor: every server takes 4096 words */
         xw__conn_fail(c, XW_CONN_CLOSED_PARSE_ERR, "malformed setup: maximum request length %u words (at least 4096)",
@@ -148,7 +139,7 @@ XW_EXPORT xw_connection_t *xw_borrow_connection(const struct xw_borrow_ops *ops,
     }
     memcpy(c->setup, setup, setup_len);
     c->setup_len = setup_len;
-    xid_init(c);
+    xw__xid_init(c);
     c->out.max_words = xw__rd16(c->setup + 26);
     /* only now: a failed one is an ordinary failed connection, with no owner to call */
     c->borrow = ops;

@@ -1,18 +1,21 @@
-/* ext.c — extension data (QueryExtension by hand, cached per connection) and BIG-REQUESTS. */
+/* ext.c — extension data (QueryExtension, cached per connection) and BIG-REQUESTS. */
 #include "xwint.h"
 
 #include <stdlib.h>
 
-static xw_extension_t bigreq_ext = {"BIG-REQUESTS", 0, NULL};
-
-/* Entries match by pointer or by name, so a hand-written xw_extension_t and the
- * generated one share one query. */
+/* Entries match by pointer: each extension has one xw_extension_t, the generated one. */
 static struct xw_ext_entry *entry_find(xw_connection_t *c, xw_extension_t *ext)
 {
     for (struct xw_ext_entry *e = c->exts; e; e = e->next)
-        if (e->ext == ext || (e->ext->name && ext->name && !strcmp(e->ext->name, ext->name)))
+        if (e->ext == ext)
             return e;
     return NULL;
+}
+
+/* The reply an entry keeps once state is XW_EXT_PRESENT. */
+static const xw_query_extension_reply_t *reply_of(const struct xw_ext_entry *e)
+{
+    return (const xw_query_extension_reply_t *)(const void *)e->reply;
 }
 
 static struct xw_ext_entry *entry_get(xw_connection_t *c, xw_extension_t *ext)
@@ -26,24 +29,23 @@ static struct xw_ext_entry *entry_get(xw_connection_t *c, xw_extension_t *ext)
     return e;
 }
 
-/* Lock held. QueryExtension: opcode 98, 8-byte header with the name length at
- * offset 4, then the name padded to 4. Checked, so an error comes back to us. */
+/* Lock held. QueryExtension (under the lock, so not through the generated sender,
+ * which takes it), checked so an error comes back to us. */
 static void query_send(xw_connection_t *c, struct xw_ext_entry *e)
 {
-    static const xw_protocol_request_t req = {.count = 3, .opcode = XW_OP_QUERY_EXTENSION};
+    static const xw_protocol_request_t req = {.count = 3, .opcode = XW_QUERY_EXTENSION};
     size_t n = e->ext->name ? strlen(e->ext->name) : 0;
-    if (n > 65535 - 8) {
-        e->state = 3;
+    if (n > 65535 - sizeof(xw_query_extension_request_t)) {
+        e->state = XW_EXT_FAILED;
         return;
     }
-    uint8_t hdr[8] = {0};
-    xw__wr16(hdr + 4, (uint16_t)n);
-    struct iovec iov[5] = {{0}, {0}, {hdr, 8}, {(void *)e->ext->name, n}, {NULL, (4 - (n & 3)) & 3}};
+    xw_query_extension_request_t r = {.name_len = (uint16_t)n};
+    struct iovec iov[5] = {{0}, {0}, {&r, sizeof(r)}, {(void *)e->ext->name, n}, {NULL, -n & 3}};
     if (!n)
-        iov[3].iov_base = hdr; /* zero length: any non-NULL base */
-    size_t total = 8 + n + iov[4].iov_len;
+        iov[3].iov_base = &r; /* zero length: any non-NULL base */
+    size_t total = sizeof(r) + n + iov[4].iov_len;
     e->seq = xw__send_locked(c, XW_REQUEST_CHECKED, iov + 2, &req, total, 0, NULL);
-    e->state = e->seq ? 1 : 3;
+    e->state = e->seq ? XW_EXT_ASKED : XW_EXT_FAILED;
 }
 
 /* Lock held. Whoever pops the reply stores it at once, so a thread that finds
@@ -53,13 +55,13 @@ static void query_finish(xw_connection_t *c, struct xw_ext_entry *e)
     struct xw_pkt *p;
     xw__reply_take(c, e->seq, -1, &p);
     if (p) {
-        int ok = p->kind == XW_PKT_REPLY && p->len >= 32 && XW_PKT_DATA(p)[0] == 1;
+        int ok = p->kind == XW_PKT_REPLY && p->len >= sizeof(e->reply);
         if (ok)
-            memcpy(e->reply, XW_PKT_DATA(p), 32);
-        e->state = ok ? 2 : 3;
+            memcpy(e->reply, XW_PKT_DATA(p), sizeof(e->reply));
+        e->state = ok ? XW_EXT_PRESENT : XW_EXT_FAILED;
         xw__pkt_free(c, p);
-    } else if (e->state == 1) {
-        e->state = 3;
+    } else if (e->state == XW_EXT_ASKED) {
+        e->state = XW_EXT_FAILED;
     }
 }
 
@@ -68,9 +70,9 @@ static struct xw_ext_entry *entry_ready(xw_connection_t *c, xw_extension_t *ext)
     struct xw_ext_entry *e = entry_get(c, ext);
     if (!e)
         return NULL;
-    if (e->state == 0 && !c->error)
+    if (e->state == XW_EXT_UNASKED && !c->error)
         query_send(c, e);
-    if (e->state == 1)
+    if (e->state == XW_EXT_ASKED)
         query_finish(c, e);
     return e;
 }
@@ -78,9 +80,9 @@ static struct xw_ext_entry *entry_ready(xw_connection_t *c, xw_extension_t *ext)
 int xw__ext_major(xw_connection_t *c, xw_extension_t *ext, uint8_t *major)
 {
     struct xw_ext_entry *e = entry_ready(c, ext);
-    if (!e || e->state != 2 || !e->reply[8])
+    if (!e || e->state != XW_EXT_PRESENT || !reply_of(e)->present)
         return -ENOTSUP;
-    *major = e->reply[9];
+    *major = reply_of(e)->major_opcode;
     struct xw_ext_fast *f = &c->ext_fast[((uintptr_t)ext >> 4) & 15];
     f->ext = ext;
     f->major = *major;
@@ -90,7 +92,7 @@ int xw__ext_major(xw_connection_t *c, xw_extension_t *ext, uint8_t *major)
 struct xw_ext_entry *xw__ext_by_major(xw_connection_t *c, uint8_t major)
 {
     for (struct xw_ext_entry *e = c->exts; e; e = e->next)
-        if (e->state == 2 && e->reply[8] && e->reply[9] == major)
+        if (e->state == XW_EXT_PRESENT && reply_of(e)->present && reply_of(e)->major_opcode == major)
             return e;
     return NULL;
 }
@@ -99,48 +101,52 @@ struct xw_ext_entry *xw__ext_by_major(xw_connection_t *c, uint8_t major)
 struct xw_ext_entry *xw__ext_by_error(xw_connection_t *c, uint8_t code)
 {
     struct xw_ext_entry *best = NULL;
-    for (struct xw_ext_entry *e = c->exts; e; e = e->next)
-        if (e->state == 2 && e->reply[8] && e->reply[11] && e->reply[11] <= code &&
-            (!best || e->reply[11] > best->reply[11]))
+    for (struct xw_ext_entry *e = c->exts; e; e = e->next) {
+        const xw_query_extension_reply_t *r = reply_of(e);
+        if (e->state == XW_EXT_PRESENT && r->present && r->first_error && r->first_error <= code &&
+            (!best || r->first_error > reply_of(best)->first_error))
             best = e;
+    }
     return best;
 }
 
-/* Lock held. BigReqEnable: 4-byte request, reply carries the limit at offset 8. */
+/* Lock held. BigReqEnable, under the lock like QueryExtension. */
 static void bigreq_send(xw_connection_t *c)
 {
     uint8_t major;
     /* "unavailable" while asking: the queries below must not ask again (they are
      * small, but a server may announce an absurdly small limit) */
-    c->out.bigreq = -1;
-    if (xw__ext_major(c, &bigreq_ext, &major) < 0)
+    c->out.bigreq = XW_BIGREQ_UNAVAILABLE;
+    if (xw__ext_major(c, &xw_big_requests_id, &major) < 0)
         return;
-    static const xw_protocol_request_t req = {.count = 1, .ext = &bigreq_ext, .opcode = 0};
-    uint8_t b[4] = {0};
-    struct iovec iov[3] = {{0}, {0}, {b, 4}};
-    c->out.bigreq_seq = xw__send_locked(c, XW_REQUEST_CHECKED, iov + 2, &req, 4, 0, NULL);
+    static const xw_protocol_request_t req = {.count = 1, .ext = &xw_big_requests_id, .opcode = XW_BIG_REQUESTS_ENABLE};
+    xw_big_requests_enable_request_t r = {0};
+    struct iovec iov[3] = {{0}, {0}, {&r, sizeof(r)}};
+    c->out.bigreq_seq = xw__send_locked(c, XW_REQUEST_CHECKED, iov + 2, &req, sizeof(r), 0, NULL);
     if (c->out.bigreq_seq)
-        c->out.bigreq = 0;
+        c->out.bigreq = XW_BIGREQ_UNTRIED;
 }
 
 int xw__bigreq_max(xw_connection_t *c, uint32_t *max_words)
 {
     struct xw_out *o = &c->out;
-    if (o->bigreq == 0 && !o->bigreq_seq)
+    if (o->bigreq == XW_BIGREQ_UNTRIED && !o->bigreq_seq)
         bigreq_send(c);
-    if (o->bigreq == 0 && o->bigreq_seq) {
+    if (o->bigreq == XW_BIGREQ_UNTRIED && o->bigreq_seq) {
         struct xw_pkt *p;
         xw__reply_take(c, o->bigreq_seq, -1, &p);
-        if (p && p->kind == XW_PKT_REPLY && p->len >= 12) {
-            o->big_words = xw__rd32(XW_PKT_DATA(p) + 8);
-            o->bigreq = 1;
-        } else if (o->bigreq == 0) {
-            o->bigreq = -1;
+        if (p && p->kind == XW_PKT_REPLY && p->len >= sizeof(xw_big_requests_enable_reply_t)) {
+            xw_big_requests_enable_reply_t r;
+            memcpy(&r, XW_PKT_DATA(p), sizeof(r));
+            o->big_words = r.maximum_request_length;
+            o->bigreq = XW_BIGREQ_ENABLED;
+        } else if (o->bigreq == XW_BIGREQ_UNTRIED) {
+            o->bigreq = XW_BIGREQ_UNAVAILABLE;
         }
         if (p)
             xw__pkt_free(c, p);
     }
-    *max_words = o->bigreq == 1 && o->big_words > o->max_words ? o->big_words : o->max_words;
+    *max_words = o->bigreq == XW_BIGREQ_ENABLED && o->big_words > o->max_words ? o->big_words : o->max_words;
     return c->error ? -EPIPE : 0;
 }
 
@@ -148,7 +154,7 @@ XW_EXPORT const struct xw_query_extension_reply_t *xw_get_extension_data(xw_conn
 {
     xw__lock(c);
     struct xw_ext_entry *e = c->error ? NULL : entry_ready(c, ext);
-    const void *r = e && e->state == 2 ? e->reply : NULL;
+    const void *r = e && e->state == XW_EXT_PRESENT ? e->reply : NULL;
     xw__unlock(c);
     return r;
 }
@@ -157,7 +163,7 @@ XW_EXPORT void xw_prefetch_extension_data(xw_connection_t *c, xw_extension_t *ex
 {
     xw__lock(c);
     struct xw_ext_entry *e = c->error ? NULL : entry_get(c, ext);
-    if (e && e->state == 0)
+    if (e && e->state == XW_EXT_UNASKED)
         query_send(c, e);
     xw__unlock(c);
 }
@@ -177,10 +183,10 @@ XW_EXPORT uint32_t xw_get_maximum_request_length(xw_connection_t *c)
 XW_EXPORT void xw_prefetch_maximum_request_length(xw_connection_t *c)
 {
     xw__lock(c);
-    struct xw_ext_entry *e = c->error || c->out.bigreq ? NULL : entry_get(c, &bigreq_ext);
-    if (e && e->state == 0)
+    struct xw_ext_entry *e = c->error || c->out.bigreq != XW_BIGREQ_UNTRIED ? NULL : entry_get(c, &xw_big_requests_id);
+    if (e && e->state == XW_EXT_UNASKED)
         query_send(c, e);
-    else if (e && e->state == 2 && !c->out.bigreq_seq)
+    else if (e && e->state == XW_EXT_PRESENT && !c->out.bigreq_seq)
         bigreq_send(c);
     xw__unlock(c);
 }

@@ -60,15 +60,6 @@ static int pend_room(struct xw_in *in)
     return 0;
 }
 
-static uint8_t multi_kind(const xw_protocol_request_t *req)
-{
-    if (!req->ext)
-        return req->opcode == XW_OP_LIST_FONTS_WITH_INFO ? XW_PEND_MULTI_FONTS : 0;
-    if (req->opcode == 5 && req->ext->name && !strcmp(req->ext->name, "RECORD"))
-        return XW_PEND_MULTI_RECORD;
-    return 0;
-}
-
 int xw__pend_add(xw_connection_t *c, uint64_t seq, int flags, const xw_protocol_request_t *req)
 {
     struct xw_in *in = &c->in;
@@ -78,7 +69,7 @@ int xw__pend_add(xw_connection_t *c, uint64_t seq, int flags, const xw_protocol_
     }
     if (XW_UNLIKELY(in->pn == in->pcap) && pend_room(in) < 0)
         return -ENOMEM;
-    xw__pend_push(c, seq, flags, req, req->isvoid ? 0 : multi_kind(req));
+    xw__pend_push(c, seq, flags, req);
     if (flags & XW_REQUEST_REPLY_FDS)
         in->fdwait++;
     return 0;
@@ -281,13 +272,11 @@ static struct xw_pkt *malformed_record(xw_connection_t *c, struct xw_pkt *rec, u
     return p;
 }
 
+/* A multi-reply request (xw_protocol_request_t.multi_reply) ends with the reply
+ * whose byte 1 is its multi_end; any other request with its first reply. */
 static int is_last_reply(const struct xw_pend *e, const uint8_t *w)
 {
-    if (e->multi == XW_PEND_MULTI_FONTS)
-        return w[1] == 0; /* name length 0 ends ListFontsWithInfo */
-    if (e->multi == XW_PEND_MULTI_RECORD)
-        return w[1] == 5; /* category EndOfData */
-    return 1;
+    return !e->multi || w[1] == e->multi_end;
 }
 
 static int route_reply(xw_connection_t *c, const uint8_t *w, size_t n, struct xw_pkt *rec, uint64_t seq,

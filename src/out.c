@@ -11,40 +11,6 @@
 /* What NULL-based (padding) slices point at when they go to writev. */
 static const uint8_t zeros[XW_COPY_MAX];
 
-/* Generated senders read the head of struct xw_out through struct xw__out_head. */
-_Static_assert(offsetof(struct xw_connection_t, out) == 0, "out first");
-_Static_assert(offsetof(struct xw_out, ptr) == offsetof(struct xw__out_head, ptr), "ptr");
-_Static_assert(offsetof(struct xw_out, end) == offsetof(struct xw__out_head, end), "end");
-_Static_assert(offsetof(struct xw_out, seq) == offsetof(struct xw__out_head, seq), "seq");
-_Static_assert(offsetof(struct xw_out, inline_limit) == offsetof(struct xw__out_head, inline_limit), "limit");
-
-/* Copies n bytes (NULL src: zeros). Short slices, the usual case, take two
- * overlapping loads instead of a call to memcpy. */
-static inline void copy_slice(uint8_t *dst, const void *src, size_t n)
-{
-    const uint8_t *s = src;
-    if (!s) {
-        if (n) /* generated senders pass a zero-length pad slice: no call for it */
-            memset(dst, 0, n);
-    } else if (n - 4 <= 12) {
-        if (n >= 8) {
-            uint64_t a, b;
-            memcpy(&a, s, 8);
-            memcpy(&b, s + n - 8, 8);
-            memcpy(dst, &a, 8);
-            memcpy(dst + n - 8, &b, 8);
-        } else {
-            uint32_t a, b;
-            memcpy(&a, s, 4);
-            memcpy(&b, s + n - 4, 4);
-            memcpy(dst, &a, 4);
-            memcpy(dst + n - 4, &b, 4);
-        }
-    } else {
-        memcpy(dst, s, n);
-    }
-}
-
 /* One sendmsg of up to IOV_MAX slices with the queued fds attached; the fds are
  * closed once the kernel has taken them. Returns bytes written or -errno. */
 static ssize_t send_some(xw_connection_t *c, struct iovec *iov, size_t n)
@@ -152,7 +118,7 @@ static int append(xw_connection_t *c, struct iovec *v, size_t n)
     for (size_t i = 0; i < n; i++) {
         size_t len = v[i].iov_len;
         if (len < XW_COPY_MAX && len <= (size_t)(o->end - o->ptr)) {
-            copy_slice(o->ptr, v[i].iov_base, len);
+            xw__out_copy(o->ptr, v[i].iov_base, len, 0);
             o->ptr += len;
             continue;
         }
@@ -199,13 +165,14 @@ int xw__out_flush_to(xw_connection_t *c, uint64_t seq)
  * void run, burns a sequence number with zero low bits, or completes a check. */
 int xw__out_sync(xw_connection_t *c)
 {
-    static const xw_protocol_request_t sync_req = {.count = 1, .opcode = XW_OP_GET_INPUT_FOCUS};
-    uint8_t b[4] = {XW_OP_GET_INPUT_FOCUS, 0, 1, 0};
+    static const xw_protocol_request_t sync_req = {.count = 1, .opcode = XW_GET_INPUT_FOCUS};
+    xw_get_input_focus_request_t r = {0};
+    xw__out_frame((uint8_t *)&r, &sync_req, XW_GET_INPUT_FOCUS, sizeof(r) / 4);
     uint64_t seq = c->out.seq + 1;
     if (xw__pend_add(c, seq, XW_REQUEST_DISCARD_REPLY, &sync_req) < 0)
         return -ENOMEM;
     c->out.seq = seq;
-    struct iovec iov[2] = {{NULL, 0}, {b, 4}};
+    struct iovec iov[2] = {{NULL, 0}, {&r, sizeof(r)}};
     return append(c, iov + 1, 1);
 }
 
@@ -285,21 +252,16 @@ static int make_room(xw_connection_t *c, int isvoid, unsigned nfds)
     }
 }
 
-/* Writes the major (and minor) opcode and the length into the request's header;
- * for BIG-REQUESTS moves the header into hdr and vector[-1]. Returns the first slice. */
+/* Writes the request's header; for BIG-REQUESTS moves it into hdr, with the 32-bit
+ * length, as vector[-1]. Returns the first slice. */
 static struct iovec *frame(struct iovec *v, const xw_protocol_request_t *req, uint8_t major, size_t total, int big,
                            uint8_t hdr[8])
 {
     uint8_t *b = v[0].iov_base;
-    b[0] = major;
-    if (req->ext)
-        b[1] = req->opcode;
-    if (!big) {
-        xw__wr16(b + 2, (uint16_t)(total / 4));
+    xw__out_frame(b, req, major, big ? 0 : (uint16_t)(total / 4));
+    if (!big)
         return v;
-    }
-    memcpy(hdr, b, 2);
-    xw__wr16(hdr + 2, 0);
+    memcpy(hdr, b, 4);
     xw__wr32(hdr + 4, (uint32_t)(total / 4 + 1));
     v[0].iov_base = b + 4;
     v[0].iov_len -= 4;
@@ -343,57 +305,24 @@ uint64_t xw__send_locked(xw_connection_t *c, int flags, struct iovec *vector, co
     return seq;
 }
 
-/* Copies one slice of at most 32 bytes with overlapping fixed-size moves, no
- * call; a NULL (padding) slice of at most 4 bytes stores 4 zeros (the buffer has
- * XW_OUT_SLACK spare bytes at its end). Returns 0 when the slice is not small. */
-static inline __attribute__((always_inline)) int copy_small(uint8_t *dst, const uint8_t *s, size_t n)
-{
-    if (!s) {
-        if (n > 4)
-            return 0;
-        memset(dst, 0, 4);
-    } else if (n - 4 <= 4) {
-        uint32_t a, b;
-        memcpy(&a, s, 4);
-        memcpy(&b, s + n - 4, 4);
-        memcpy(dst, &a, 4);
-        memcpy(dst + n - 4, &b, 4);
-    } else if (n - 9 <= 7) {
-        uint64_t a, b;
-        memcpy(&a, s, 8);
-        memcpy(&b, s + n - 8, 8);
-        memcpy(dst, &a, 8);
-        memcpy(dst + n - 8, &b, 8);
-    } else if (n - 17 <= 15) {
-        uint8_t a[16], b[16];
-        memcpy(a, s, 16);
-        memcpy(b, s + n - 16, 16);
-        memcpy(dst, a, 16);
-        memcpy(dst + n - 16, b, 16);
-    } else {
-        return n == 0;
-    }
-    return 1;
-}
-
-/* Lock held (or single-threaded). The common case, kept a leaf with no calls so
- * it needs no saved registers: a request without fds whose slices are small, for
- * the core or an extension whose opcode is cached, unchecked or checked. One combined
- * check, the copy, the header, the sequence number. Returns 0 when the general
- * path must handle it; nothing is committed then. */
+/* Lock held (or the connection single-threaded). The common case, kept a leaf with
+ * no calls so it needs no saved registers: a request without fds whose slices are
+ * small, for the core or an extension whose opcode is cached, unchecked or checked.
+ * Returns 0 when the general path must handle it; nothing is committed then. */
 static inline __attribute__((always_inline)) uint64_t send_fast(xw_connection_t *c, int flags, const struct iovec *v,
-                                 const xw_protocol_request_t *req, size_t total, unsigned nfds)
+                                                                const xw_protocol_request_t *req, size_t total,
+                                                                unsigned nfds)
 {
-    struct xw_out *o = &c->out;
-    uint8_t *dst = o->ptr;
-    uint64_t seq = o->seq;
-    if (XW_UNLIKELY(seq >= o->fast_limit || total - 4 >= XW_COPY_MAX - 4 || total > (size_t)(o->end - dst) ||
+    if (XW_UNLIKELY(total - 4 >= XW_COPY_MAX - 4 ||
                     ((total & 3) | nfds | ((unsigned)flags & ~(unsigned)XW_REQUEST_CHECKED))))
         return 0;
+    uint8_t *dst = xw__out_reserve(c, total, c->out.fast_limit);
+    if (XW_UNLIKELY(!dst))
+        return 0;
     /* A reply-bearing or checked request needs a pending entry: taken here while
-     * the ring has room and the request has one reply. */
+     * the ring has room. */
     unsigned track = (unsigned)flags | (unsigned)!req->isvoid;
-    if (XW_UNLIKELY(track) && !xw__pend_fast_ok(c, req))
+    if (XW_UNLIKELY(track) && !xw__pend_fast_ok(c))
         return 0;
     uint8_t major = req->opcode;
     if (req->ext) {
@@ -404,39 +333,37 @@ static inline __attribute__((always_inline)) uint64_t send_fast(xw_connection_t 
     }
     /* The fixed part first (never padding), then the rest: usually one empty pad. */
     size_t len = v[0].iov_len;
-    if (XW_UNLIKELY(len > total || !copy_small(dst, v[0].iov_base, len)))
+    if (XW_UNLIKELY(len > total || !xw__out_copy(dst, v[0].iov_base, len, 1)))
         return 0;
     uint8_t *p = dst + len, *lim = dst + total;
     for (size_t i = 1, n = req->count; i < n; i++) {
         len = v[i].iov_len;
-        if (XW_UNLIKELY(len > (size_t)(lim - p) || !copy_small(p, v[i].iov_base, len)))
+        if (XW_UNLIKELY(len > (size_t)(lim - p) || !xw__out_copy(p, v[i].iov_base, len, 1)))
             return 0;
         p += len;
     }
     if (XW_UNLIKELY(p != lim))
         return 0;
-    dst[0] = major;
-    if (req->ext)
-        dst[1] = req->opcode;
-    xw__wr16(dst + 2, (uint16_t)(total >> 2));
-    o->ptr = lim;
-    o->seq = seq + 1;
+    xw__out_frame(dst, req, major, (uint16_t)(total >> 2));
+    uint64_t seq = xw__out_commit(c, total);
     if (XW_UNLIKELY(track))
-        xw__pend_push(c, seq + 1, flags, req, 0);
-    return seq + 1;
+        xw__pend_push(c, seq, flags, req);
+    return seq;
 }
 
-/* Everything send_fast declines: takes the lock itself. */
+/* Everything send_fast declines, under the lock xw_send took (none in the
+ * single-threaded mode); releases it. */
 static __attribute__((noinline)) uint64_t send_slow(xw_connection_t *c, int flags, struct iovec *vector,
                                                     const xw_protocol_request_t *req, size_t total, unsigned nfds,
                                                     int *fds)
 {
-    xw__lock(c);
     uint64_t seq = xw__send_locked(c, flags, vector, req, total, nfds, fds);
     xw__unlock(c);
     return seq;
 }
 
+/* The lock is taken once: a request the fast path declines continues under it.
+ * The single-threaded mode has its own copy of the fast path, with no lock code. */
 XW_EXPORT uint64_t xw_send(xw_connection_t *c, int flags, struct iovec *vector, const xw_protocol_request_t *req,
                            size_t total_bytes, unsigned int num_fds, int *fds)
 {
@@ -446,7 +373,8 @@ XW_EXPORT uint64_t xw_send(xw_connection_t *c, int flags, struct iovec *vector, 
     } else {
         xw__mutex_lock(&c->mu);
         seq = send_fast(c, flags, vector, req, total_bytes, num_fds);
-        xw__mutex_unlock(&c->mu);
+        if (XW_LIKELY(seq))
+            xw__mutex_unlock(&c->mu);
     }
     if (XW_LIKELY(seq))
         return seq;

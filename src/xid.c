@@ -1,44 +1,50 @@
 /* xid.c — resource ids from the setup's base and mask, refilled by XC-MISC GetXIDRange. */
 #include "xwint.h"
 
-static xw_extension_t xcmisc_ext = {"XC-MISC", 0, NULL};
+/* The id allocator has its own lock, xid_mu, held across the refill's round trip so
+ * two threads never ask for (and get) the same range; the generated sender and the
+ * reply wait take the connection's lock inside it, so the order is xid_mu, then mu. */
+static void xid_lock(xw_connection_t *c)
+{
+    if (!c->single)
+        xw__mutex_lock(&c->xid_mu);
+}
 
-/* Lock held. GetXIDRange (minor 1, 4 bytes); the reply has start_id at 8 and
- * count at 12. Returns 0 with a fresh range, -ENOSPC when the server has none. */
+static void xid_unlock(xw_connection_t *c)
+{
+    if (!c->single)
+        xw__mutex_unlock(&c->xid_mu);
+}
+
+/* xid_mu held. A fresh range from XC-MISC, copied into a stack buffer (nothing
+ * allocated). Returns 0, or -ENOSPC when the server has none or cannot say. */
 static int refill(xw_connection_t *c)
 {
-    static const xw_protocol_request_t req = {.count = 1, .ext = &xcmisc_ext, .opcode = 1};
-    uint8_t b[4] = {0};
-    struct iovec iov[3] = {{0}, {0}, {b, 4}};
-    uint64_t seq = xw__send_locked(c, XW_REQUEST_CHECKED, iov + 2, &req, 4, 0, NULL);
-    struct xw_pkt *p = NULL;
-    if (seq)
-        xw__reply_take(c, seq, -1, &p);
-    if (!p)
+    xw_xc_misc_get_xid_range_cookie_t ck = xw_xc_misc_get_xid_range(c);
+    union {
+        xw_xc_misc_get_xid_range_reply_t r;
+        uint8_t b[sizeof(xw_xc_misc_get_xid_range_reply_t) + 64]; /* room for a longer reply */
+    } u;
+    size_t len = 0;
+    if (!ck.sequence || xw_wait_for_reply_into(c, ck.sequence, &u, sizeof(u), &len, NULL, -1) != 1 ||
+        len < sizeof(u.r) || u.r.start_id == 0 || u.r.count == 0)
         return -ENOSPC;
-    uint32_t start = 0, count = 0;
-    if (p->kind == XW_PKT_REPLY && p->len >= 16) {
-        start = xw__rd32(XW_PKT_DATA(p) + 8);
-        count = xw__rd32(XW_PKT_DATA(p) + 12);
-    }
-    xw__pkt_free(c, p);
-    if (start == 0 || count == 0)
-        return -ENOSPC;
-    c->xid_last = start;
-    c->xid_max = start + (count - 1) * c->xid_inc;
+    c->xid_last = u.r.start_id;
+    c->xid_max = u.r.start_id + (u.r.count - 1) * c->xid_inc;
     return 0;
 }
 
-/* Ids are base | last, last stepping by the mask's lowest bit. The first call opens
- * the setup's range (so the first id is the base itself, as with libxcb). Returns
- * (uint32_t)-1 when no id is left or the connection failed. */
+/* Ids are base | last, last stepping by the
+ * mask's lowest bit. The first call opens the setup's range (so the first id is the
+ * base itself, as with libxcb). Returns (uint32_t)-1 when no id is left or the
+ * connection failed. */
 XW_EXPORT uint32_t xw_generate_id(xw_connection_t *c)
 {
     uint32_t id = (uint32_t)-1;
     if (c->borrow) /* one id space per connection: the owner hands them out */
         return c->error ? id : c->borrow->generate_id(c->borrow_closure);
-    xw__lock(c);
-    if (c->error || !c->xid_inc)
+    xid_lock(c);
+    if (__atomic_load_n(&c->error, __ATOMIC_RELAXED) || !c->xid_inc)
         goto out;
     if (c->xid_max == 0)
         c->xid_max = c->xid_mask; /* first call: the base itself */
@@ -48,6 +54,17 @@ XW_EXPORT uint32_t xw_generate_id(xw_connection_t *c)
         goto out;
     id = c->xid_last | c->xid_base;
 out:
-    xw__unlock(c);
+    xid_unlock(c);
     return id;
+}
+
+/* Set up from the setup's resource_id_base and mask. */
+void xw__xid_init(xw_connection_t *c)
+{
+    const xw_setup_t *s = (const xw_setup_t *)(const void *)c->setup;
+    c->xid_base = s->resource_id_base;
+    c->xid_mask = s->resource_id_mask;
+    c->xid_inc = c->xid_mask & (~c->xid_mask + 1);
+    c->xid_last = 0;
+    c->xid_max = 0; /* the first xw_generate_id opens the range */
 }

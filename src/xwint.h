@@ -1,4 +1,5 @@
-/* xwint.h — internal: the connection structure, its lock, and what the subsystems share. */
+/* xwint.h — internal: the connection structure, its lock, and what the subsystems and the
+ * generated senders share (never installed). */
 #ifndef XW_INT_H
 #define XW_INT_H
 
@@ -8,10 +9,10 @@
 
 #include <xw/xw.h>
 #include <xw/xwext.h>
+#include <xw/bigreq.h>
+#include <xw/xc_misc.h>
 
-#ifndef XW_LIKELY
 #define XW_LIKELY(x) __builtin_expect(!!(x), 1)
-#endif
 #define XW_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
 /* Sizes. The write buffer is allocated once at connect and never grows; slices of
@@ -28,13 +29,6 @@
 /* A sync is inserted before this many void requests follow the last reply-bearing
  * one, so 16-bit sequence numbers on the wire can always be widened. */
 #define XW_MAX_VOID_RUN 65534u
-
-/* Core opcodes and codes the runtime needs by hand. */
-#define XW_OP_QUERY_EXTENSION 98
-#define XW_OP_GET_INPUT_FOCUS 43
-#define XW_OP_LIST_FONTS_WITH_INFO 50
-#define XW_KEYMAP_NOTIFY 11
-#define XW_GE_GENERIC 35
 
 /* ---- lock: a futex mutex and condition (lock.c). Cheaper than pthread's because the
  * uncontended path is one inline compare-exchange and one exchange. ---- */
@@ -130,16 +124,14 @@ struct xw_queue {
 
 /* ---- requests awaiting a reply, an error or a check (in.c) ---- */
 
-#define XW_PEND_MULTI_FONTS 1  /* ListFontsWithInfo: ends with a reply of name length 0 */
-#define XW_PEND_MULTI_RECORD 2 /* RECORD EnableContext: ends with category EndOfData */
-
 struct xw_pend {
     uint64_t seq;
     xw_validate_fn validate;
     struct xw_queue q; /* replies (or one error) not yet claimed */
     uint16_t flags;    /* XW_REQUEST_* */
     uint8_t isvoid;
-    uint8_t multi;
+    uint8_t multi;     /* replies until one whose byte 1 is multi_end (xw_protocol_request_t) */
+    uint8_t multi_end;
     uint8_t done; /* the server has finished this request */
     uint8_t dead; /* claimed or discarded: the slot may be reused once done */
 };
@@ -153,14 +145,21 @@ struct xw_special_event {
     struct xw_queue q;
 };
 
+enum xw_ext_state {
+    XW_EXT_UNASKED, /* no QueryExtension sent yet */
+    XW_EXT_ASKED,   /* QueryExtension in flight (seq) */
+    XW_EXT_PRESENT, /* reply stored (present or not: reply says) */
+    XW_EXT_FAILED,  /* the query could not be sent or was answered with an error */
+};
+
 /* One extension's QueryExtension state; allocated once, pointer-stable, so
  * xw_get_extension_data can return reply. */
 struct xw_ext_entry {
     struct xw_ext_entry *next;
     xw_extension_t *ext;
     uint64_t seq;  /* QueryExtension in flight, 0 when none */
-    int state;     /* 0 not asked, 1 asked, 2 reply stored, 3 query failed */
-    uint8_t reply[32];
+    enum xw_ext_state state;
+    uint8_t reply[sizeof(xw_query_extension_reply_t)]; /* kept as received: xw_get_extension_data returns it */
 };
 
 /* Per-pointer cache in front of the extension list so the send fast path can find
@@ -170,12 +169,19 @@ struct xw_ext_fast {
     uint8_t major;
 };
 
+enum xw_bigreq {
+    XW_BIGREQ_UNAVAILABLE = -1, /* absent, refused, or being asked for */
+    XW_BIGREQ_UNTRIED = 0,      /* not asked yet, or BigReqEnable in flight (bigreq_seq) */
+    XW_BIGREQ_ENABLED = 1,      /* big_words holds the server's limit */
+};
+
 struct xw_out {
     uint8_t *ptr;        /* next free byte in buf: buf..ptr is queued */
     uint8_t *end;        /* buf + XW_OUT_SIZE */
     uint64_t seq;        /* last sequence number handed out */
-    uint64_t fast_limit; /* fast path allowed while seq < fast_limit; 0 blocks it */
-    uint64_t inline_limit; /* fast_limit when single-threaded, else 0: generated inline senders */
+    uint64_t fast_limit; /* xw__out_reserve allowed while seq < fast_limit; 0 blocks it */
+    uint64_t inline_limit; /* fast_limit in single-threaded mode, else 0 (xw__out_unlocked_limit);
+                              stored atomically (relaxed): senders read it without the lock */
     uint8_t *buf;        /* XW_OUT_SIZE bytes, allocated at connect */
     uint64_t last_reply; /* last reply-bearing request (for the automatic sync) */
     uint64_t flushed;    /* every request <= flushed is on the wire */
@@ -183,7 +189,7 @@ struct xw_out {
     unsigned nfds;
     int fds[XW_MAX_FDS]; /* owned: sent with the next write, closed after */
     uint32_t max_words;  /* current request limit in 4-byte units */
-    int bigreq;          /* 0 not tried, 1 enabled, -1 unavailable */
+    enum xw_bigreq bigreq;
     uint64_t bigreq_seq; /* BigReqEnable in flight */
     uint32_t big_words;  /* the server's BIG-REQUESTS limit, once enabled */
     uint64_t accounted;  /* borrowed: requests up to here were counted to the owner */
@@ -236,6 +242,7 @@ struct xw_connection_t {
     uint8_t *setup; /* whole setup reply, 8-byte header included */
     size_t setup_len;
     struct xw_ext_entry *exts;
+    struct xw_mutex xid_mu; /* guards the xid_ fields (xid.c), taken before mu */
     uint32_t xid_base, xid_mask, xid_inc, xid_last, xid_max;
     uint64_t total_read, total_written;
     /* Borrowed connections (borrow.c): the owner's hooks, NULL on a connection with
@@ -261,28 +268,20 @@ static inline void xw__out_refresh(xw_connection_t *c)
     uint64_t wrap = o->seq | 0xffffffffu;
     int closed = c->error || o->writing || (c->borrow && !c->borrow_owned); /* borrowed: no socket yet */
     o->fast_limit = closed ? 0 : (run < wrap ? run : wrap);
-    /* atomic: generated senders read it without the lock (xwext.h) */
     __atomic_store_n(&o->inline_limit, c->single ? o->fast_limit : 0, __ATOMIC_RELAXED);
 }
 
 /* Lock held. True when a tracked request may take a pending entry without a call:
- * the ring has room, the request ends with its first reply (ListFontsWithInfo
- * and RECORD's EnableContext, minor 5, send several: an extension's request with
- * minor opcode 5 takes the general path, whichever extension it is) and the
- * connection is xwire's own. */
-static inline int xw__pend_fast_ok(const xw_connection_t *c, const xw_protocol_request_t *req)
+ * the ring has room. (A borrowed connection never allocates the ring, since the
+ * owner tracks its replies, so pcap stays 0 and this is false there.) */
+static inline int xw__pend_fast_ok(const xw_connection_t *c)
 {
-    if (c->in.pn == c->in.pcap || c->borrow) /* borrowed: the owner tracks replies (borrow.c) */
-        return 0;
-    if (req->isvoid)
-        return 1;
-    return req->ext ? req->opcode != 5 : req->opcode != XW_OP_LIST_FONTS_WITH_INFO;
+    return c->in.pn != c->in.pcap;
 }
 
 /* Lock held, the ring has room, seq just taken. Appends the pending entry of a
  * tracked request; a reply-bearing one also moves the automatic sync's limit. */
-static inline void xw__pend_push(xw_connection_t *c, uint64_t seq, int flags, const xw_protocol_request_t *req,
-                                 uint8_t multi)
+static inline void xw__pend_push(xw_connection_t *c, uint64_t seq, int flags, const xw_protocol_request_t *req)
 {
     struct xw_in *in = &c->in;
     in->pend[(in->phead + in->pn) & (in->pcap - 1)] = (struct xw_pend){
@@ -290,7 +289,8 @@ static inline void xw__pend_push(xw_connection_t *c, uint64_t seq, int flags, co
         .validate = req->validate,
         .flags = (uint16_t)flags,
         .isvoid = req->isvoid,
-        .multi = multi,
+        .multi = req->multi_reply,
+        .multi_end = req->multi_end,
         .dead = (flags & XW_REQUEST_DISCARD_REPLY) ? 1 : 0,
     };
     in->pn++;
@@ -326,6 +326,112 @@ static inline void xw__wr32(void *p, uint32_t v)
 {
     memcpy(p, &v, 4);
 }
+
+/* ---- the one way a request enters the write buffer: reserve, frame and copy, commit ----
+ * Used by xw_send's fast path (out.c) and by the generated senders' inline path. */
+
+/* The limit a sender that does not take the lock passes to xw__out_reserve:
+ * fast_limit while no other thread can be in the connection (its single-threaded
+ * mode, or a process with one thread), else 0, which refuses. inline_limit holds
+ * it for the single-threaded mode in one load; other threads write it under the
+ * lock, hence the atomic read. */
+static inline uint64_t xw__out_unlocked_limit(xw_connection_t *c)
+{
+    uint64_t lim = __atomic_load_n(&c->out.inline_limit, __ATOMIC_RELAXED);
+    if (!lim && XW_PROCESS_SINGLE_THREADED())
+        lim = c->out.fast_limit;
+    return lim;
+}
+
+/* Lock held with limit = out.fast_limit, or limit from xw__out_unlocked_limit()
+ * (then without the lock).
+ * Where a request of total bytes goes when it can take the next sequence number at
+ * once: the buffer has room and nothing stands in the way (the limit covers a fatal
+ * error, a thread writing, the automatic sync and the 32-bit wrap). NULL: the
+ * general path (xw__send_locked) must take it. The caller frames the request
+ * (xw__out_frame), copies it there (xw__out_copy), then commits. */
+static inline uint8_t *xw__out_reserve(xw_connection_t *c, size_t total, uint64_t limit)
+{
+    struct xw_out *o = &c->out;
+    /* a limit of 0 refuses before anything is read: without the lock, other threads
+     * may be changing seq and ptr */
+    if (XW_UNLIKELY(!limit || o->seq >= limit || total > (size_t)(o->end - o->ptr)))
+        return NULL;
+    if (!o->ptr) /* never: the limit stays 0 on a connection without a buffer; saves callers a test */
+        __builtin_unreachable();
+    return o->ptr;
+}
+
+/* The request header: major opcode, an extension's minor opcode, the length in words
+ * (0 when a BIG-REQUESTS length follows). */
+static inline void xw__out_frame(uint8_t *b, const xw_protocol_request_t *req, uint8_t major, uint16_t words)
+{
+    b[0] = major;
+    if (req->ext)
+        b[1] = req->opcode;
+    xw__wr16(b + 2, words);
+}
+
+/* The one copy into the write buffer: n bytes from src (NULL: zeros). Slices up to
+ * 32 bytes take two overlapping moves and no call; a padding slice of up to 4 bytes
+ * stores 4 zeros (the buffer has XW_OUT_SLACK spare bytes past its end). Any other
+ * slice is copied with a call, or, when small_only (a caller that must stay a leaf),
+ * refused: returns 0 and copies nothing. */
+static inline __attribute__((always_inline)) int xw__out_copy(uint8_t *dst, const void *src, size_t n, int small_only)
+{
+    const uint8_t *s = src;
+    if (!s) {
+        if (n <= 4)
+            memset(dst, 0, 4);
+        else if (small_only)
+            return 0;
+        else
+            memset(dst, 0, n);
+    } else if (n - 4 <= 4) {
+        uint32_t a, b;
+        memcpy(&a, s, 4);
+        memcpy(&b, s + n - 4, 4);
+        memcpy(dst, &a, 4);
+        memcpy(dst + n - 4, &b, 4);
+    } else if (n - 9 <= 7) {
+        uint64_t a, b;
+        memcpy(&a, s, 8);
+        memcpy(&b, s + n - 8, 8);
+        memcpy(dst, &a, 8);
+        memcpy(dst + n - 8, &b, 8);
+    } else if (n - 17 <= 15) {
+        uint8_t a[16], b[16];
+        memcpy(a, s, 16);
+        memcpy(b, s + n - 16, 16);
+        memcpy(dst, a, 16);
+        memcpy(dst + n - 16, b, 16);
+    } else if (small_only) {
+        return n == 0;
+    } else {
+        memcpy(dst, s, n);
+    }
+    return 1;
+}
+
+/* The request of total bytes framed and copied at the reserved place joins the
+ * buffer and takes the next sequence number (same lock hold as the reserve). */
+static inline uint64_t xw__out_commit(xw_connection_t *c, size_t total)
+{
+    c->out.ptr += total;
+    return ++c->out.seq;
+}
+
+/* Division in generated length expressions: a zero divisor the server sent gives 0
+ * instead of a trap. */
+static inline int64_t xw__div(int64_t a, int64_t b)
+{
+    return b ? a / b : 0;
+}
+
+/* Generated senders: refuse a request the caller got wrong (a NULL list with a
+ * non-zero length, a new resource id of 0) before anything of it is written. Closes
+ * fds, records why for xw_request_error_string(), returns 0. */
+uint64_t xw__request_reject(xw_connection_t *c, unsigned int nfds, int *fds, const char *why);
 
 static inline void xw__lock(xw_connection_t *c)
 {
@@ -384,6 +490,9 @@ void xw__in_fini(xw_connection_t *c);
 void xw__in_close_fds(xw_connection_t *c);
 uint64_t xw__widen32(xw_connection_t *c, unsigned int seq);
 
+/* xid.c: the id range from the setup (at connect). */
+void xw__xid_init(xw_connection_t *c);
+
 /* ext.c (lock held) */
 int xw__ext_major(xw_connection_t *c, xw_extension_t *ext, uint8_t *major);
 struct xw_ext_entry *xw__ext_by_major(xw_connection_t *c, uint8_t major);
@@ -407,5 +516,62 @@ int xw__borrow_event(xw_connection_t *c, int64_t deadline, int reading, struct x
 /* setup.c */
 int xw__setup_check(const uint8_t *s, size_t len, char *why, size_t whycap);
 int xw__setup_handshake(xw_connection_t *c, const xw_auth_info_t *auth);
+
+/* ---- the generated switch serializers' sink (one serializer serves _serialize and
+ * the _aux senders; only generated code uses it) ---- */
+
+/* Where a generated switch serializer puts the pieces of a switch (one serializer
+ * serves _serialize and the _aux senders): with o set, their bytes are copied to o
+ * + off; with iov set, each piece becomes one iovec pointing at the caller's data
+ * (base NULL: padding), for a sender that must not copy or allocate; with neither,
+ * they are only measured. off counts the bytes put so far. bad is set when a piece
+ * of data is NULL with a non-zero length (the caller's mistake: nothing may be
+ * sent), or when more than maxiov iovecs would be needed (the generator sizes
+ * maxiov so that this cannot happen). The caller owns every buffer. */
+struct xw__sink {
+    char *o;
+    struct iovec *iov;
+    int niov, maxiov;
+    int bad;
+    size_t off;
+};
+
+static inline void xw__sink_piece(struct xw__sink *s, const void *p, size_t n)
+{
+    if (s->iov) {
+        if (s->niov < s->maxiov) {
+            s->iov[s->niov].iov_base = (void *)(uintptr_t)p;
+            s->iov[s->niov++].iov_len = n;
+        } else {
+            s->bad = 1;
+        }
+    } else if (s->o) {
+        if (p)
+            memcpy(s->o + s->off, p, n);
+        else
+            memset(s->o + s->off, 0, n);
+    }
+    s->off += n;
+}
+
+/* n bytes of the caller's data at p */
+static inline void xw__sink_data(struct xw__sink *s, const void *p, size_t n)
+{
+    if (!n)
+        return;
+    if (p) {
+        xw__sink_piece(s, p, n);
+    } else {
+        s->bad = 1;
+        s->off += n;
+    }
+}
+
+/* n zero bytes */
+static inline void xw__sink_pad(struct xw__sink *s, size_t n)
+{
+    if (n)
+        xw__sink_piece(s, NULL, n);
+}
 
 #endif

@@ -411,7 +411,13 @@ END_TEST
 START_TEST(list_fonts_with_info_multi_reply)
 {
     c = fake_connect(&F, NULL, 0);
-    uint64_t s1 = send_reply_req(XW_REQUEST_CHECKED, 50);
+    /* the description xwgen writes for ListFontsWithInfo (its replies, 32 bytes
+     * here, would not pass the generated validator) */
+    uint8_t hdr[4] = {0};
+    struct iovec parts[3] = {{0}, {0}, {hdr, 4}};
+    xw_protocol_request_t req = {
+        .count = 1, .opcode = XW_LIST_FONTS_WITH_INFO, .multi_reply = 1, .multi_end = 0};
+    uint64_t s1 = xw_send(c, XW_REQUEST_CHECKED, parts + 2, &req, 4, 0, NULL);
     uint64_t s2 = send_reply_req(XW_REQUEST_CHECKED, 43);
     flush_to_server(2);
     for (uint8_t namelen = 3; namelen != 255; namelen = namelen ? namelen - 1 : 255)

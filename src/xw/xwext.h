@@ -1,6 +1,6 @@
 /* xwext.h — what generated code and hand-written extensions use to talk to the
  * connection: libxcb's xcbext.h with xw_ in place of xcb_, plus xwire's own
- * fast send entry and per-extension descriptors (names, validators). */
+ * send entry and per-extension descriptors (names, validators). */
 #ifndef XW_EXT_H
 #define XW_EXT_H
 
@@ -49,6 +49,8 @@ typedef struct {
     uint8_t opcode;        /* major opcode (core) or minor opcode (extension) */
     uint8_t isvoid;        /* 1 when the request has no reply */
     /* xwire only (zero when a hand-written caller leaves them out): */
+    uint8_t multi_reply;   /* 1: the server sends replies until one whose byte 1 is multi_end */
+    uint8_t multi_end;
     xw_validate_fn validate; /* checks the reply when it arrives; NULL: fixed size */
 } xw_protocol_request_t;
 
@@ -61,42 +63,6 @@ enum xw_send_request_flags_t {
      * goes to the event queue (plain DISCARD_REPLY drops errors too, as libxcb). */
     XW_REQUEST_ERROR_TO_EVENTS = 1 << 4
 };
-
-/* xwire internal, read by generated senders for their inline path: the first
- * members of every connection. Not an API; it changes only with the soname. */
-struct xw__out_head {
-    uint8_t *ptr;          /* next free byte of the write buffer */
-    uint8_t *end;          /* end of the write buffer */
-    uint64_t seq;          /* last sequence number handed out */
-    uint64_t fast_limit;   /* (runtime's own fast path) */
-    uint64_t inline_limit; /* seq below this: a small void request may be copied inline;
-                              0 unless single-threaded mode; read and written atomically
-                              (relaxed), since senders read it without the lock */
-};
-
-#if defined(__GNUC__)
-#define XW_LIKELY(x) __builtin_expect(!!(x), 1)
-#else
-#define XW_LIKELY(x) (x)
-#endif
-
-/* True while the process has one thread (glibc keeps the flag; it turns false
- * before a second thread runs), when no other thread can be in the connection:
- * the thread-safe mode may then take the inline path too, as glibc's own mutexes
- * skip their atomics. */
-#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 32))
-#include <sys/single_threaded.h>
-#define XW__PROCESS_SINGLE_THREADED (__libc_single_threaded != 0)
-#else
-#define XW__PROCESS_SINGLE_THREADED 0
-#endif
-
-/* Division in generated length expressions: a zero divisor the server sent gives
- * 0 instead of a trap. */
-static inline int64_t xw__div(int64_t a, int64_t b)
-{
-    return b ? a / b : 0;
-}
 
 /** Send one request. vector[0..count-1] hold its bytes; vector[-1] and vector[-2]
  * must be writable (the runtime uses them for its buffer and the BIG-REQUESTS length).
@@ -132,69 +98,6 @@ XW_EXPORT uint64_t xw_send_request_with_fds64(xw_connection_t *c, int flags, str
  * cannot be flushed. Thread-safe, but another thread's request may carry it: use
  * it only where one thread sends. */
 XW_EXPORT void xw_send_fd(xw_connection_t *c, int fd);
-
-#ifdef XW_BUILDING
-#include <string.h>
-
-/* Generated senders: refuse a request the caller got wrong (a NULL list with a
- * non-zero length, a new resource id of 0) before anything of it is written. Closes
- * fds, records why for xw_request_error_string(), returns 0. */
-uint64_t xw__request_reject(xw_connection_t *c, unsigned int nfds, int *fds, const char *why);
-
-/* Where a generated switch serializer puts the pieces of a switch (one serializer
- * serves _serialize and the _aux senders): with o set, their bytes are copied to o
- * + off; with iov set, each piece becomes one iovec pointing at the caller's data
- * (base NULL: padding), for a sender that must not copy or allocate; with neither,
- * they are only measured. off counts the bytes put so far. bad is set when a piece
- * of data is NULL with a non-zero length (the caller's mistake: nothing may be
- * sent), or when more than maxiov iovecs would be needed (the generator sizes
- * maxiov so that this cannot happen). The caller owns every buffer. */
-struct xw__sink {
-    char *o;
-    struct iovec *iov;
-    int niov, maxiov;
-    int bad;
-    size_t off;
-};
-
-static inline void xw__sink_piece(struct xw__sink *s, const void *p, size_t n)
-{
-    if (s->iov) {
-        if (s->niov < s->maxiov) {
-            s->iov[s->niov].iov_base = (void *)(uintptr_t)p;
-            s->iov[s->niov++].iov_len = n;
-        } else {
-            s->bad = 1;
-        }
-    } else if (s->o) {
-        if (p)
-            memcpy(s->o + s->off, p, n);
-        else
-            memset(s->o + s->off, 0, n);
-    }
-    s->off += n;
-}
-
-/* n bytes of the caller's data at p */
-static inline void xw__sink_data(struct xw__sink *s, const void *p, size_t n)
-{
-    if (!n)
-        return;
-    if (p) {
-        xw__sink_piece(s, p, n);
-    } else {
-        s->bad = 1;
-        s->off += n;
-    }
-}
-
-/* n zero bytes */
-static inline void xw__sink_pad(struct xw__sink *s, size_t n)
-{
-    if (n)
-        xw__sink_piece(s, NULL, n);
-}
-#endif
 
 /** Why the last request sent from this thread on c returned sequence 0 ("extension
  * RANDR is not present on this server", "request of N bytes is longer than the

@@ -4,6 +4,7 @@
 #include <unistd.h>
 #include <xw/xwext.h>
 #include <xw/demo.h>
+#include "xwint.h"
 
 #if defined(__GNUC__)
 #pragma GCC diagnostic ignored "-Wunused-function"
@@ -387,16 +388,17 @@ int xw_demo_create_sizeof(const void *_buffer)
     return (int)xw__demo_create_walk((const char *)_buffer, SIZE_MAX, -1);
 }
 
+static const xw_protocol_request_t xw__demo_create_req = {
+    .count = 3,
+    .ext = &xw_demo_id,
+    .opcode = XW_DEMO_CREATE,
+    .isvoid = 1,
+    .validate = 0,
+};
+
 /* The body of Create's senders; xw_flags is 0 or XW_REQUEST_CHECKED. */
 static __attribute__((noinline)) xw_void_cookie_t xw__demo_create_send(xw_connection_t *c, xw_demo_thing_t thing, uint32_t value_mask, const void *value_list, int xw_flags)
 {
-    static const xw_protocol_request_t xw_req = {
-        .count = 3,
-        .ext = &xw_demo_id,
-        .opcode = XW_DEMO_CREATE,
-        .isvoid = 1,
-        .validate = 0,
-    };
     struct iovec xw_parts[5];
     xw_demo_create_request_t xw_out;
     xw_void_cookie_t xw_ret;
@@ -417,21 +419,22 @@ static __attribute__((noinline)) xw_void_cookie_t xw__demo_create_send(xw_connec
         size_t xw_total = 0;
         for (int xw_k = 2; xw_k < 5; xw_k++)
             xw_total += xw_parts[xw_k].iov_len;
-        xw_ret.sequence = (unsigned int)xw_send(c, xw_flags, xw_parts + 2, &xw_req, xw_total, 0, 0);
+        xw_ret.sequence = (unsigned int)xw_send(c, xw_flags, xw_parts + 2, &xw__demo_create_req, xw_total, 0, 0);
     }
     return xw_ret;
 }
 
+static const xw_protocol_request_t xw__demo_create_aux_req = {
+    .count = 2,
+    .ext = &xw_demo_id,
+    .opcode = XW_DEMO_CREATE,
+    .isvoid = 1,
+    .validate = 0,
+};
+
 /* The body of Create's _aux senders; xw_flags is 0 or XW_REQUEST_CHECKED. */
 static __attribute__((noinline)) xw_void_cookie_t xw__demo_create_aux_send(xw_connection_t *c, xw_demo_thing_t thing, uint32_t value_mask, const xw_demo_create_value_list_t *value_list, int xw_flags)
 {
-    static const xw_protocol_request_t xw_req = {
-        .count = 2,
-        .ext = &xw_demo_id,
-        .opcode = XW_DEMO_CREATE,
-        .isvoid = 1,
-        .validate = 0,
-    };
     struct iovec xw_parts[4];
     xw_demo_create_request_t xw_out;
     xw_void_cookie_t xw_ret;
@@ -451,7 +454,7 @@ static __attribute__((noinline)) xw_void_cookie_t xw__demo_create_aux_send(xw_co
         size_t xw_total = 0;
         for (int xw_k = 2; xw_k < 4; xw_k++)
             xw_total += xw_parts[xw_k].iov_len;
-        xw_ret.sequence = (unsigned int)xw_send(c, xw_flags, xw_parts + 2, &xw_req, xw_total, 0, 0);
+        xw_ret.sequence = (unsigned int)xw_send(c, xw_flags, xw_parts + 2, &xw__demo_create_aux_req, xw_total, 0, 0);
     }
     return xw_ret;
 }
@@ -661,16 +664,17 @@ int xw_demo_put_sizeof(const void *_buffer)
     return (int)xw__demo_put_walk((const char *)_buffer, SIZE_MAX, -1);
 }
 
+static const xw_protocol_request_t xw__demo_put_req = {
+    .count = 3,
+    .ext = &xw_demo_id,
+    .opcode = XW_DEMO_PUT,
+    .isvoid = 1,
+    .validate = 0,
+};
+
 /* The body of Put's senders; xw_flags is 0 or XW_REQUEST_CHECKED. */
 static __attribute__((noinline)) xw_void_cookie_t xw__demo_put_send(xw_connection_t *c, uint8_t n_named, uint8_t explicit, uint16_t which, const void *values, int xw_flags)
 {
-    static const xw_protocol_request_t xw_req = {
-        .count = 3,
-        .ext = &xw_demo_id,
-        .opcode = XW_DEMO_PUT,
-        .isvoid = 1,
-        .validate = 0,
-    };
     struct iovec xw_parts[5];
     xw_demo_put_request_t xw_out;
     xw_void_cookie_t xw_ret;
@@ -688,21 +692,22 @@ static __attribute__((noinline)) xw_void_cookie_t xw__demo_put_send(xw_connectio
         size_t xw_total = 0;
         for (int xw_k = 2; xw_k < 5; xw_k++)
             xw_total += xw_parts[xw_k].iov_len;
-        xw_ret.sequence = (unsigned int)xw_send(c, xw_flags, xw_parts + 2, &xw_req, xw_total, 0, 0);
+        xw_ret.sequence = (unsigned int)xw_send(c, xw_flags, xw_parts + 2, &xw__demo_put_req, xw_total, 0, 0);
     }
     return xw_ret;
 }
 
+static const xw_protocol_request_t xw__demo_put_aux_req = {
+    .count = 6,
+    .ext = &xw_demo_id,
+    .opcode = XW_DEMO_PUT,
+    .isvoid = 1,
+    .validate = 0,
+};
+
 /* The body of Put's _aux senders; xw_flags is 0 or XW_REQUEST_CHECKED. */
 static __attribute__((noinline)) xw_void_cookie_t xw__demo_put_aux_send(xw_connection_t *c, uint8_t n_named, uint8_t explicit, uint16_t which, const xw_demo_put_values_t *values, int xw_flags)
 {
-    static const xw_protocol_request_t xw_req = {
-        .count = 6,
-        .ext = &xw_demo_id,
-        .opcode = XW_DEMO_PUT,
-        .isvoid = 1,
-        .validate = 0,
-    };
     struct iovec xw_parts[8];
     xw_demo_put_request_t xw_out;
     xw_void_cookie_t xw_ret;
@@ -728,7 +733,7 @@ static __attribute__((noinline)) xw_void_cookie_t xw__demo_put_aux_send(xw_conne
         size_t xw_total = 0;
         for (int xw_k = 2; xw_k < 8; xw_k++)
             xw_total += xw_parts[xw_k].iov_len;
-        xw_ret.sequence = (unsigned int)xw_send(c, xw_flags, xw_parts + 2, &xw_req, xw_total, 0, 0);
+        xw_ret.sequence = (unsigned int)xw_send(c, xw_flags, xw_parts + 2, &xw__demo_put_aux_req, xw_total, 0, 0);
     }
     return xw_ret;
 }
@@ -897,16 +902,17 @@ static int xw__demo_list_reply_validate(const void *p, size_t len)
     return n < 0 ? -1 : 0;
 }
 
+static const xw_protocol_request_t xw__demo_list_req = {
+    .count = 4,
+    .ext = &xw_demo_id,
+    .opcode = XW_DEMO_LIST,
+    .isvoid = 0,
+    .validate = xw__demo_list_reply_validate,
+};
+
 /* The body of List's senders; xw_flags is 0 or XW_REQUEST_CHECKED. */
 static __attribute__((noinline)) xw_demo_list_cookie_t xw__demo_list_send(xw_connection_t *c, uint16_t n, const xw_demo_pair_t *pairs, uint32_t tail_len, const uint8_t *tail, int xw_flags)
 {
-    static const xw_protocol_request_t xw_req = {
-        .count = 4,
-        .ext = &xw_demo_id,
-        .opcode = XW_DEMO_LIST,
-        .isvoid = 0,
-        .validate = xw__demo_list_reply_validate,
-    };
     struct iovec xw_parts[6];
     xw_demo_list_request_t xw_out;
     xw_demo_list_cookie_t xw_ret;
@@ -933,7 +939,7 @@ static __attribute__((noinline)) xw_demo_list_cookie_t xw__demo_list_send(xw_con
         size_t xw_total = 0;
         for (int xw_k = 2; xw_k < 6; xw_k++)
             xw_total += xw_parts[xw_k].iov_len;
-        xw_ret.sequence = (unsigned int)xw_send(c, xw_flags, xw_parts + 2, &xw_req, xw_total, 0, 0);
+        xw_ret.sequence = (unsigned int)xw_send(c, xw_flags, xw_parts + 2, &xw__demo_list_req, xw_total, 0, 0);
     }
     return xw_ret;
 }
@@ -991,16 +997,17 @@ xw_demo_list_reply_t *xw_demo_list_reply(xw_connection_t *c, xw_demo_list_cookie
     return (xw_demo_list_reply_t *)xw_wait_for_reply(c, cookie.sequence, e);
 }
 
+static const xw_protocol_request_t xw__demo_share_req = {
+    .count = 1,
+    .ext = &xw_demo_id,
+    .opcode = XW_DEMO_SHARE,
+    .isvoid = 1,
+    .validate = 0,
+};
+
 /* The body of Share's senders; xw_flags is 0 or XW_REQUEST_CHECKED. */
 static __attribute__((noinline)) xw_void_cookie_t xw__demo_share_send(xw_connection_t *c, xw_demo_thing_t thing, int32_t memory, int xw_flags)
 {
-    static const xw_protocol_request_t xw_req = {
-        .count = 1,
-        .ext = &xw_demo_id,
-        .opcode = XW_DEMO_SHARE,
-        .isvoid = 1,
-        .validate = 0,
-    };
     struct iovec xw_parts[3];
     xw_demo_share_request_t xw_out;
     xw_void_cookie_t xw_ret;
@@ -1015,7 +1022,7 @@ static __attribute__((noinline)) xw_void_cookie_t xw__demo_share_send(xw_connect
         size_t xw_total = 0;
         for (int xw_k = 2; xw_k < 3; xw_k++)
             xw_total += xw_parts[xw_k].iov_len;
-        xw_ret.sequence = (unsigned int)xw_send(c, xw_flags, xw_parts + 2, &xw_req, xw_total, xw_nfds, xw_fds);
+        xw_ret.sequence = (unsigned int)xw_send(c, xw_flags, xw_parts + 2, &xw__demo_share_req, xw_total, xw_nfds, xw_fds);
     }
     return xw_ret;
 }
