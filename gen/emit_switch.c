@@ -134,7 +134,7 @@ void emit_serialize(struct emitter *e, struct type *sw)
     out_printf(&e->c, "\n/* Writes the members of _aux that the switch selects into xw_o (NULL: only measures). */\n"
                       "size_t xw__%s_put(char *xw_o%s, const %s *_aux)\n{\n    size_t xw_off = 0;\n",
                fn + 3, ps, tn);
-    out_printf(&e->hfuncs, "\n#ifdef XW_BUILDING\nsize_t xw__%s_put(char *xw_o%s, const %s *_aux);\n#endif\n", fn + 3, ps, tn);
+    out_printf(&e->hpriv, "size_t xw__%s_put(char *xw_o%s, const %s *_aux);\n", fn + 3, ps, tn);
     char *se = expr_c(&x, sw->swexpr);
     for (int c = 0; c < sw->ncases; c++) {
         struct type *cs = sw->cases[c];

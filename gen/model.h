@@ -247,6 +247,7 @@ struct emitter {
     struct out htypes; /* header: types */
     struct out hfuncs; /* header: prototypes */
     struct out c;      /* source */
+    struct out hpriv;  /* private header: walkers and putters the library's .c files share */
     int tmpcount;
 };
 void emit_module(struct module *m, const char *outdir);
