@@ -9,6 +9,7 @@
 
 #include <xw/xw.h>
 #include <xw/xwext.h>
+#include <xw/xwborrow.h>
 #include <xw/bigreq.h>
 #include <xw/xc_misc.h>
 
@@ -369,6 +370,17 @@ static inline void xw__out_frame(uint8_t *b, const xw_protocol_request_t *req, u
     xw__wr16(b + 2, words);
 }
 
+/* n bytes, w <= n <= 2 * w, as two overlapping moves of w bytes (a constant, so each
+ * is one load and one store). */
+static inline __attribute__((always_inline)) void xw__copy_ends(uint8_t *dst, const uint8_t *s, size_t n, size_t w)
+{
+    uint8_t a[16], b[16];
+    memcpy(a, s, w);
+    memcpy(b, s + n - w, w);
+    memcpy(dst, a, w);
+    memcpy(dst + n - w, b, w);
+}
+
 /* The one copy into the write buffer: n bytes from src (NULL: zeros). Slices up to
  * 32 bytes take two overlapping moves and no call; a padding slice of up to 4 bytes
  * stores 4 zeros (the buffer has XW_OUT_SLACK spare bytes past its end). Any other
@@ -385,23 +397,11 @@ static inline __attribute__((always_inline)) int xw__out_copy(uint8_t *dst, cons
         else
             memset(dst, 0, n);
     } else if (n - 4 <= 4) {
-        uint32_t a, b;
-        memcpy(&a, s, 4);
-        memcpy(&b, s + n - 4, 4);
-        memcpy(dst, &a, 4);
-        memcpy(dst + n - 4, &b, 4);
+        xw__copy_ends(dst, s, n, 4);
     } else if (n - 9 <= 7) {
-        uint64_t a, b;
-        memcpy(&a, s, 8);
-        memcpy(&b, s + n - 8, 8);
-        memcpy(dst, &a, 8);
-        memcpy(dst + n - 8, &b, 8);
+        xw__copy_ends(dst, s, n, 8);
     } else if (n - 17 <= 15) {
-        uint8_t a[16], b[16];
-        memcpy(a, s, 16);
-        memcpy(b, s + n - 16, 16);
-        memcpy(dst, a, 16);
-        memcpy(dst + n - 16, b, 16);
+        xw__copy_ends(dst, s, n, 16);
     } else if (small_only) {
         return n == 0;
     } else {
@@ -442,9 +442,13 @@ static inline void xw__unlock(xw_connection_t *c)
         xw__mutex_unlock(&c->mu);
 }
 
+/* connect.c: a new connection for fd (the shared out-of-memory one, error set,
+ * when it cannot be allocated); record the first fatal error (never overwritten),
+ * returning -EPIPE. */
+xw_connection_t *xw__conn_new(int fd);
 /* connect.c: record the first fatal error (never overwritten); returns -EPIPE. */
 int xw__conn_fail(xw_connection_t *c, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* The per-thread reason for a request that failed alone; returns 0 (a failed sequence). */
+/* out.c: the per-thread reason for a request that failed alone; returns 0 (a failed sequence). */
 uint64_t xw__request_fail(xw_connection_t *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void xw__close_fds(int *fds, unsigned n);
 
