@@ -344,7 +344,8 @@ static inline uint64_t xw__out_unlocked_limit(xw_connection_t *c)
     return lim;
 }
 
-/* Lock held with limit = out.fast_limit, or limit from xw__out_unlocked_limit().
+/* Lock held with limit = out.fast_limit, or limit from xw__out_unlocked_limit()
+ * (then without the lock).
  * Where a request of total bytes goes when it can take the next sequence number at
  * once: the buffer has room and nothing stands in the way (the limit covers a fatal
  * error, a thread writing, the automatic sync and the 32-bit wrap). NULL: the
@@ -353,7 +354,9 @@ static inline uint64_t xw__out_unlocked_limit(xw_connection_t *c)
 static inline uint8_t *xw__out_reserve(xw_connection_t *c, size_t total, uint64_t limit)
 {
     struct xw_out *o = &c->out;
-    if (XW_UNLIKELY(o->seq >= limit || total > (size_t)(o->end - o->ptr)))
+    /* a limit of 0 refuses before anything is read: without the lock, other threads
+     * may be changing seq and ptr */
+    if (XW_UNLIKELY(!limit || o->seq >= limit || total > (size_t)(o->end - o->ptr)))
         return NULL;
     if (!o->ptr) /* never: the limit stays 0 on a connection without a buffer; saves callers a test */
         __builtin_unreachable();
