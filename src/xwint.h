@@ -181,7 +181,7 @@ struct xw_out {
     uint8_t *end;        /* buf + XW_OUT_SIZE */
     uint64_t seq;        /* last sequence number handed out */
     uint64_t fast_limit; /* xw__out_reserve allowed while seq < fast_limit; 0 blocks it */
-    uint64_t inline_limit; /* fast_limit in single-threaded mode, else 0 (xw__out_unlocked_limit);
+    uint64_t inline_limit; /* fast_limit in single-threaded mode, else 0 (xw__out_reserve_unlocked);
                               stored atomically (relaxed): senders read it without the lock */
     uint8_t *buf;        /* XW_OUT_SIZE bytes, allocated at connect */
     uint64_t last_reply; /* last reply-bearing request (for the automatic sync) */
@@ -331,21 +331,7 @@ static inline void xw__wr32(void *p, uint32_t v)
 /* ---- the one way a request enters the write buffer: reserve, frame and copy, commit ----
  * Used by xw_send's fast path (out.c) and by the generated senders' inline path. */
 
-/* The limit a sender that does not take the lock passes to xw__out_reserve:
- * fast_limit while no other thread can be in the connection (its single-threaded
- * mode, or a process with one thread), else 0, which refuses. inline_limit holds
- * it for the single-threaded mode in one load; other threads write it under the
- * lock, hence the atomic read. */
-static inline uint64_t xw__out_unlocked_limit(xw_connection_t *c)
-{
-    uint64_t lim = __atomic_load_n(&c->out.inline_limit, __ATOMIC_RELAXED);
-    if (!lim && XW_PROCESS_SINGLE_THREADED())
-        lim = c->out.fast_limit;
-    return lim;
-}
-
-/* Lock held with limit = out.fast_limit, or limit from xw__out_unlocked_limit()
- * (then without the lock).
+/* Lock held, limit = out.fast_limit (or through xw__out_reserve_unlocked).
  * Where a request of total bytes goes when it can take the next sequence number at
  * once: the buffer has room and nothing stands in the way (the limit covers a fatal
  * error, a thread writing, the automatic sync and the 32-bit wrap). NULL: the
@@ -354,13 +340,27 @@ static inline uint64_t xw__out_unlocked_limit(xw_connection_t *c)
 static inline uint8_t *xw__out_reserve(xw_connection_t *c, size_t total, uint64_t limit)
 {
     struct xw_out *o = &c->out;
-    /* a limit of 0 refuses before anything is read: without the lock, other threads
-     * may be changing seq and ptr */
-    if (XW_UNLIKELY(!limit || o->seq >= limit || total > (size_t)(o->end - o->ptr)))
+    if (XW_UNLIKELY(o->seq >= limit || total > (size_t)(o->end - o->ptr)))
         return NULL;
     if (!o->ptr) /* never: the limit stays 0 on a connection without a buffer; saves callers a test */
         __builtin_unreachable();
     return o->ptr;
+}
+
+/* xw__out_reserve for a sender that does not take the lock (the generated inline
+ * senders): only while no other thread can be in the connection, its
+ * single-threaded mode (inline_limit holds fast_limit then, in one load; other
+ * threads write it under the lock, hence the atomic read) or a process with one
+ * thread. Otherwise NULL before anything else is read. */
+static inline uint8_t *xw__out_reserve_unlocked(xw_connection_t *c, size_t total)
+{
+    uint64_t lim = __atomic_load_n(&c->out.inline_limit, __ATOMIC_RELAXED);
+    if (!lim) {
+        if (!XW_PROCESS_SINGLE_THREADED())
+            return NULL;
+        lim = c->out.fast_limit;
+    }
+    return xw__out_reserve(c, total, lim);
 }
 
 /* The request header: major opcode, an extension's minor opcode, the length in words
