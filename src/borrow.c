@@ -262,3 +262,32 @@ XW_EXPORT void xw_borrow_return_socket(xw_connection_t *c)
     xw__out_refresh(c);
     xw__unlock(c);
 }
+
+/* A connection without a socket of its own (borrow.c says who owns what). The
+ * owner's setup is checked like a server's, so the generated iterators stay safe. */
+XW_EXPORT xw_connection_t *xw_borrow_connection(const struct xw_borrow_ops *ops, void *closure, const void *setup,
+                                                size_t setup_len, int fd)
+{
+    xw_connection_t *c = xw__conn_new(-1);
+    if (c->error) /* out of memory */
+        return c;
+    char why[200];
+    if (!setup || xw__setup_check(setup, setup_len, why, sizeof(why)) < 0) {
+        xw__conn_fail(c, XW_CONN_CLOSED_PARSE_ERR, "the owner's setup: %s", setup ? why : "none");
+        return c;
+    }
+    if (!(c->setup = malloc(setup_len))) {
+        xw__conn_fail(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for the setup");
+        return c;
+    }
+    memcpy(c->setup, setup, setup_len);
+    c->setup_len = setup_len;
+    xw__xid_init(c);
+    c->out.max_words = xw__rd16(c->setup + 26);
+    /* only now: a failed one is an ordinary failed connection, with no owner to call */
+    c->borrow = ops;
+    c->borrow_closure = closure;
+    c->borrow_fd = fd;
+    xw__out_refresh(c); /* closed until the first take */
+    return c;
+}

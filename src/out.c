@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <limits.h>
 #include <poll.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -174,6 +175,27 @@ int xw__out_sync(xw_connection_t *c)
     c->out.seq = seq;
     struct iovec iov[2] = {{NULL, 0}, {&r, sizeof(r)}};
     return append(c, iov + 1, 1);
+}
+
+/* The reason a request failed alone, per thread, as xwext.h documents. */
+static _Thread_local struct {
+    const xw_connection_t *c;
+    char msg[192];
+} request_error;
+
+uint64_t xw__request_fail(xw_connection_t *c, const char *fmt, ...)
+{
+    request_error.c = c;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(request_error.msg, sizeof(request_error.msg), fmt, ap);
+    va_end(ap);
+    return 0;
+}
+
+XW_EXPORT const char *xw_request_error_string(xw_connection_t *c)
+{
+    return request_error.c == c && request_error.msg[0] ? request_error.msg : NULL;
 }
 
 uint64_t xw__request_reject(xw_connection_t *c, unsigned int nfds, int *fds, const char *why)

@@ -9,6 +9,7 @@
 
 #include <xw/xw.h>
 #include <xw/xwext.h>
+#include <xw/xwborrow.h>
 #include <xw/bigreq.h>
 #include <xw/xc_misc.h>
 
@@ -180,7 +181,7 @@ struct xw_out {
     uint8_t *end;        /* buf + XW_OUT_SIZE */
     uint64_t seq;        /* last sequence number handed out */
     uint64_t fast_limit; /* xw__out_reserve allowed while seq < fast_limit; 0 blocks it */
-    uint64_t inline_limit; /* fast_limit in single-threaded mode, else 0 (xw__out_unlocked_limit);
+    uint64_t inline_limit; /* fast_limit in single-threaded mode, else 0 (xw__out_reserve_unlocked);
                               stored atomically (relaxed): senders read it without the lock */
     uint8_t *buf;        /* XW_OUT_SIZE bytes, allocated at connect */
     uint64_t last_reply; /* last reply-bearing request (for the automatic sync) */
@@ -330,21 +331,7 @@ static inline void xw__wr32(void *p, uint32_t v)
 /* ---- the one way a request enters the write buffer: reserve, frame and copy, commit ----
  * Used by xw_send's fast path (out.c) and by the generated senders' inline path. */
 
-/* The limit a sender that does not take the lock passes to xw__out_reserve:
- * fast_limit while no other thread can be in the connection (its single-threaded
- * mode, or a process with one thread), else 0, which refuses. inline_limit holds
- * it for the single-threaded mode in one load; other threads write it under the
- * lock, hence the atomic read. */
-static inline uint64_t xw__out_unlocked_limit(xw_connection_t *c)
-{
-    uint64_t lim = __atomic_load_n(&c->out.inline_limit, __ATOMIC_RELAXED);
-    if (!lim && XW_PROCESS_SINGLE_THREADED())
-        lim = c->out.fast_limit;
-    return lim;
-}
-
-/* Lock held with limit = out.fast_limit, or limit from xw__out_unlocked_limit()
- * (then without the lock).
+/* Lock held, limit = out.fast_limit (or through xw__out_reserve_unlocked).
  * Where a request of total bytes goes when it can take the next sequence number at
  * once: the buffer has room and nothing stands in the way (the limit covers a fatal
  * error, a thread writing, the automatic sync and the 32-bit wrap). NULL: the
@@ -353,13 +340,27 @@ static inline uint64_t xw__out_unlocked_limit(xw_connection_t *c)
 static inline uint8_t *xw__out_reserve(xw_connection_t *c, size_t total, uint64_t limit)
 {
     struct xw_out *o = &c->out;
-    /* a limit of 0 refuses before anything is read: without the lock, other threads
-     * may be changing seq and ptr */
-    if (XW_UNLIKELY(!limit || o->seq >= limit || total > (size_t)(o->end - o->ptr)))
+    if (XW_UNLIKELY(o->seq >= limit || total > (size_t)(o->end - o->ptr)))
         return NULL;
     if (!o->ptr) /* never: the limit stays 0 on a connection without a buffer; saves callers a test */
         __builtin_unreachable();
     return o->ptr;
+}
+
+/* xw__out_reserve for a sender that does not take the lock (the generated inline
+ * senders): only while no other thread can be in the connection, its
+ * single-threaded mode (inline_limit holds fast_limit then, in one load; other
+ * threads write it under the lock, hence the atomic read) or a process with one
+ * thread. Otherwise NULL before anything else is read. */
+static inline uint8_t *xw__out_reserve_unlocked(xw_connection_t *c, size_t total)
+{
+    uint64_t lim = __atomic_load_n(&c->out.inline_limit, __ATOMIC_RELAXED);
+    if (!lim) {
+        if (!XW_PROCESS_SINGLE_THREADED())
+            return NULL;
+        lim = c->out.fast_limit;
+    }
+    return xw__out_reserve(c, total, lim);
 }
 
 /* The request header: major opcode, an extension's minor opcode, the length in words
@@ -370,6 +371,17 @@ static inline void xw__out_frame(uint8_t *b, const xw_protocol_request_t *req, u
     if (req->ext)
         b[1] = req->opcode;
     xw__wr16(b + 2, words);
+}
+
+/* n bytes, w <= n <= 2 * w, as two overlapping moves of w bytes (a constant, so each
+ * is one load and one store). */
+static inline __attribute__((always_inline)) void xw__copy_ends(uint8_t *dst, const uint8_t *s, size_t n, size_t w)
+{
+    uint8_t a[16], b[16];
+    memcpy(a, s, w);
+    memcpy(b, s + n - w, w);
+    memcpy(dst, a, w);
+    memcpy(dst + n - w, b, w);
 }
 
 /* The one copy into the write buffer: n bytes from src (NULL: zeros). Slices up to
@@ -388,23 +400,11 @@ static inline __attribute__((always_inline)) int xw__out_copy(uint8_t *dst, cons
         else
             memset(dst, 0, n);
     } else if (n - 4 <= 4) {
-        uint32_t a, b;
-        memcpy(&a, s, 4);
-        memcpy(&b, s + n - 4, 4);
-        memcpy(dst, &a, 4);
-        memcpy(dst + n - 4, &b, 4);
+        xw__copy_ends(dst, s, n, 4);
     } else if (n - 9 <= 7) {
-        uint64_t a, b;
-        memcpy(&a, s, 8);
-        memcpy(&b, s + n - 8, 8);
-        memcpy(dst, &a, 8);
-        memcpy(dst + n - 8, &b, 8);
+        xw__copy_ends(dst, s, n, 8);
     } else if (n - 17 <= 15) {
-        uint8_t a[16], b[16];
-        memcpy(a, s, 16);
-        memcpy(b, s + n - 16, 16);
-        memcpy(dst, a, 16);
-        memcpy(dst + n - 16, b, 16);
+        xw__copy_ends(dst, s, n, 16);
     } else if (small_only) {
         return n == 0;
     } else {
@@ -445,9 +445,13 @@ static inline void xw__unlock(xw_connection_t *c)
         xw__mutex_unlock(&c->mu);
 }
 
+/* connect.c: a new connection for fd (the shared out-of-memory one, error set,
+ * when it cannot be allocated); record the first fatal error (never overwritten),
+ * returning -EPIPE. */
+xw_connection_t *xw__conn_new(int fd);
 /* connect.c: record the first fatal error (never overwritten); returns -EPIPE. */
 int xw__conn_fail(xw_connection_t *c, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* The per-thread reason for a request that failed alone; returns 0 (a failed sequence). */
+/* out.c: the per-thread reason for a request that failed alone; returns 0 (a failed sequence). */
 uint64_t xw__request_fail(xw_connection_t *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void xw__close_fds(int *fds, unsigned n);
 

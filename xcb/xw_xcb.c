@@ -5,7 +5,7 @@
 #include <xcb/xcb.h>
 #include <xcb/xcbext.h>
 #include <xw/xw-xcb.h>
-#include <xw/xwext.h>
+#include <xw/xwborrow.h>
 
 /* xwire hands its own descriptors to libxcb: the layouts libxcb reads must match.
  * libxcb writes global_id into an extension on first use, so generated xw_*_id
