@@ -15,6 +15,7 @@ static xw_connection_t oom_conn = {
     .errstr = "out of memory",
     .fd = -1,
     .single = 1,
+    .tp = &xw__socket_transport,
 };
 
 void xw__close_fds(int *fds, unsigned n)
@@ -56,6 +57,7 @@ xw_connection_t *xw__conn_new(int fd)
     if (!c)
         return &oom_conn;
     c->fd = fd;
+    c->tp = &xw__socket_transport;
     c->out.buf = malloc(XW_OUT_SIZE + XW_OUT_SLACK);
     c->in.buf = malloc(XW_IN_SIZE);
     if (!c->out.buf || !c->in.buf) {
@@ -146,10 +148,7 @@ XW_EXPORT void xw_disconnect(xw_connection_t *c)
 {
     if (!c || c == &oom_conn)
         return;
-    if (c->borrow) /* the owner takes its socket back for good; its connection stays open */
-        c->borrow->detach(c, c->borrow_closure);
-    if (c->fd >= 0)
-        close(c->fd);
+    c->tp->close(c);
     xw__close_fds(c->out.fds, c->out.nfds);
     xw__in_fini(c);
     xw__ext_fini(c);
@@ -163,8 +162,8 @@ XW_EXPORT void xw_disconnect(xw_connection_t *c)
 XW_EXPORT int xw_connection_has_error(xw_connection_t *c)
 {
     int e = __atomic_load_n(&c->error, __ATOMIC_RELAXED);
-    if (!e && c->borrow) /* a failure the owner has seen and we have not yet */
-        e = c->borrow->has_error(c->borrow_closure);
+    if (!e)
+        e = c->tp->error(c);
     return e;
 }
 
@@ -182,7 +181,7 @@ XW_EXPORT const struct xw_setup_t *xw_get_setup(xw_connection_t *c)
 
 XW_EXPORT int xw_get_file_descriptor(xw_connection_t *c)
 {
-    return c->error ? -1 : c->borrow ? c->borrow_fd : c->fd;
+    return c->error ? -1 : c->tp->fd(c);
 }
 
 XW_EXPORT int xw_connection_set_single_threaded(xw_connection_t *c, int on)
