@@ -265,11 +265,11 @@ static int fetch_event(xw_connection_t *c, int64_t deadline, int reading, struct
     *pkt = NULL;
     xw__unlock(c);
     if (!reading)
-        ev = ops->event(c->borrow_closure, 2);
+        ev = ops->event(c->borrow_closure, XW_BORROW_EVENT_QUEUED);
     else if (deadline < 0)
-        ev = ops->event(c->borrow_closure, 0);
+        ev = ops->event(c->borrow_closure, XW_BORROW_EVENT_WAIT);
     else
-        while (!(ev = ops->event(c->borrow_closure, 1)) && deadline != 0 && nap(c, deadline))
+        while (!(ev = ops->event(c->borrow_closure, XW_BORROW_EVENT_POLL)) && deadline != 0 && nap(c, deadline))
             ;
     xw__lock(c);
     if (!ev)

@@ -21,6 +21,13 @@ extern "C" {
  * not call back into it nor make the owner ask for its socket back; all others run
  * with the lock released. The owner may call xw_borrow_return_socket() from any
  * thread, holding none of its own locks that xwire's callers might hold. */
+/* How xw_borrow_ops.event asks for the owner's next event. */
+enum xw_borrow_event_mode {
+    XW_BORROW_EVENT_WAIT = 0,   /* block until one comes (xcb_wait_for_event) */
+    XW_BORROW_EVENT_POLL = 1,   /* read what has arrived, do not block (xcb_poll_for_event) */
+    XW_BORROW_EVENT_QUEUED = 2, /* only what is already queued (xcb_poll_for_queued_event) */
+};
+
 struct xw_borrow_ops {
     /* Become the socket's writer; *sent = the owner's last sequence number. 1 on
      * success, 0 when the owner's connection has failed. Lock released. */
@@ -41,8 +48,8 @@ struct xw_borrow_ops {
     int (*poll_reply)(void *closure, uint64_t seq, void **reply, xw_generic_error_t **e);
     /* xcb_request_check on a 32-bit cookie. */
     xw_generic_error_t *(*check)(void *closure, unsigned int seq);
-    /* Next event: wait (mode 0), poll (1) or queued only (2); malloc'd or NULL. */
-    xw_generic_event_t *(*event)(void *closure, int mode);
+    /* The next event, as mode says; malloc'd, or NULL. */
+    xw_generic_event_t *(*event)(void *closure, enum xw_borrow_event_mode mode);
     uint32_t (*generate_id)(void *closure);
     int (*flush)(void *closure);
     /* The owner's connection error code, 0 when healthy. Lock held or not: it must
