@@ -14,7 +14,7 @@
  * STRING8/char/BYTE are followed by zero padding to 4 bytes where the XML says
  * <pad align="4"/> and at the end of the request.
  *
- * The fake server (tests/fake_server.h, over a socketpair) answers QueryExtension and
+ * The fake server (tests/lib/fake_server.h, over a socketpair) answers QueryExtension and
  * GetInputFocus only; requests of the three extensions are recorded, never answered, and
  * reply cookies are discarded. */
 #include <signal.h>
