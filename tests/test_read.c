@@ -1469,7 +1469,7 @@ END_TEST
 
 int main(void)
 {
-    Suite *s = xwtest_suite("conn");
+    Suite *s = xwtest_suite("read");
     struct {
         const char *name;
         const TTest *tests[16];
