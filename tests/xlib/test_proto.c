@@ -473,7 +473,7 @@ static void xevie_cases(void)
 static void on_alarm(int sig)
 {
     (void)sig;
-    static const char msg[] = "other6-proto: timed out after 30 s\n0 passed, 1 failed\n";
+    static const char msg[] = "protocol-by-hand: timed out after 30 s\n0 passed, 1 failed\n";
     (void)!write(1, msg, sizeof(msg) - 1);
     _exit(1);
 }
