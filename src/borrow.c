@@ -33,7 +33,7 @@ static int borrow_take(xw_connection_t *c)
         /* The hand-off's first-request rule: the owner does not say how many void
          * requests it sent since its last reply-bearing one, so ours must start with
          * a reply-bearing request. With the void budget spent, make_room inserts a
-         * sync before a void one; a reply-bearing one resets it (xw__borrow_track). */
+         * sync before a void one; a reply-bearing one resets it (borrow_track). */
         o->last_reply = sent - XW_MAX_VOID_RUN;
     }
     xw__out_refresh(c);
