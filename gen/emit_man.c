@@ -188,7 +188,7 @@ static void collect_protos(struct page *pg)
     char *base = tfunc(pg->e, pg->t, NULL);
     order_protos(pg, base);
     free(base);
-    free(scratch.htypes.buf), free(scratch.hfuncs.buf), free(scratch.c.buf);
+    free(scratch.htypes.buf), free(scratch.hfuncs.buf), free(scratch.c.buf), free(scratch.hpriv.buf);
 }
 
 /* ---- sections ---- */

@@ -345,11 +345,10 @@ static int inline_ok(struct emitter *e, struct type *t, int checked_flag, int au
 static void inline_path(struct sender *s)
 {
     char *op = tfunc(s->e, s->t, NULL), *opu = cname_upper(op), *rq = ifunc(s->t, NULL, "req");
-    /* the limit is loaded first thing in the function (s->pre): after the request's
+    /* the room is reserved first thing in the function (s->pre): after the request's
      * fields are stored, gcc would no longer fold them into one constant store */
-    out_printf(&s->pre, "    uint64_t xw_lim = xw__out_unlocked_limit(c);\n");
+    out_printf(&s->pre, "    uint8_t *xw_p = xw__out_reserve_unlocked(c, sizeof(xw_out));\n");
     out_printf(&s->body, "    {\n"
-                         "        uint8_t *xw_p = xw__out_reserve(c, sizeof(xw_out), xw_lim);\n"
                          "        if (XW_LIKELY(xw_p != NULL)) {\n"
                          "            xw__out_frame((uint8_t *)&xw_out, &%s, %s, (uint16_t)(sizeof(xw_out) / 4));\n"
                          "            memcpy(xw_p, &xw_out, sizeof(xw_out));\n"

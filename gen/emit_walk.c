@@ -297,7 +297,7 @@ static void emit_walker_mode(struct emitter *e, struct type *t, int unpack)
             out_printf(&sig, ", %s xw_v_%s", wp[i].ctype, wp[i].name);
         out_printf(&sig, ")");
         /* internal to the library (hidden), declared for the other descriptions' walkers */
-        out_printf(&e->hfuncs, "\n#ifdef XW_BUILDING\n%s;\n#endif\n", sig.buf);
+        out_printf(&e->hpriv, "%s;\n", sig.buf);
         out_printf(o, "%s\n{\n    size_t xw_off = 0;\n", sig.buf);
     }
     free(sig.buf);

@@ -55,12 +55,14 @@ int main(int argc, char **argv)
             if (man) {
                 emit_man(m, man);
             } else {
-                struct out h = { 0 }, c = { 0 };
+                struct out h = { 0 }, c = { 0 }, p = { 0 };
                 char *hn = xasprintf("%s.h", m->header), *cn = xasprintf("%s.c", m->header);
-                emit_module(m, &h, &c);
+                char *pn = xasprintf("%s_priv.h", m->header);
+                emit_module(m, &h, &c, &p);
                 write_out(outdir, hn, &h);
                 write_out(outdir, cn, &c);
-                free(hn), free(cn);
+                write_out(outdir, pn, &p);
+                free(hn), free(cn), free(pn);
             }
             add_counts(&sum, &m->counts);
             nfiles++;

@@ -286,9 +286,10 @@ struct emitter {
     struct out htypes; /* header: types */
     struct out hfuncs; /* header: prototypes */
     struct out c;      /* source */
+    struct out hpriv;  /* private header: walkers and putters the library's .c files share */
     int tmpcount;
 };
-void emit_module(struct module *m, struct out *head, struct out *src);
+void emit_module(struct module *m, struct out *head, struct out *src, struct out *priv);
 void emit_type(struct emitter *e, struct type *t);
 void emit_enum(struct emitter *e, struct type *t);
 void emit_simple(struct emitter *e, struct type *t);

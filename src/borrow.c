@@ -17,7 +17,7 @@
  * previous owner's return callback, which takes that owner's locks (Xlib's display
  * lock). writing stays set meanwhile, so no other thread of ours sends, and our own
  * return callback, should the owner call it at once, waits until the take is done. */
-int xw__borrow_take(xw_connection_t *c)
+static int borrow_take(xw_connection_t *c)
 {
     struct xw_out *o = &c->out;
     uint64_t sent = 0;
@@ -28,12 +28,12 @@ int xw__borrow_take(xw_connection_t *c)
     xw__lock(c);
     o->writing = 0;
     if (ok) {
-        c->borrow_owned = 1;
+        c->socket_away = 0;
         o->seq = o->accounted = o->flushed = sent;
         /* The hand-off's first-request rule: the owner does not say how many void
          * requests it sent since its last reply-bearing one, so ours must start with
          * a reply-bearing request. With the void budget spent, make_room inserts a
-         * sync before a void one; a reply-bearing one resets it (xw__borrow_track). */
+         * sync before a void one; a reply-bearing one resets it (borrow_track). */
         o->last_reply = sent - XW_MAX_VOID_RUN;
     }
     xw__out_refresh(c);
@@ -46,7 +46,7 @@ int xw__borrow_take(xw_connection_t *c)
 /* Lock held, writing set, socket owned. Every request up to out.seq is complete in
  * these bytes, so the owner is told of all of them; the hand-off wants at least one
  * byte per call and the kernel at most IOV_MAX slices. */
-void xw__borrow_write(xw_connection_t *c, struct iovec *iov, size_t n)
+static void borrow_write(xw_connection_t *c, struct iovec *iov, size_t n)
 {
     struct xw_out *o = &c->out;
     while (n > 0 && !c->error) {
@@ -69,8 +69,8 @@ void xw__borrow_write(xw_connection_t *c, struct iovec *iov, size_t n)
 /* Lock held; released while the owner sends. Checked requests and requests with
  * fds go through the owner, which keeps their errors for a check and carries fds;
  * it first asks for our buffered bytes (xw_borrow_return_socket), so order holds. */
-uint64_t xw__borrow_send(xw_connection_t *c, int flags, struct iovec *vector, const xw_protocol_request_t *req,
-                         unsigned nfds, int *fds)
+static uint64_t borrow_send(xw_connection_t *c, int flags, struct iovec *vector, const xw_protocol_request_t *req,
+                           unsigned nfds, int *fds)
 {
     int owner_flags = flags & (XW_REQUEST_CHECKED | XW_REQUEST_RAW | XW_REQUEST_DISCARD_REPLY | XW_REQUEST_REPLY_FDS);
     xw__unlock(c);
@@ -79,10 +79,22 @@ uint64_t xw__borrow_send(xw_connection_t *c, int flags, struct iovec *vector, co
     return seq ? seq : xw__request_fail(c, "the owner's connection could not send the request");
 }
 
+/* Lock not held. The owner's write path carries fds; it asks for our bytes first. */
+static void borrow_send_fd(xw_connection_t *c, int fd)
+{
+    c->borrow->send_fd(c->borrow_closure, fd);
+}
+
+/* Lock not held. Whatever the owner has queued itself. */
+static int borrow_flush(xw_connection_t *c)
+{
+    return c->borrow->flush(c->borrow_closure) > 0 ? 0 : -EPIPE;
+}
+
 /* Lock held. What the pending table does on a connection of our own: nothing is
  * kept, since the owner reads; a reply-bearing request resets the void run, and a
  * reply nobody wants (our syncs) is dropped by the owner when it arrives. */
-void xw__borrow_track(xw_connection_t *c, uint64_t seq, int flags, const xw_protocol_request_t *req)
+static int borrow_track(xw_connection_t *c, uint64_t seq, int flags, const xw_protocol_request_t *req)
 {
     if (!req->isvoid) {
         c->out.last_reply = seq;
@@ -90,6 +102,17 @@ void xw__borrow_track(xw_connection_t *c, uint64_t seq, int flags, const xw_prot
     }
     if (flags & XW_REQUEST_DISCARD_REPLY)
         c->borrow->discard(c->borrow_closure, seq);
+    return 0;
+}
+
+/* The owner may have sent past our last sequence number, so a 32-bit cookie
+ * stands for the nearest value rather than the latest one not above ours. */
+static uint64_t borrow_widen(xw_connection_t *c, unsigned int seq)
+{
+    uint64_t cur = c->out.seq;
+    if ((uint32_t)(seq - (uint32_t)cur) < 0x80000000u)
+        return cur + (uint32_t)(seq - (uint32_t)cur);
+    return cur - (uint32_t)((uint32_t)cur - seq);
 }
 
 /* Records the owner's failure as ours (with its code) and returns -EPIPE, or 0
@@ -171,11 +194,10 @@ static struct xw_pkt *stash_take(xw_connection_t *c, uint64_t seq)
     return NULL;
 }
 
-/* Lock held. xw__reply_take / xw__reply_take_fit on a borrowed connection (cap
- * SIZE_MAX: no limit). Our buffer is written first: the owner would wait forever
- * for a request it cannot see. Same returns as xw__reply_take_fit. */
-int xw__borrow_reply(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need,
-                     struct xw_pkt **pkt)
+/* Lock held. xw__reply_take_fit on a borrowed connection. Our buffer is written
+ * first: the owner would wait forever for a request it cannot see. */
+static int borrow_reply_fit(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need,
+                            struct xw_pkt **pkt)
 {
     *pkt = stash_take(c, seq);
     if (!*pkt) {
@@ -203,8 +225,14 @@ int xw__borrow_reply(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t 
     return 1;
 }
 
+/* Lock held. xw__reply_take: no size limit. */
+static int borrow_reply(xw_connection_t *c, uint64_t seq, int64_t deadline, struct xw_pkt **pkt)
+{
+    return borrow_reply_fit(c, seq, deadline, SIZE_MAX, NULL, pkt);
+}
+
 /* Lock held. The owner checks (and syncs if it must); it takes our bytes first. */
-int xw__borrow_check(xw_connection_t *c, uint64_t seq, struct xw_pkt **pkt)
+static int borrow_check(xw_connection_t *c, uint64_t seq, struct xw_pkt **pkt)
 {
     *pkt = NULL;
     if (xw__out_flush(c) < 0)
@@ -217,9 +245,11 @@ int xw__borrow_check(xw_connection_t *c, uint64_t seq, struct xw_pkt **pkt)
     return owner_failed(c) < 0 ? -EPIPE : 1;
 }
 
-/* Lock held. The reply to seq, stashed or still to come, will be dropped. */
-void xw__borrow_discard(xw_connection_t *c, uint64_t seq)
+/* Lock held. The reply to seq, stashed or still to come, will be dropped; its
+ * error too, whatever keep_errors says: the owner has no mode that keeps it. */
+static void borrow_discard(xw_connection_t *c, uint64_t seq, int keep_errors)
 {
+    (void)keep_errors;
     struct xw_pkt *p;
     while ((p = stash_take(c, seq)))
         xw__pkt_free(c, p);
@@ -228,18 +258,18 @@ void xw__borrow_discard(xw_connection_t *c, uint64_t seq)
 
 /* Lock held, released while the owner waits. The next event from the owner's
  * queue (deadline and reading as xw__queue_wait): 1 with *pkt, 0 when none came. */
-int xw__borrow_event(xw_connection_t *c, int64_t deadline, int reading, struct xw_pkt **pkt)
+static int fetch_event(xw_connection_t *c, int64_t deadline, int reading, struct xw_pkt **pkt)
 {
     const struct xw_borrow_ops *ops = c->borrow;
     xw_generic_event_t *ev;
     *pkt = NULL;
     xw__unlock(c);
     if (!reading)
-        ev = ops->event(c->borrow_closure, 2);
+        ev = ops->event(c->borrow_closure, XW_BORROW_EVENT_QUEUED);
     else if (deadline < 0)
-        ev = ops->event(c->borrow_closure, 0);
+        ev = ops->event(c->borrow_closure, XW_BORROW_EVENT_WAIT);
     else
-        while (!(ev = ops->event(c->borrow_closure, 1)) && deadline != 0 && nap(c, deadline))
+        while (!(ev = ops->event(c->borrow_closure, XW_BORROW_EVENT_POLL)) && deadline != 0 && nap(c, deadline))
             ;
     xw__lock(c);
     if (!ev)
@@ -251,6 +281,67 @@ int xw__borrow_event(xw_connection_t *c, int64_t deadline, int reading, struct x
     return *pkt ? 1 : -EPIPE;
 }
 
+/* Lock held. xw__queue_wait on a borrowed connection: the owner reads, and
+ * special-event queues are its own (xcb_register_for_special_xge), so only the
+ * event queue is fed, from the owner's. */
+static int borrow_wait(xw_connection_t *c, struct xw_queue *q, int64_t deadline, int reading)
+{
+    if (reading && deadline != 0)
+        xw__out_flush(c);
+    if (q->head)
+        return 1;
+    if (q != &c->in.events)
+        return c->error ? -EPIPE : 0;
+    struct xw_pkt *p;
+    int r = fetch_event(c, deadline, reading, &p);
+    if (r == 1)
+        xw__queue_push(q, p);
+    return r;
+}
+
+static int borrow_error(xw_connection_t *c)
+{
+    return c->borrow->has_error(c->borrow_closure);
+}
+
+static int borrow_fd(xw_connection_t *c)
+{
+    return c->borrow_fd;
+}
+
+/* One id space per connection: the owner hands them out. */
+static uint32_t borrow_generate_id(xw_connection_t *c)
+{
+    return c->error ? (uint32_t)-1 : c->borrow->generate_id(c->borrow_closure);
+}
+
+/* The owner takes its socket back for good; its connection stays open. */
+static void borrow_close(xw_connection_t *c)
+{
+    c->borrow->detach(c, c->borrow_closure);
+    xw__queue_free(c, &c->borrow_stash);
+}
+
+const struct xw_transport xw__borrow_transport = {
+    .write = borrow_write,
+    .take = borrow_take,
+    .send_flags = XW_REQUEST_CHECKED | XW_REQUEST_REPLY_FDS | XW__SEND_WITH_FDS,
+    .send = borrow_send,
+    .send_fd = borrow_send_fd,
+    .flush = borrow_flush,
+    .track = borrow_track,
+    .widen = borrow_widen,
+    .reply = borrow_reply,
+    .reply_fit = borrow_reply_fit,
+    .check = borrow_check,
+    .discard = borrow_discard,
+    .wait = borrow_wait,
+    .error = borrow_error,
+    .fd = borrow_fd,
+    .generate_id = borrow_generate_id,
+    .close = borrow_close,
+};
+
 /* The owner wants its socket back (libxcb's return_socket callback): everything
  * buffered goes out through it first. A take or a write in progress finishes
  * before (xw__out_flush waits for writing to clear). */
@@ -258,7 +349,38 @@ XW_EXPORT void xw_borrow_return_socket(xw_connection_t *c)
 {
     xw__lock(c);
     xw__out_flush(c);
-    c->borrow_owned = 0;
+    c->socket_away = 1;
     xw__out_refresh(c);
     xw__unlock(c);
+}
+
+/* A connection without a socket of its own (borrow.c says who owns what). The
+ * owner's setup is checked like a server's, so the generated iterators stay safe. */
+XW_EXPORT xw_connection_t *xw_borrow_connection(const struct xw_borrow_ops *ops, void *closure, const void *setup,
+                                                size_t setup_len, int fd)
+{
+    xw_connection_t *c = xw__conn_new(-1);
+    if (c->error) /* out of memory */
+        return c;
+    char why[200];
+    if (!setup || xw__setup_check(setup, setup_len, why, sizeof(why)) < 0) {
+        xw__conn_fail(c, XW_CONN_CLOSED_PARSE_ERR, "the owner's setup: %s", setup ? why : "none");
+        return c;
+    }
+    if (!(c->setup = malloc(setup_len))) {
+        xw__conn_fail(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for the setup");
+        return c;
+    }
+    memcpy(c->setup, setup, setup_len);
+    c->setup_len = setup_len;
+    xw__xid_init(c);
+    c->out.max_words = xw__rd16(c->setup + 26);
+    /* only now: a failed one is an ordinary failed connection, with no owner to call */
+    c->tp = &xw__borrow_transport;
+    c->borrow = ops;
+    c->borrow_closure = closure;
+    c->borrow_fd = fd;
+    c->socket_away = 1;
+    xw__out_refresh(c); /* closed until the first take */
+    return c;
 }

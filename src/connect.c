@@ -1,4 +1,4 @@
-/* connect.c — connection lifecycle: connect, disconnect, fatal errors, simple getters. */
+/* connect.c — connecting and disconnecting, the connection's fatal error, simple getters. */
 #include "xwint.h"
 
 #include <stdarg.h>
@@ -15,13 +15,8 @@ static xw_connection_t oom_conn = {
     .errstr = "out of memory",
     .fd = -1,
     .single = 1,
+    .tp = &xw__socket_transport,
 };
-
-/* The reason a request failed alone, per thread, as xwext.h documents. */
-static _Thread_local struct {
-    const xw_connection_t *c;
-    char msg[192];
-} request_error;
 
 void xw__close_fds(int *fds, unsigned n)
 {
@@ -54,34 +49,22 @@ int xw__conn_fail(xw_connection_t *c, int code, const char *fmt, ...)
     return -EPIPE;
 }
 
-uint64_t xw__request_fail(xw_connection_t *c, const char *fmt, ...)
-{
-    request_error.c = c;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(request_error.msg, sizeof(request_error.msg), fmt, ap);
-    va_end(ap);
-    return 0;
-}
-
-XW_EXPORT const char *xw_request_error_string(xw_connection_t *c)
-{
-    return request_error.c == c && request_error.msg[0] ? request_error.msg : NULL;
-}
-
-static xw_connection_t *conn_new(int fd)
+/* A connection with its buffers for fd (the caller's until then), or the shared
+ * out-of-memory connection, whose error is set. */
+xw_connection_t *xw__conn_new(int fd)
 {
     xw_connection_t *c = calloc(1, sizeof(*c));
     if (!c)
-        return NULL;
+        return &oom_conn;
     c->fd = fd;
+    c->tp = &xw__socket_transport;
     c->out.buf = malloc(XW_OUT_SIZE + XW_OUT_SLACK);
     c->in.buf = malloc(XW_IN_SIZE);
     if (!c->out.buf || !c->in.buf) {
         free(c->out.buf);
         free(c->in.buf);
         free(c);
-        return NULL;
+        return &oom_conn;
     }
     c->out.ptr = c->out.buf;
     c->out.end = c->out.buf + XW_OUT_SIZE;
@@ -91,11 +74,11 @@ static xw_connection_t *conn_new(int fd)
 
 XW_EXPORT xw_connection_t *xw_connect_to_fd(int fd, xw_auth_info_t *auth_info)
 {
-    xw_connection_t *c = conn_new(fd);
-    if (!c) {
+    xw_connection_t *c = xw__conn_new(fd);
+    if (c == &oom_conn) {
         if (fd >= 0)
             close(fd);
-        return &oom_conn;
+        return c;
     }
     if (fd < 0) {
         xw__conn_fail(c, XW_CONN_ERROR, "invalid file descriptor %d", fd);
@@ -120,41 +103,10 @@ XW_EXPORT xw_connection_t *xw_connect_to_fd(int fd, xw_auth_info_t *auth_info)
     return c;
 }
 
-/* A connection without a socket of its own (borrow.c says who owns what). The
- * owner's setup is checked like a server's, so the generated iterators stay safe. */
-XW_EXPORT xw_connection_t *xw_borrow_connection(const struct xw_borrow_ops *ops, void *closure, const void *setup,
-                                                size_t setup_len, int fd)
-{
-    xw_connection_t *c = conn_new(-1);
-    if (!c)
-        return &oom_conn;
-    char why[200];
-    if (!setup || xw__setup_check(setup, setup_len, why, sizeof(why)) < 0) {
-        xw__conn_fail(c, XW_CONN_CLOSED_PARSE_ERR, "the owner's setup: %s", setup ? why : "none");
-        return c;
-    }
-    if (!(c->setup = malloc(setup_len))) {
-        xw__conn_fail(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for the setup");
-        return c;
-    }
-    memcpy(c->setup, setup, setup_len);
-    c->setup_len = setup_len;
-    xw__xid_init(c);
-    c->out.max_words = xw__rd16(c->setup + 26);
-    /* only now: a failed one is an ordinary failed connection, with no owner to call */
-    c->borrow = ops;
-    c->borrow_closure = closure;
-    c->borrow_fd = fd;
-    xw__out_refresh(c); /* closed until the first take */
-    return c;
-}
-
 static xw_connection_t *fail_new(int code, const char *fmt, const char *arg)
 {
-    xw_connection_t *c = conn_new(-1);
-    if (!c)
-        return &oom_conn;
-    xw__conn_fail(c, code, fmt, arg);
+    xw_connection_t *c = xw__conn_new(-1);
+    xw__conn_fail(c, code, fmt, arg); /* the out-of-memory connection keeps its own error */
     return c;
 }
 
@@ -196,10 +148,7 @@ XW_EXPORT void xw_disconnect(xw_connection_t *c)
 {
     if (!c || c == &oom_conn)
         return;
-    if (c->borrow) /* the owner takes its socket back for good; its connection stays open */
-        c->borrow->detach(c, c->borrow_closure);
-    if (c->fd >= 0)
-        close(c->fd);
+    c->tp->close(c);
     xw__close_fds(c->out.fds, c->out.nfds);
     xw__in_fini(c);
     xw__ext_fini(c);
@@ -213,8 +162,8 @@ XW_EXPORT void xw_disconnect(xw_connection_t *c)
 XW_EXPORT int xw_connection_has_error(xw_connection_t *c)
 {
     int e = __atomic_load_n(&c->error, __ATOMIC_RELAXED);
-    if (!e && c->borrow) /* a failure the owner has seen and we have not yet */
-        e = c->borrow->has_error(c->borrow_closure);
+    if (!e)
+        e = c->tp->error(c);
     return e;
 }
 
@@ -232,7 +181,7 @@ XW_EXPORT const struct xw_setup_t *xw_get_setup(xw_connection_t *c)
 
 XW_EXPORT int xw_get_file_descriptor(xw_connection_t *c)
 {
-    return c->error ? -1 : c->borrow ? c->borrow_fd : c->fd;
+    return c->error ? -1 : c->tp->fd(c);
 }
 
 XW_EXPORT int xw_connection_set_single_threaded(xw_connection_t *c, int on)

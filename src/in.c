@@ -60,13 +60,9 @@ static int pend_room(struct xw_in *in)
     return 0;
 }
 
-int xw__pend_add(xw_connection_t *c, uint64_t seq, int flags, const xw_protocol_request_t *req)
+int xw__in_track(xw_connection_t *c, uint64_t seq, int flags, const xw_protocol_request_t *req)
 {
     struct xw_in *in = &c->in;
-    if (XW_UNLIKELY(c->borrow)) { /* the owner reads: nothing to keep */
-        xw__borrow_track(c, seq, flags, req);
-        return 0;
-    }
     if (XW_UNLIKELY(in->pn == in->pcap) && pend_room(in) < 0)
         return -ENOMEM;
     xw__pend_push(c, seq, flags, req);
@@ -605,13 +601,10 @@ int xw__in_wait(xw_connection_t *c, int64_t deadline)
 
 /* ---- claiming replies (used by reply.c) ---- */
 
-uint64_t xw__widen32(xw_connection_t *c, unsigned int seq)
+/* The latest sequence number not above ours: every request was ours to number. */
+uint64_t xw__in_widen(xw_connection_t *c, unsigned int seq)
 {
     uint64_t cur = c->out.seq;
-    /* Borrowed: the owner may have sent past our last sequence number, so take the
-     * nearest value rather than the latest one not above it. */
-    if (XW_UNLIKELY(c->borrow) && (uint32_t)(seq - (uint32_t)cur) < 0x80000000u)
-        return cur + (uint32_t)(seq - (uint32_t)cur);
     return cur - (uint32_t)((uint32_t)cur - seq);
 }
 
@@ -651,11 +644,9 @@ static struct xw_pkt *reply_pop(xw_connection_t *c, struct xw_pend *e)
     return p;
 }
 
-int xw__reply_take(xw_connection_t *c, uint64_t seq, int64_t deadline, struct xw_pkt **pkt)
+int xw__in_reply(xw_connection_t *c, uint64_t seq, int64_t deadline, struct xw_pkt **pkt)
 {
     struct xw_pend *e;
-    if (XW_UNLIKELY(c->borrow))
-        return xw__borrow_reply(c, seq, deadline, SIZE_MAX, NULL, pkt);
     *pkt = NULL;
     int r = reply_wait(c, seq, deadline, &e);
     if (r == 1 && e)
@@ -663,13 +654,11 @@ int xw__reply_take(xw_connection_t *c, uint64_t seq, int64_t deadline, struct xw
     return r;
 }
 
-/* Like xw__reply_take but leaves the packet queued when it needs more than cap bytes. */
-int xw__reply_take_fit(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need,
-                       struct xw_pkt **pkt)
+/* Like xw__in_reply but leaves the packet queued when it needs more than cap bytes. */
+int xw__in_reply_fit(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need,
+                     struct xw_pkt **pkt)
 {
     struct xw_pend *e;
-    if (XW_UNLIKELY(c->borrow))
-        return xw__borrow_reply(c, seq, deadline, cap, need, pkt);
     *pkt = NULL;
     int r = reply_wait(c, seq, deadline, &e);
     if (r != 1 || !e)
@@ -708,10 +697,8 @@ static int ask_for_news(xw_connection_t *c, uint64_t seq)
 /* Lock held. Waits until a void request is finished, as libxcb does for checked
  * and unchecked ones alike (callers use the check as a barrier). A checked
  * request's error is handed back; an unchecked one's went to the event queue. */
-int xw__check_wait(xw_connection_t *c, uint64_t seq, struct xw_pkt **pkt)
+int xw__in_check(xw_connection_t *c, uint64_t seq, struct xw_pkt **pkt)
 {
-    if (XW_UNLIKELY(c->borrow))
-        return xw__borrow_check(c, seq, pkt);
     *pkt = NULL;
     struct xw_pend *e = pend_find(&c->in, seq);
     int tracked = e != NULL;
@@ -721,17 +708,13 @@ int xw__check_wait(xw_connection_t *c, uint64_t seq, struct xw_pkt **pkt)
      * request's error already read is still handed back) */
     if (!done && !c->error && ask_for_news(c, seq) < 0 && !c->error)
         return -ENOMEM; /* no room for the sync's entry: nothing would tell */
-    return tracked ? xw__reply_take(c, seq, -1, pkt) : done_wait(c, seq);
+    return tracked ? xw__in_reply(c, seq, -1, pkt) : done_wait(c, seq);
 }
 
 /* Lock held. The reply will be dropped on arrival (or now, if queued); with
  * keep_errors an error still reaches the event queue. */
-void xw__discard(xw_connection_t *c, uint64_t seq, int keep_errors)
+void xw__in_discard(xw_connection_t *c, uint64_t seq, int keep_errors)
 {
-    if (XW_UNLIKELY(c->borrow)) { /* the owner drops errors too: it has no keep mode */
-        xw__borrow_discard(c, seq);
-        return;
-    }
     struct xw_pend *e = pend_find(&c->in, seq);
     if (!e || (e->dead && !e->q.head))
         return;
@@ -753,21 +736,11 @@ void xw__discard(xw_connection_t *c, uint64_t seq, int keep_errors)
 
 /* Lock held. 1 when q has a packet, 0 when none arrived in time (deadline 0: one
  * non-blocking read; reading 0: none at all), -EPIPE on a connection error. */
-int xw__queue_wait(xw_connection_t *c, struct xw_queue *q, int64_t deadline, int reading)
+int xw__in_queue_wait(xw_connection_t *c, struct xw_queue *q, int64_t deadline, int reading)
 {
     int polled = 0;
     if (reading && deadline != 0)
         xw__out_flush(c);
-    if (XW_UNLIKELY(c->borrow) && !q->head) {
-        /* the owner reads; special-event queues are its own (xcb_register_for_special_xge) */
-        if (q != &c->in.events)
-            return c->error ? -EPIPE : 0;
-        struct xw_pkt *p;
-        int r = xw__borrow_event(c, deadline, reading, &p);
-        if (r == 1)
-            xw__queue_push(q, p);
-        return r;
-    }
     for (;;) {
         if (q->head)
             return 1;
@@ -805,7 +778,6 @@ void xw__in_fini(xw_connection_t *c)
     }
     if (in->partial)
         xw__pkt_free(c, in->partial);
-    queue_free(c, &c->borrow_stash);
     xw__in_close_fds(c);
 }
 

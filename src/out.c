@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <limits.h>
 #include <poll.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -70,8 +71,9 @@ static void advance(struct iovec **iov, size_t *n, size_t w)
 }
 
 /* Lock held, writing set. Every byte of iov to our own socket (advanced in place on
- * short writes); the lock may be released while waiting for room. */
-static void write_socket(xw_connection_t *c, struct iovec *iov, size_t n)
+ * short writes); the lock may be released while waiting for room. The own
+ * socket's transport write (socket.c). */
+void xw__out_write_socket(xw_connection_t *c, struct iovec *iov, size_t n)
 {
     while (!c->error) {
         while (n > 0 && iov->iov_len == 0) {
@@ -97,10 +99,7 @@ static int write_vec(xw_connection_t *c, struct iovec *iov, size_t n)
     o->writing = 1;
     o->fast_limit = 0;
     __atomic_store_n(&o->inline_limit, 0, __ATOMIC_RELAXED);
-    if (XW_UNLIKELY(c->borrow))
-        xw__borrow_write(c, iov, n); /* through the owner's hand-off, lock held */
-    else
-        write_socket(c, iov, n);
+    c->tp->write(c, iov, n);
     o->writing = 0;
     if (!c->error)
         o->flushed = o->seq;
@@ -176,6 +175,27 @@ int xw__out_sync(xw_connection_t *c)
     return append(c, iov + 1, 1);
 }
 
+/* The reason a request failed alone, per thread, as xwext.h documents. */
+static _Thread_local struct {
+    const xw_connection_t *c;
+    char msg[192];
+} request_error;
+
+uint64_t xw__request_fail(xw_connection_t *c, const char *fmt, ...)
+{
+    request_error.c = c;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(request_error.msg, sizeof(request_error.msg), fmt, ap);
+    va_end(ap);
+    return 0;
+}
+
+XW_EXPORT const char *xw_request_error_string(xw_connection_t *c)
+{
+    return request_error.c == c && request_error.msg[0] ? request_error.msg : NULL;
+}
+
 uint64_t xw__request_reject(xw_connection_t *c, unsigned int nfds, int *fds, const char *why)
 {
     xw__close_fds(fds, nfds);
@@ -239,8 +259,8 @@ static int make_room(xw_connection_t *c, int isvoid, unsigned nfds)
         if (c->error)
             return -EPIPE;
         int r;
-        if (c->borrow && !c->borrow_owned)
-            r = xw__borrow_take(c); /* the sequence number comes from the owner */
+        if (c->socket_away)
+            r = c->tp->take(c); /* a borrowed connection's sequence number comes from its owner */
         else if (o->nfds + nfds > XW_MAX_FDS)
             r = xw__out_flush(c);
         else if (((o->seq + 1) & 0xffffffffu) == 0 || (isvoid && o->seq + 1 - o->last_reply > XW_MAX_VOID_RUN))
@@ -280,10 +300,10 @@ uint64_t xw__send_locked(xw_connection_t *c, int flags, struct iovec *vector, co
         return xw__request_reject(c, nfds, fds, c->errstr);
     if (vet(c, flags, vector, req, total, nfds, &major, &big, why, sizeof(why)) < 0)
         return xw__request_reject(c, nfds, fds, c->error ? c->errstr : why);
-    /* Borrowed: the owner routes errors of checked requests and carries fds (see
-     * xwext.h); xwire's own write path only ever sends what the owner need not track. */
-    if (c->borrow && ((flags & (XW_REQUEST_CHECKED | XW_REQUEST_REPLY_FDS)) || nfds))
-        return xw__borrow_send(c, flags, vector, req, nfds, fds);
+    /* what the transport must send itself (a borrowed connection's owner routes the
+     * errors of checked requests and carries fds) */
+    if (((unsigned)flags | (nfds ? XW__SEND_WITH_FDS : 0u)) & c->tp->send_flags)
+        return c->tp->send(c, flags, vector, req, nfds, fds);
     if (make_room(c, req->isvoid, nfds) < 0)
         return xw__request_reject(c, nfds, fds, c->errstr);
     uint64_t seq = o->seq + 1;
@@ -416,10 +436,13 @@ XW_EXPORT unsigned int xw_send_request(xw_connection_t *c, int flags, struct iov
 /* The fd goes out with the next write; the connection owns it from now on. */
 XW_EXPORT void xw_send_fd(xw_connection_t *c, int fd)
 {
-    if (c->borrow) { /* the owner's write path carries fds; it asks for our bytes first */
-        c->borrow->send_fd(c->borrow_closure, fd);
-        return;
-    }
+    c->tp->send_fd(c, fd);
+}
+
+/* Lock not held. The own socket's transport send_fd (socket.c): queued beside the
+ * buffered bytes, flushed first when the queue is full. */
+void xw__out_queue_fd(xw_connection_t *c, int fd)
+{
     xw__lock(c);
     wait_not_writing(c);
     if (!c->error && c->out.nfds == XW_MAX_FDS)
@@ -436,7 +459,7 @@ XW_EXPORT int xw_flush(xw_connection_t *c)
     xw__lock(c);
     int r = xw__out_flush(c);
     xw__unlock(c);
-    if (r == 0 && c->borrow) /* and whatever the owner has queued itself */
-        return c->borrow->flush(c->borrow_closure) > 0;
+    if (r == 0) /* and whatever the transport holds back */
+        r = c->tp->flush(c);
     return r == 0 ? 1 : 0;
 }

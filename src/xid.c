@@ -40,9 +40,13 @@ static int refill(xw_connection_t *c)
  * connection failed. */
 XW_EXPORT uint32_t xw_generate_id(xw_connection_t *c)
 {
+    return c->tp->generate_id(c);
+}
+
+/* xw_generate_id on a connection with its own id range. */
+uint32_t xw__xid_generate(xw_connection_t *c)
+{
     uint32_t id = (uint32_t)-1;
-    if (c->borrow) /* one id space per connection: the owner hands them out */
-        return c->error ? id : c->borrow->generate_id(c->borrow_closure);
     xid_lock(c);
     if (__atomic_load_n(&c->error, __ATOMIC_RELAXED) || !c->xid_inc)
         goto out;

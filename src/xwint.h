@@ -9,6 +9,7 @@
 
 #include <xw/xw.h>
 #include <xw/xwext.h>
+#include <xw/xwborrow.h>
 #include <xw/bigreq.h>
 #include <xw/xc_misc.h>
 
@@ -180,7 +181,7 @@ struct xw_out {
     uint8_t *end;        /* buf + XW_OUT_SIZE */
     uint64_t seq;        /* last sequence number handed out */
     uint64_t fast_limit; /* xw__out_reserve allowed while seq < fast_limit; 0 blocks it */
-    uint64_t inline_limit; /* fast_limit in single-threaded mode, else 0 (xw__out_unlocked_limit);
+    uint64_t inline_limit; /* fast_limit in single-threaded mode, else 0 (xw__out_reserve_unlocked);
                               stored atomically (relaxed): senders read it without the lock */
     uint8_t *buf;        /* XW_OUT_SIZE bytes, allocated at connect */
     uint64_t last_reply; /* last reply-bearing request (for the automatic sync) */
@@ -227,6 +228,59 @@ struct xw_in {
     struct xw_special_event *special;
 };
 
+/* ---- the transport seam: how bytes reach the server and how its answers come back ----
+ * The one place where a connection with its own socket (socket.c's table) and one
+ * borrowing another library's connection (borrow.c's) differ. Chosen at
+ * construction, never changed. out.c and in.c call through it; the send fast path
+ * and the inline senders do not (a borrowed connection closes them with its
+ * fast_limit), so a request pays no indirect call. */
+
+/* Beside a request's flags in xw_transport.send_flags: the request carries fds. */
+#define XW__SEND_WITH_FDS (1u << 15)
+
+struct xw_transport {
+    /* Lock held, writing set: every byte of iov to the server (advanced in place),
+     * the lock released while waiting for room; on failure the connection fails. */
+    void (*write)(xw_connection_t *c, struct iovec *iov, size_t n);
+    /* Lock held, not writing, socket_away set: the write side back from whoever
+     * holds it, which clears socket_away; 0 or -errno. May release the lock. */
+    int (*take)(xw_connection_t *c);
+    /* Requests with any of these flags (or XW__SEND_WITH_FDS) go to send instead of
+     * the write buffer, vetted, before taking a sequence number. Lock held; send may
+     * release it. Returns the sequence number or 0 (xw__request_fail). */
+    unsigned send_flags;
+    uint64_t (*send)(xw_connection_t *c, int flags, struct iovec *vector, const xw_protocol_request_t *req,
+                     unsigned nfds, int *fds);
+    /* Lock not held: fd goes out with the next write; the transport owns it. */
+    void (*send_fd)(xw_connection_t *c, int fd);
+    /* Lock not held, after xw_flush wrote our buffer: whatever else the transport
+     * holds back. 0 or -EPIPE. */
+    int (*flush)(xw_connection_t *c);
+    /* The rest with the lock held, as the in.c functions of the same names that
+     * xwint.h's wrappers below stand for. */
+    int (*track)(xw_connection_t *c, uint64_t seq, int flags, const xw_protocol_request_t *req);
+    uint64_t (*widen)(xw_connection_t *c, unsigned int seq);
+    int (*reply)(xw_connection_t *c, uint64_t seq, int64_t deadline, struct xw_pkt **pkt);
+    int (*reply_fit)(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need,
+                     struct xw_pkt **pkt);
+    int (*check)(xw_connection_t *c, uint64_t seq, struct xw_pkt **pkt);
+    void (*discard)(xw_connection_t *c, uint64_t seq, int keep_errors);
+    int (*wait)(xw_connection_t *c, struct xw_queue *q, int64_t deadline, int reading);
+    /* Lock not held (connect.c, xid.c): a failure the transport has seen and the
+     * connection not yet (0: none); the fd a caller may poll; a new resource id
+     * (ids come from one space per connection); and, from xw_disconnect, the end
+     * of the transport (the connection is freed afterwards). */
+    int (*error)(xw_connection_t *c);
+    int (*fd)(xw_connection_t *c);
+    uint32_t (*generate_id)(xw_connection_t *c);
+    void (*close)(xw_connection_t *c);
+};
+
+/* socket.c: a connection's own socket (sendmsg, recvmsg, poll); borrow.c: another
+ * library's connection, through its socket hand-off. */
+extern const struct xw_transport xw__socket_transport;
+extern const struct xw_transport xw__borrow_transport;
+
 struct xw_connection_t {
     struct xw_out out; /* first: the send fast path touches only this, single, mu */
     int single;        /* xw_connection_set_single_threaded: no locking */
@@ -245,11 +299,15 @@ struct xw_connection_t {
     struct xw_mutex xid_mu; /* guards the xid_ fields (xid.c), taken before mu */
     uint32_t xid_base, xid_mask, xid_inc, xid_last, xid_max;
     uint64_t total_read, total_written;
+    const struct xw_transport *tp; /* never NULL; see struct xw_transport */
+    /* Another party holds the socket's write side: tp->take gets it back before our
+     * next write. A borrowed connection until its first take and after each
+     * xw_borrow_return_socket(); an own socket never, until one is lent out. */
+    int socket_away;
     /* Borrowed connections (borrow.c): the owner's hooks, NULL on a connection with
-     * its own socket; whether xwire holds the owner's socket now; the owner's fd. */
+     * its own socket, and the owner's fd. */
     const struct xw_borrow_ops *borrow;
     void *borrow_closure;
-    int borrow_owned;
     int borrow_fd;
     struct xw_queue borrow_stash; /* replies left by a too-small _into buffer (owned) */
 };
@@ -259,14 +317,14 @@ struct xw_connection_t {
 /* Lock held. The fast path runs while seq < fast_limit: that single compare covers
  * a fatal error, a thread writing with the lock released, the automatic sync after
  * XW_MAX_VOID_RUN void requests and a sequence number whose low 32 bits are zero
- * (a 32-bit cookie of 0 means "failed"), and a borrowed connection that does not
- * hold its owner's socket. */
+ * (a 32-bit cookie of 0 means "failed"), and a socket another party holds
+ * (socket_away). */
 static inline void xw__out_refresh(xw_connection_t *c)
 {
     struct xw_out *o = &c->out;
     uint64_t run = o->last_reply + XW_MAX_VOID_RUN;
     uint64_t wrap = o->seq | 0xffffffffu;
-    int closed = c->error || o->writing || (c->borrow && !c->borrow_owned); /* borrowed: no socket yet */
+    int closed = c->error || o->writing || c->socket_away;
     o->fast_limit = closed ? 0 : (run < wrap ? run : wrap);
     __atomic_store_n(&o->inline_limit, c->single ? o->fast_limit : 0, __ATOMIC_RELAXED);
 }
@@ -330,21 +388,7 @@ static inline void xw__wr32(void *p, uint32_t v)
 /* ---- the one way a request enters the write buffer: reserve, frame and copy, commit ----
  * Used by xw_send's fast path (out.c) and by the generated senders' inline path. */
 
-/* The limit a sender that does not take the lock passes to xw__out_reserve:
- * fast_limit while no other thread can be in the connection (its single-threaded
- * mode, or a process with one thread), else 0, which refuses. inline_limit holds
- * it for the single-threaded mode in one load; other threads write it under the
- * lock, hence the atomic read. */
-static inline uint64_t xw__out_unlocked_limit(xw_connection_t *c)
-{
-    uint64_t lim = __atomic_load_n(&c->out.inline_limit, __ATOMIC_RELAXED);
-    if (!lim && XW_PROCESS_SINGLE_THREADED())
-        lim = c->out.fast_limit;
-    return lim;
-}
-
-/* Lock held with limit = out.fast_limit, or limit from xw__out_unlocked_limit()
- * (then without the lock).
+/* Lock held, limit = out.fast_limit (or through xw__out_reserve_unlocked).
  * Where a request of total bytes goes when it can take the next sequence number at
  * once: the buffer has room and nothing stands in the way (the limit covers a fatal
  * error, a thread writing, the automatic sync and the 32-bit wrap). NULL: the
@@ -353,13 +397,27 @@ static inline uint64_t xw__out_unlocked_limit(xw_connection_t *c)
 static inline uint8_t *xw__out_reserve(xw_connection_t *c, size_t total, uint64_t limit)
 {
     struct xw_out *o = &c->out;
-    /* a limit of 0 refuses before anything is read: without the lock, other threads
-     * may be changing seq and ptr */
-    if (XW_UNLIKELY(!limit || o->seq >= limit || total > (size_t)(o->end - o->ptr)))
+    if (XW_UNLIKELY(o->seq >= limit || total > (size_t)(o->end - o->ptr)))
         return NULL;
     if (!o->ptr) /* never: the limit stays 0 on a connection without a buffer; saves callers a test */
         __builtin_unreachable();
     return o->ptr;
+}
+
+/* xw__out_reserve for a sender that does not take the lock (the generated inline
+ * senders): only while no other thread can be in the connection, its
+ * single-threaded mode (inline_limit holds fast_limit then, in one load; other
+ * threads write it under the lock, hence the atomic read) or a process with one
+ * thread. Otherwise NULL before anything else is read. */
+static inline uint8_t *xw__out_reserve_unlocked(xw_connection_t *c, size_t total)
+{
+    uint64_t lim = __atomic_load_n(&c->out.inline_limit, __ATOMIC_RELAXED);
+    if (!lim) {
+        if (!XW_PROCESS_SINGLE_THREADED())
+            return NULL;
+        lim = c->out.fast_limit;
+    }
+    return xw__out_reserve(c, total, lim);
 }
 
 /* The request header: major opcode, an extension's minor opcode, the length in words
@@ -370,6 +428,17 @@ static inline void xw__out_frame(uint8_t *b, const xw_protocol_request_t *req, u
     if (req->ext)
         b[1] = req->opcode;
     xw__wr16(b + 2, words);
+}
+
+/* n bytes, w <= n <= 2 * w, as two overlapping moves of w bytes (a constant, so each
+ * is one load and one store). */
+static inline __attribute__((always_inline)) void xw__copy_ends(uint8_t *dst, const uint8_t *s, size_t n, size_t w)
+{
+    uint8_t a[16], b[16];
+    memcpy(a, s, w);
+    memcpy(b, s + n - w, w);
+    memcpy(dst, a, w);
+    memcpy(dst + n - w, b, w);
 }
 
 /* The one copy into the write buffer: n bytes from src (NULL: zeros). Slices up to
@@ -388,23 +457,11 @@ static inline __attribute__((always_inline)) int xw__out_copy(uint8_t *dst, cons
         else
             memset(dst, 0, n);
     } else if (n - 4 <= 4) {
-        uint32_t a, b;
-        memcpy(&a, s, 4);
-        memcpy(&b, s + n - 4, 4);
-        memcpy(dst, &a, 4);
-        memcpy(dst + n - 4, &b, 4);
+        xw__copy_ends(dst, s, n, 4);
     } else if (n - 9 <= 7) {
-        uint64_t a, b;
-        memcpy(&a, s, 8);
-        memcpy(&b, s + n - 8, 8);
-        memcpy(dst, &a, 8);
-        memcpy(dst + n - 8, &b, 8);
+        xw__copy_ends(dst, s, n, 8);
     } else if (n - 17 <= 15) {
-        uint8_t a[16], b[16];
-        memcpy(a, s, 16);
-        memcpy(b, s + n - 16, 16);
-        memcpy(dst, a, 16);
-        memcpy(dst + n - 16, b, 16);
+        xw__copy_ends(dst, s, n, 16);
     } else if (small_only) {
         return n == 0;
     } else {
@@ -445,9 +502,13 @@ static inline void xw__unlock(xw_connection_t *c)
         xw__mutex_unlock(&c->mu);
 }
 
+/* connect.c: a new connection for fd (the shared out-of-memory one, error set,
+ * when it cannot be allocated); record the first fatal error (never overwritten),
+ * returning -EPIPE. */
+xw_connection_t *xw__conn_new(int fd);
 /* connect.c: record the first fatal error (never overwritten); returns -EPIPE. */
 int xw__conn_fail(xw_connection_t *c, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* The per-thread reason for a request that failed alone; returns 0 (a failed sequence). */
+/* out.c: the per-thread reason for a request that failed alone; returns 0 (a failed sequence). */
 uint64_t xw__request_fail(xw_connection_t *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void xw__close_fds(int *fds, unsigned n);
 
@@ -469,29 +530,78 @@ int xw__out_flush_to(xw_connection_t *c, uint64_t seq);
 uint64_t xw__send_locked(xw_connection_t *c, int flags, struct iovec *vector, const xw_protocol_request_t *req,
                          size_t total, unsigned nfds, int *fds);
 int xw__out_sync(xw_connection_t *c);
+/* The own socket's side of the transport seam's writing half (socket.c's table). */
+void xw__out_write_socket(xw_connection_t *c, struct iovec *iov, size_t n);
+void xw__out_queue_fd(xw_connection_t *c, int fd);
 
 /* in.c (lock held) */
 int xw__in_wait(xw_connection_t *c, int64_t deadline);
 int xw__in_read_nonblock(xw_connection_t *c);
-int xw__pend_add(xw_connection_t *c, uint64_t seq, int flags, const xw_protocol_request_t *req);
-/* Waits for request seq and moves its first packet out: 1 with *pkt (reply or error)
- * or NULL (finished without one), 0 on timeout, -errno on connection error. */
-int xw__reply_take(xw_connection_t *c, uint64_t seq, int64_t deadline, struct xw_pkt **pkt);
-int xw__reply_take_fit(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need,
-                       struct xw_pkt **pkt);
-int xw__check_wait(xw_connection_t *c, uint64_t seq, struct xw_pkt **pkt);
-void xw__discard(xw_connection_t *c, uint64_t seq, int keep_errors);
-int xw__queue_wait(xw_connection_t *c, struct xw_queue *q, int64_t deadline, int reading);
+/* The own socket's side of the transport seam's reading half (see the wrappers below). */
+int xw__in_track(xw_connection_t *c, uint64_t seq, int flags, const xw_protocol_request_t *req);
+uint64_t xw__in_widen(xw_connection_t *c, unsigned int seq);
+int xw__in_reply(xw_connection_t *c, uint64_t seq, int64_t deadline, struct xw_pkt **pkt);
+int xw__in_reply_fit(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need,
+                     struct xw_pkt **pkt);
+int xw__in_check(xw_connection_t *c, uint64_t seq, struct xw_pkt **pkt);
+void xw__in_discard(xw_connection_t *c, uint64_t seq, int keep_errors);
+int xw__in_queue_wait(xw_connection_t *c, struct xw_queue *q, int64_t deadline, int reading);
 void xw__queue_push(struct xw_queue *q, struct xw_pkt *p);
 struct xw_pkt *xw__queue_pop(struct xw_queue *q);
 void xw__queue_free(xw_connection_t *c, struct xw_queue *q);
 void xw__in_fini(xw_connection_t *c);
 /* Closes every received fd not yet claimed (connection failure, disconnect). */
 void xw__in_close_fds(xw_connection_t *c);
-uint64_t xw__widen32(xw_connection_t *c, unsigned int seq);
 
-/* xid.c: the id range from the setup (at connect). */
+/* ---- replies, checks and events through the transport (lock held) ---- */
+
+/* A tracked request's pending entry (none on a borrowed connection: its owner reads). */
+static inline int xw__pend_add(xw_connection_t *c, uint64_t seq, int flags, const xw_protocol_request_t *req)
+{
+    return c->tp->track(c, seq, flags, req);
+}
+
+/* The 64-bit sequence number a 32-bit cookie stands for. */
+static inline uint64_t xw__widen32(xw_connection_t *c, unsigned int seq)
+{
+    return c->tp->widen(c, seq);
+}
+
+/* Waits for request seq and moves its first packet out: 1 with *pkt (reply or error)
+ * or NULL (finished without one), 0 on timeout, -errno on connection error. */
+static inline int xw__reply_take(xw_connection_t *c, uint64_t seq, int64_t deadline, struct xw_pkt **pkt)
+{
+    return c->tp->reply(c, seq, deadline, pkt);
+}
+
+/* Like xw__reply_take, but -ENOSPC (*need set, the packet kept) for a reply over cap bytes. */
+static inline int xw__reply_take_fit(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need,
+                                     struct xw_pkt **pkt)
+{
+    return c->tp->reply_fit(c, seq, deadline, cap, need, pkt);
+}
+
+/* Waits until void request seq is finished; 1 with its error in *pkt, or NULL. */
+static inline int xw__check_wait(xw_connection_t *c, uint64_t seq, struct xw_pkt **pkt)
+{
+    return c->tp->check(c, seq, pkt);
+}
+
+/* The reply will be dropped; with keep_errors an error still reaches the event queue. */
+static inline void xw__discard(xw_connection_t *c, uint64_t seq, int keep_errors)
+{
+    c->tp->discard(c, seq, keep_errors);
+}
+
+/* 1 when q has a packet, 0 when none came in time, -EPIPE on a connection error. */
+static inline int xw__queue_wait(xw_connection_t *c, struct xw_queue *q, int64_t deadline, int reading)
+{
+    return c->tp->wait(c, q, deadline, reading);
+}
+
+/* xid.c: the id range from the setup (at connect); the own socket's generate_id. */
 void xw__xid_init(xw_connection_t *c);
+uint32_t xw__xid_generate(xw_connection_t *c);
 
 /* ext.c (lock held) */
 int xw__ext_major(xw_connection_t *c, xw_extension_t *ext, uint8_t *major);
@@ -499,19 +609,6 @@ struct xw_ext_entry *xw__ext_by_major(xw_connection_t *c, uint8_t major);
 struct xw_ext_entry *xw__ext_by_error(xw_connection_t *c, uint8_t code);
 int xw__bigreq_max(xw_connection_t *c, uint32_t *max_words);
 void xw__ext_fini(xw_connection_t *c);
-
-/* borrow.c (lock held unless said): the write side and the delegated reads of a
- * borrowed connection. take and send release the lock while the owner runs. */
-int xw__borrow_take(xw_connection_t *c);
-void xw__borrow_write(xw_connection_t *c, struct iovec *iov, size_t n);
-uint64_t xw__borrow_send(xw_connection_t *c, int flags, struct iovec *vector, const xw_protocol_request_t *req,
-                         unsigned nfds, int *fds);
-void xw__borrow_track(xw_connection_t *c, uint64_t seq, int flags, const xw_protocol_request_t *req);
-int xw__borrow_reply(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need,
-                     struct xw_pkt **pkt);
-int xw__borrow_check(xw_connection_t *c, uint64_t seq, struct xw_pkt **pkt);
-void xw__borrow_discard(xw_connection_t *c, uint64_t seq);
-int xw__borrow_event(xw_connection_t *c, int64_t deadline, int reading, struct xw_pkt **pkt);
 
 /* setup.c */
 int xw__setup_check(const uint8_t *s, size_t len, char *why, size_t whycap);

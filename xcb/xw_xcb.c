@@ -5,7 +5,7 @@
 #include <xcb/xcb.h>
 #include <xcb/xcbext.h>
 #include <xw/xw-xcb.h>
-#include <xw/xwext.h>
+#include <xw/xwborrow.h>
 
 /* xwire hands its own descriptors to libxcb: the layouts libxcb reads must match.
  * libxcb writes global_id into an extension on first use, so generated xw_*_id
@@ -83,11 +83,11 @@ static xw_generic_error_t *check(void *xc, unsigned int seq)
     return (xw_generic_error_t *)xcb_request_check(xc, (xcb_void_cookie_t){seq});
 }
 
-static xw_generic_event_t *event(void *xc, int mode)
+static xw_generic_event_t *event(void *xc, enum xw_borrow_event_mode mode)
 {
-    xcb_generic_event_t *e = mode == 0   ? xcb_wait_for_event(xc)
-                             : mode == 1 ? xcb_poll_for_event(xc)
-                                         : xcb_poll_for_queued_event(xc);
+    xcb_generic_event_t *e = mode == XW_BORROW_EVENT_WAIT   ? xcb_wait_for_event(xc)
+                             : mode == XW_BORROW_EVENT_POLL ? xcb_poll_for_event(xc)
+                                                            : xcb_poll_for_queued_event(xc);
     return (xw_generic_event_t *)e;
 }
 

@@ -48,9 +48,11 @@ def install():
     everything = sorted(os.listdir(incdir[0]))
     util = [h for h in everything if h.startswith("xw_")]
     headers = [h for h in everything if h not in util]
-    for h in ("xw.h", "xwext.h", "xproto.h", "xinput.h", "xtest.h", "randr.h"):
+    for h in ("xw.h", "xwext.h", "xwborrow.h", "xproto.h", "xinput.h", "xtest.h", "randr.h"):
         check(h in headers, "include/xw/%s is not installed" % h)
-    check(len(headers) == 34, "%d headers in include/xw (want 32 generated + 2)" % len(headers))
+    check(len(headers) == 35, "%d headers in include/xw (want 32 generated + 3)" % len(headers))
+    # the generated private headers (walkers and putters) stay in the build tree
+    check(not [h for h in headers if h.endswith("_priv.h")], "a private header is installed")
     check("xw_aux.h" in util, "include/xw/xw_aux.h (libxwire-util) is not installed")
     check(os.path.exists(os.path.join(os.path.dirname(pcs[0]), "xwire-util.pc")), "no xwire-util.pc")
     # man pages: the generated ones (a page or a .so alias per function) and the helper families'

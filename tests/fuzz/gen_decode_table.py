@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """gen_decode_table.py — writes the target table of fuzz_decode.c from the generated headers.
 
-Usage: gen_decode_table.py OUT.c HEADER.h...
+Usage: gen_decode_table.py OUT.c HEADER.h... (the public and the _priv.h headers)
 
 Reads the declarations xwgen put in the headers (not the XML): every reply and
-XGE event that has a walker (xw__<name>_walk, declared under XW_BUILDING) becomes
+XGE event that has a walker (xw__<name>_walk, declared in <name>_priv.h) becomes
 a target; for every reply, event and struct type, a visitor calls each accessor
 that takes the value alone (pointers with their _length/_end, iterators with the
 element's own visitor and _sizeof, switches through their _unpack). Declarations
@@ -42,6 +42,8 @@ def parse(paths):
         text = open(path, encoding='utf-8').read()
         h.includes.append('xw/' + os.path.basename(path))
         base = os.path.basename(path)[:-2]
+        if base.endswith('_priv'):  # the walkers' declarations: the description's private header
+            base = base[:-len('_priv')]
         for m in re.finditer(r'^#define (XW_\w+) (\d+)$', text, re.M):
             h.defines[m.group(1)] = int(m.group(2))
         for m in STRUCT.finditer(text):

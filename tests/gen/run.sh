@@ -1,6 +1,6 @@
 #!/bin/sh
-# Generator tests: golden output for good/*.xml and man/*.xml (byte-for-byte, and the same
-# on a second run) and the exact "file:line: error:" diagnostic for each bad/*.xml.
+# Generator tests: golden output for good/*.xml (.h, .c and _priv.h) and man/*.xml (byte-for-byte,
+# and the same on a second run) and the exact "file:line: error:" diagnostic for each bad/*.xml.
 # usage: run.sh XWGEN TESTDIR OUTDIR PROTODIR
 set -u
 xwgen=$1 dir=$2 out=$3 proto=$4
@@ -13,9 +13,9 @@ cd "$dir" || exit 1
 for x in good/*.xml; do
     n=$(basename "$x" .xml)
     if "$xwgen" -I "$proto" -o "$out/a" "$x" && "$xwgen" -I "$proto" -o "$out/b" "$x"; then
-        for ext in h c; do
-            if cmp -s "good/$n.$ext" "$out/a/$n.$ext"; then ok; else ko "$n.$ext differs from the golden file"; diff -u "good/$n.$ext" "$out/a/$n.$ext" | head -20; fi
-            if cmp -s "$out/a/$n.$ext" "$out/b/$n.$ext"; then ok; else ko "$n.$ext differs between two runs"; fi
+        for f in "$n.h" "$n.c" "${n}_priv.h"; do
+            if cmp -s "good/$f" "$out/a/$f"; then ok; else ko "$f differs from the golden file"; diff -u "good/$f" "$out/a/$f" | head -20; fi
+            if cmp -s "$out/a/$f" "$out/b/$f"; then ok; else ko "$f differs between two runs"; fi
         done
     else
         ko "xwgen failed on $x"

@@ -4,6 +4,7 @@
 #include <unistd.h>
 #include <xw/xwext.h>
 #include <xw/coredemo.h>
+#include <xw/coredemo_priv.h>
 #include "xwint.h"
 
 #if defined(__GNUC__)
@@ -75,14 +76,13 @@ xw_void_cookie_t xw_nudge(xw_connection_t *c, xw_pane_t pane, int16_t dx, int16_
 {
     xw_nudge_request_t xw_out;
     xw_void_cookie_t xw_ret;
-    uint64_t xw_lim = xw__out_unlocked_limit(c);
+    uint8_t *xw_p = xw__out_reserve_unlocked(c, sizeof(xw_out));
 
     memset(&xw_out.pad0, 0, 1);
     xw_out.pane = pane;
     xw_out.dx = dx;
     xw_out.dy = dy;
     {
-        uint8_t *xw_p = xw__out_reserve(c, sizeof(xw_out), xw_lim);
         if (XW_LIKELY(xw_p != NULL)) {
             xw__out_frame((uint8_t *)&xw_out, &xw__nudge_req, XW_NUDGE, (uint16_t)(sizeof(xw_out) / 4));
             memcpy(xw_p, &xw_out, sizeof(xw_out));
@@ -130,12 +130,11 @@ xw_void_cookie_t xw_mark(xw_connection_t *c, uint8_t on, xw_pane_t pane)
 {
     xw_mark_request_t xw_out;
     xw_void_cookie_t xw_ret;
-    uint64_t xw_lim = xw__out_unlocked_limit(c);
+    uint8_t *xw_p = xw__out_reserve_unlocked(c, sizeof(xw_out));
 
     xw_out.on = on;
     xw_out.pane = pane;
     {
-        uint8_t *xw_p = xw__out_reserve(c, sizeof(xw_out), xw_lim);
         if (XW_LIKELY(xw_p != NULL)) {
             xw__out_frame((uint8_t *)&xw_out, &xw__mark_req, XW_MARK, (uint16_t)(sizeof(xw_out) / 4));
             memcpy(xw_p, &xw_out, sizeof(xw_out));

@@ -4,6 +4,7 @@
 #include <unistd.h>
 #include <xw/xwext.h>
 #include <xw/demo.h>
+#include <xw/demo_priv.h>
 #include "xwint.h"
 
 #if defined(__GNUC__)

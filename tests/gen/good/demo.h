@@ -234,10 +234,6 @@ XW_EXPORT void xw_demo_pair_next(xw_demo_pair_iterator_t *i);
 /** An iterator just past the last element of i (rem 0). */
 XW_EXPORT xw_generic_iterator_t xw_demo_pair_end(xw_demo_pair_iterator_t i);
 
-#ifdef XW_BUILDING
-long xw__demo_named_walk(const char *xw_b, size_t xw_avail, int xw_stop);
-#endif
-
 /** Size in bytes of the serialized value at _buffer (not bounds-checked: validated data only). */
 XW_EXPORT int xw_demo_named_sizeof(const void *_buffer);
 
@@ -262,10 +258,6 @@ XW_EXPORT void xw_demo_either_next(xw_demo_either_iterator_t *i);
 /** An iterator just past the last element of i (rem 0). */
 XW_EXPORT xw_generic_iterator_t xw_demo_either_end(xw_demo_either_iterator_t i);
 
-#ifdef XW_BUILDING
-long xw__demo_big_event_walk(const char *xw_b, size_t xw_avail, int xw_stop);
-#endif
-
 /** Size in bytes of the serialized value at _buffer (not bounds-checked: validated data only). */
 XW_EXPORT int xw_demo_big_sizeof(const void *_buffer);
 
@@ -278,10 +270,6 @@ XW_EXPORT int xw_demo_big_values_length(const xw_demo_big_event_t *R);
 /** An iterator just past the list's last element. */
 XW_EXPORT xw_generic_iterator_t xw_demo_big_values_end(const xw_demo_big_event_t *R);
 
-#ifdef XW_BUILDING
-long xw__demo_create_value_list_walk(const char *xw_b, size_t xw_avail, int xw_stop, size_t xw_base, uint32_t xw_v_value_mask);
-#endif
-
 /** Unpacks a serialized value_list into _aux: values copied, lists pointing into _buffer.
  * Returns its size. _buffer must hold valid (validated) data. */
 XW_EXPORT int xw_demo_create_value_list_unpack(const void *_buffer, uint32_t xw_v_value_mask, xw_demo_create_value_list_t *_aux);
@@ -293,10 +281,6 @@ XW_EXPORT int xw_demo_create_value_list_serialize(void **_buffer, uint32_t xw_v_
 
 /** Size in bytes of the serialized value at _buffer (not bounds-checked: validated data only). */
 XW_EXPORT int xw_demo_create_value_list_sizeof(const void *_buffer, uint32_t value_mask);
-
-#ifdef XW_BUILDING
-long xw__demo_create_walk(const char *xw_b, size_t xw_avail, int xw_stop);
-#endif
 
 /** Size in bytes of a serialized Create request. */
 XW_EXPORT int xw_demo_create_sizeof(const void *_buffer);
@@ -320,10 +304,6 @@ XW_EXPORT xw_void_cookie_t xw_demo_create_aux(xw_connection_t *c, xw_demo_thing_
 /** Pointer to the serialized switch. */
 XW_EXPORT void * xw_demo_create_value_list(const xw_demo_create_request_t *R);
 
-#ifdef XW_BUILDING
-long xw__demo_put_values_walk(const char *xw_b, size_t xw_avail, int xw_stop, size_t xw_base, uint8_t xw_v_n_named, uint16_t xw_v_which);
-#endif
-
 /** Unpacks a serialized values into _aux: values copied, lists pointing into _buffer.
  * Returns its size. _buffer must hold valid (validated) data. */
 XW_EXPORT int xw_demo_put_values_unpack(const void *_buffer, uint8_t xw_v_n_named, uint16_t xw_v_which, xw_demo_put_values_t *_aux);
@@ -341,10 +321,6 @@ XW_EXPORT xw_demo_named_iterator_t xw_demo_put_values_named_iterator(const xw_de
 
 /** Size in bytes of the serialized value at _buffer (not bounds-checked: validated data only). */
 XW_EXPORT int xw_demo_put_values_sizeof(const void *_buffer, uint8_t n_named, uint16_t which);
-
-#ifdef XW_BUILDING
-long xw__demo_put_walk(const char *xw_b, size_t xw_avail, int xw_stop);
-#endif
 
 /** Size in bytes of a serialized Put request. */
 XW_EXPORT int xw_demo_put_sizeof(const void *_buffer);
@@ -368,16 +344,8 @@ XW_EXPORT xw_void_cookie_t xw_demo_put_aux(xw_connection_t *c, uint8_t n_named, 
 /** Pointer to the serialized switch. */
 XW_EXPORT void * xw_demo_put_values(const xw_demo_put_request_t *R);
 
-#ifdef XW_BUILDING
-long xw__demo_list_walk(const char *xw_b, size_t xw_avail, int xw_stop);
-#endif
-
 /** Size in bytes of a serialized List request. */
 XW_EXPORT int xw_demo_list_sizeof(const void *_buffer, uint32_t tail_len);
-
-#ifdef XW_BUILDING
-long xw__demo_list_reply_walk(const char *xw_b, size_t xw_avail, int xw_stop);
-#endif
 
 /**
  * @brief Lists things.
