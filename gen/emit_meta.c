@@ -76,5 +76,18 @@ void emit_meta(struct emitter *e)
     out_printf(&e->c, "    .error_names = %s,\n    .n_errors = %d,\n", nerr ? "xw__error_names" : "0", nerr);
     out_printf(&e->c, "    .xge_names = %s,\n    .n_xge = %d,\n", nxge ? "xw__xge_names" : "0", nxge);
     out_printf(&e->c, "    .xge_validators = %s,\n", nxge ? "xw__xge_validators" : "0");
-    out_printf(&e->c, "    .ext_name = \"%s\",\n};\n", e->m->is_ext ? e->m->ext_name : "xproto");
+    out_printf(&e->c, "    .ext_name = \"%s\",\n", e->m->is_ext ? e->m->ext_name : "xproto");
+    if (!e->m->is_ext) {
+        out_printf(&e->c, "};\n");
+        return;
+    }
+    /* The runtime finds an extension's description by name, in a registry each
+     * description joins when its object is loaded (libxwire, or a library built
+     * from these sources). */
+    char *id = cname_join(e->m, (char *[]){ "xw", e->m->ext_name, "id" }, 3, NULL);
+    out_printf(&e->c, "    .key = &%s,\n};\n", id);
+    out_printf(&e->c, "\nstatic struct xw_ext_reg xw__reg = { .desc = &%s };\n\n"
+                      "__attribute__((constructor)) static void xw__register(void)\n{\n"
+                      "    xw__ext_register(&xw__reg);\n}\n", desc);
+    free(id);
 }

@@ -3,11 +3,34 @@
 
 #include <stdlib.h>
 
-/* Entries match by pointer: each extension has one xw_extension_t, the generated one. */
-static struct xw_ext_entry *entry_find(xw_connection_t *c, xw_extension_t *ext)
+/* The process-wide registry of descriptions, a list each generated description
+ * pushes itself onto at load (a constructor; also from an extension library loaded
+ * later, so the push is atomic). Nodes are static and never removed. */
+static struct xw_ext_reg *registry;
+
+void xw__ext_register(struct xw_ext_reg *r)
+{
+    struct xw_ext_reg *head = __atomic_load_n(&registry, __ATOMIC_ACQUIRE);
+    do
+        r->next = head;
+    while (!__atomic_compare_exchange_n(&registry, &head, r, 1, __ATOMIC_RELEASE, __ATOMIC_ACQUIRE));
+}
+
+XW_EXPORT const xw_ext_desc_t *xw_ext_desc_find(const char *name)
+{
+    if (!name)
+        return NULL;
+    for (struct xw_ext_reg *r = __atomic_load_n(&registry, __ATOMIC_ACQUIRE); r; r = r->next)
+        if (!strcmp(r->desc->xname, name))
+            return r->desc;
+    return NULL;
+}
+
+/* Entries match by name: a key is only the caller's way of naming the extension. */
+static struct xw_ext_entry *entry_find(xw_connection_t *c, const char *name)
 {
     for (struct xw_ext_entry *e = c->exts; e; e = e->next)
-        if (e->ext == ext)
+        if (!strcmp(e->name, name))
             return e;
     return NULL;
 }
@@ -18,12 +41,17 @@ static const xw_query_extension_reply_t *reply_of(const struct xw_ext_entry *e)
     return (const xw_query_extension_reply_t *)(const void *)e->reply;
 }
 
-static struct xw_ext_entry *entry_get(xw_connection_t *c, xw_extension_t *ext)
+/* NULL when out of memory, or for a key without a name. */
+static struct xw_ext_entry *entry_get(xw_connection_t *c, const xw_extension_t *ext)
 {
-    struct xw_ext_entry *e = entry_find(c, ext);
-    if (e || !(e = calloc(1, sizeof(*e))))
+    if (!ext || !ext->name)
+        return NULL;
+    struct xw_ext_entry *e = entry_find(c, ext->name);
+    size_t n = strlen(ext->name);
+    if (e || !(e = calloc(1, sizeof(*e) + n + 1)))
         return e;
-    e->ext = ext;
+    memcpy(e->name, ext->name, n + 1);
+    e->desc = xw_ext_desc_find(e->name);
     e->next = c->exts;
     c->exts = e;
     return e;
@@ -34,13 +62,13 @@ static struct xw_ext_entry *entry_get(xw_connection_t *c, xw_extension_t *ext)
 static void query_send(xw_connection_t *c, struct xw_ext_entry *e)
 {
     static const xw_protocol_request_t req = {.count = 3, .opcode = XW_QUERY_EXTENSION};
-    size_t n = e->ext->name ? strlen(e->ext->name) : 0;
+    size_t n = strlen(e->name);
     if (n > 65535 - sizeof(xw_query_extension_request_t)) {
         e->state = XW_EXT_FAILED;
         return;
     }
     xw_query_extension_request_t r = {.name_len = (uint16_t)n};
-    struct iovec iov[5] = {{0}, {0}, {&r, sizeof(r)}, {(void *)e->ext->name, n}, {NULL, -n & 3}};
+    struct iovec iov[5] = {{0}, {0}, {&r, sizeof(r)}, {e->name, n}, {NULL, -n & 3}};
     if (!n)
         iov[3].iov_base = &r; /* zero length: any non-NULL base */
     size_t total = sizeof(r) + n + iov[4].iov_len;
@@ -83,9 +111,11 @@ int xw__ext_major(xw_connection_t *c, xw_extension_t *ext, uint8_t *major)
     if (!e || e->state != XW_EXT_PRESENT || !reply_of(e)->present)
         return -ENOTSUP;
     *major = reply_of(e)->major_opcode;
-    struct xw_ext_fast *f = &c->ext_fast[((uintptr_t)ext >> 4) & 15];
-    f->ext = ext;
-    f->major = *major;
+    if (e->desc && e->desc->key == ext) { /* a generated key: static, so its address is its name */
+        struct xw_ext_fast *f = &c->ext_fast[((uintptr_t)ext >> 4) & 15];
+        f->ext = ext;
+        f->major = *major;
+    }
     return 0;
 }
 

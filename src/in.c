@@ -366,7 +366,7 @@ static int route_event(xw_connection_t *c, const uint8_t *w, size_t n, struct xw
     if ((w[0] & 0x7f) == XW_GE_GENERIC) {
         type = xw__rd16(w + 8);
         struct xw_ext_entry *x = xw__ext_by_major(c, w[1]);
-        const xw_ext_desc_t *d = x ? x->ext->desc : NULL;
+        const xw_ext_desc_t *d = x ? x->desc : NULL;
         if (d && d->xge_validators && type < d->n_xge)
             check = d->xge_validators[type];
         for (se = c->in.special; se; se = se->next)

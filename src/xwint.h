@@ -138,7 +138,6 @@ struct xw_pend {
 
 struct xw_special_event {
     struct xw_special_event *next;
-    xw_extension_t *ext;
     uint8_t major;
     uint32_t eid;
     uint32_t *stamp;
@@ -152,21 +151,31 @@ enum xw_ext_state {
     XW_EXT_FAILED,  /* the query could not be sent or was answered with an error */
 };
 
-/* One extension's QueryExtension state; allocated once, pointer-stable, so
- * xw_get_extension_data can return reply. */
+/* One extension's QueryExtension state, found by name (never by a key's address:
+ * a caller's key may be freed and another allocated at the same address); allocated
+ * once, pointer-stable, so xw_get_extension_data can return reply. */
 struct xw_ext_entry {
     struct xw_ext_entry *next;
-    xw_extension_t *ext;
+    const xw_ext_desc_t *desc; /* NULL: xwire has no description of this extension */
     uint64_t seq;  /* QueryExtension in flight, 0 when none */
     enum xw_ext_state state;
     uint8_t reply[sizeof(xw_query_extension_reply_t)]; /* kept as received: xw_get_extension_data returns it */
+    char name[];   /* owned copy of the name */
 };
 
 /* Per-pointer cache in front of the extension list so the send fast path can find
- * a present extension's major opcode without walking a list. */
+ * a present extension's major opcode without walking a list. It holds generated
+ * keys only (desc->key: static, never freed), so a pointer match is a name match. */
 struct xw_ext_fast {
     const xw_extension_t *ext;
     uint8_t major;
+};
+
+/* A description in the process-wide registry: each generated description adds its
+ * own node from a constructor (ext.c); never removed. */
+struct xw_ext_reg {
+    const xw_ext_desc_t *desc;
+    struct xw_ext_reg *next;
 };
 
 enum xw_bigreq {
@@ -495,6 +504,7 @@ void xw__xid_init(xw_connection_t *c);
 
 /* ext.c (lock held) */
 int xw__ext_major(xw_connection_t *c, xw_extension_t *ext, uint8_t *major);
+void xw__ext_register(struct xw_ext_reg *r);
 struct xw_ext_entry *xw__ext_by_major(xw_connection_t *c, uint8_t major);
 struct xw_ext_entry *xw__ext_by_error(xw_connection_t *c, uint8_t code);
 int xw__bigreq_max(xw_connection_t *c, uint32_t *max_words);

@@ -11,9 +11,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <xw/randr.h>
 #include <xw/xwext.h>
 
 #include "fake_server.h"
+#include "xwint.h" /* xw__ext_register: a hand-written extension's description */
 #include "xwtest.h"
 
 static struct fake_server F;
@@ -807,7 +809,7 @@ START_TEST(too_long_fails_alone)
     fake_serve_start(&F);
     ck_assert_uint_eq(send_req(0, 18, 0, 1, big_body, 65536 * 4, NULL, NULL), 0);
     ck_assert_ptr_nonnull(strstr(xw_request_error_string(c), "longer than the server's limit of 262140 bytes"));
-    static xw_extension_t nope = {"NOPE", 0, NULL};
+    static xw_extension_t nope = {"NOPE", 0};
     ck_assert_uint_eq(send_req(0, 1, 0, 1, NULL, 0, &nope, NULL), 0);
     ck_assert_str_eq(xw_request_error_string(c), "extension NOPE is not present on this server");
     ck_assert_ptr_null(xw_get_extension_data(c, &nope) ? NULL : NULL);
@@ -885,6 +887,106 @@ START_TEST(blocked_write_keeps_reading)
 }
 END_TEST
 
+/* ---- extension keys: found by name, whoever built them ---- */
+
+static const struct fake_ext key_exts[] = {
+    {"RANDR", 140, 0, 0}, {"XFIXES", 141, 0, 0}, {"XWIRE-HAND", 142, 0, 0}, {NULL, 0, 0, 0}};
+
+/* What the serving thread saw of the extensions' requests: major and minor opcodes. */
+static uint8_t seen_ext[16][2];
+static int nseen_ext;
+
+/* Logs requests for the extensions above; answers the hand-written extension's
+ * minor 9 with a reply of 32 + 8 bytes whose byte 32 is 0xab. */
+static int log_ext_requests(struct fake_server *f, const uint8_t *req, size_t len)
+{
+    (void)len;
+    if (req[0] < 140 || req[0] > 142)
+        return 0;
+    if (nseen_ext < 16) {
+        seen_ext[nseen_ext][0] = req[0];
+        seen_ext[nseen_ext][1] = req[1];
+        nseen_ext++;
+    }
+    if (req[0] == 142 && req[1] == 9) {
+        uint8_t out[64], extra[32] = {[24] = 0xab}; /* extra starts at byte 8 */
+        fake_send(f, out, fake_reply(out, (uint16_t)f->seq, 0, extra, sizeof(extra)));
+    }
+    return 1;
+}
+
+START_TEST(extension_key_reused_at_one_address)
+{
+    c = fake_connect(&F, NULL, 0);
+    F.exts = key_exts;
+    F.on_request = log_ext_requests;
+    nseen_ext = 0;
+    fake_serve_start(&F);
+    /* one heap key and one name buffer, renamed in place: a key freed and allocated
+     * again at the same address (xcffib makes one per call) naming another extension */
+    char name[16] = "RANDR";
+    xw_extension_t *key = malloc(sizeof(*key));
+    ck_assert_ptr_nonnull(key);
+    *key = (xw_extension_t){name, 0};
+    ck_assert_uint_ne(send_req(0, 5, 0, 1, NULL, 0, key, NULL), 0);
+    ck_assert_uint_ne(send_req(0, 6, 0, 1, NULL, 0, key, NULL), 0); /* a cache keyed by address would hit here */
+    const xw_query_extension_reply_t *randr = xw_get_extension_data(c, key);
+    free(key);
+    key = malloc(sizeof(*key));
+    ck_assert_ptr_nonnull(key);
+    strcpy(name, "XFIXES");
+    *key = (xw_extension_t){name, 0};
+    ck_assert_uint_ne(send_req(0, 7, 0, 1, NULL, 0, key, NULL), 0);
+    const xw_query_extension_reply_t *xfixes = xw_get_extension_data(c, key);
+    ck_assert_ptr_nonnull(xfixes);
+    ck_assert_uint_eq(xfixes->major_opcode, 141);
+    strcpy(name, "RANDR");
+    ck_assert_uint_ne(send_req(0, 8, 0, 1, NULL, 0, key, NULL), 0);
+    /* the generated key of the same name shares what the connection knows */
+    ck_assert_ptr_eq(xw_get_extension_data(c, &xw_randr_id), randr);
+    ck_assert_uint_eq(randr->major_opcode, 140);
+    ck_assert_uint_ne(send_req(0, 4, 0, 1, NULL, 0, &xw_randr_id, NULL), 0);
+    ck_assert_uint_ne(send_req(0, 3, 0, 1, NULL, 0, &xw_randr_id, NULL), 0); /* its cached opcode */
+    free(key);
+    uint64_t s = send_reply_req(XW_REQUEST_CHECKED, 43);
+    free(xw_wait_for_reply64(c, s, NULL));
+    hang_up();
+    static const uint8_t want[][2] = {{140, 5}, {140, 6}, {141, 7}, {140, 8}, {140, 4}, {140, 3}};
+    ck_assert_int_eq(nseen_ext, 6);
+    for (int i = 0; i < 6; i++) {
+        ck_assert_uint_eq(seen_ext[i][0], want[i][0]);
+        ck_assert_uint_eq(seen_ext[i][1], want[i][1]);
+    }
+    ck_assert_uint_eq(F.opcode_count[98], 2); /* RANDR and XFIXES, each queried once */
+}
+END_TEST
+
+START_TEST(extension_without_description_works_unvalidated)
+{
+    c = fake_connect(&F, NULL, 0);
+    F.exts = key_exts;
+    F.on_request = log_ext_requests;
+    nseen_ext = 0;
+    fake_serve_start(&F);
+    static xw_extension_t hand = {"XWIRE-HAND", 0};
+    ck_assert_ptr_null(xw_ext_desc_find("XWIRE-HAND"));
+    ck_assert_ptr_eq(xw_ext_desc_find("RANDR"), xw_ext_desc_find(xw_randr_id.name));
+    ck_assert_ptr_eq(xw_ext_desc_find("RANDR")->key, &xw_randr_id);
+    uint64_t s = send_req(0, 9, 0, 0, NULL, 0, &hand, NULL);
+    ck_assert_uint_ne(s, 0);
+    xw_generic_error_t *e = NULL;
+    uint8_t *r = xw_wait_for_reply64(c, s, &e);
+    ck_assert_ptr_null(e);
+    ck_assert_ptr_nonnull(r);
+    ck_assert_uint_eq(r[32], 0xab);
+    free(r);
+    hang_up();
+    ck_assert_int_eq(nseen_ext, 1);
+    ck_assert_uint_eq(seen_ext[0][0], 142);
+    ck_assert_uint_eq(seen_ext[0][1], 9);
+}
+END_TEST
+
 /* ---- XGE and special events ---- */
 
 /* Validators see the event as stored: wire byte 40 is at 44, after full_sequence. */
@@ -893,10 +995,12 @@ static int reject_xge(const void *packet, size_t len)
     return len > 44 && ((const uint8_t *)packet)[44] == 0xee ? -1 : 0;
 }
 
+/* A hand-written extension with a description of its own, found by its name. */
 static const xw_validate_fn present_validators[2] = {NULL, reject_xge};
-static const xw_ext_desc_t present_desc = {.xname = "Present", .n_xge = 2, .xge_validators = present_validators};
-static xw_extension_t present_ext = {"Present", 0, &present_desc};
-static const struct fake_ext present_exts[] = {{"Present", 140, 0, 0}, {NULL, 0, 0, 0}};
+static const xw_ext_desc_t present_desc = {.xname = "XWIRE-XGE", .n_xge = 2, .xge_validators = present_validators};
+static struct xw_ext_reg present_reg = {.desc = &present_desc};
+static xw_extension_t present_ext = {"XWIRE-XGE", 0};
+static const struct fake_ext present_exts[] = {{"XWIRE-XGE", 140, 0, 0}, {NULL, 0, 0, 0}};
 
 static void xge(uint8_t *b, uint16_t seq, uint32_t eid, uint8_t mark)
 {
@@ -930,6 +1034,9 @@ static int send_xges(struct fake_server *f, const uint8_t *req, size_t len)
 
 START_TEST(xge_special_queue_and_validation)
 {
+    if (!xw_ext_desc_find("XWIRE-XGE"))
+        xw__ext_register(&present_reg);
+    ck_assert_ptr_eq(xw_ext_desc_find("XWIRE-XGE"), &present_desc);
     c = fake_connect(&F, NULL, 0);
     F.exts = present_exts;
     F.on_request = send_xges;
@@ -1492,6 +1599,7 @@ int main(void)
                  fds_hostile_counts_are_bounded}},
         {"write", {auto_sync_before_65535_voids, sequence_wrap, check_after_flush, too_long_fails_alone, big_requests,
                    blocked_write_keeps_reading, single_threaded_mode}},
+        {"extensions", {extension_key_reused_at_one_address, extension_without_description_works_unvalidated}},
         {"barrier", {check_unchecked_waits_for_the_server, check_without_redundant_sync,
                      check_unchecked_ends_with_the_connection}},
     };

@@ -18,8 +18,10 @@ extern "C" {
 typedef int (*xw_validate_fn)(const void *packet, size_t len);
 
 /** Generated once per protocol description: names for error text, validators for
- * variable-length events. Arrays are indexed by opcode / code / event type relative to
- * the extension's bases; a NULL entry is an unknown number. */
+ * variable-length events. Arrays are indexed by opcode / code / event
+ * type relative to the extension's bases; a NULL entry is an unknown number. The
+ * runtime finds an extension's description by its name (xw_ext_desc_find), never
+ * through the xw_extension_t a caller passes. */
 typedef struct xw_ext_desc {
     const char *xname;                   /* "RANDR"; "X11" for the core protocol */
     const char *const *request_names;    /* by opcode (core) or minor opcode */
@@ -32,16 +34,25 @@ typedef struct xw_ext_desc {
     unsigned n_xge;
     const xw_validate_fn *xge_validators; /* by XGE event_type; NULL entries: fixed size */
     const char *ext_name;                /* the XML's extension-name, "RandR"; "xproto" for the core */
+    xw_extension_t *key;                 /* the generated xw_<ext>_id; NULL for the core */
 } xw_ext_desc_t;
 
+/** libxcb's xcb_extension_t, 16 bytes: the key of an extension. xwire keeps nothing
+ * in it and never keys anything by its address: what it knows about an extension
+ * is found by name, so a key may be built by the caller, even freed and allocated
+ * again between calls (xcffib does). global_id is libxcb's; xwire does not use it. */
 struct xw_extension_t {
-    const char *name;          /* the name QueryExtension takes, "RANDR" */
-    int global_id;             /* kept for libxcb compatibility; unused by xwire */
-    const xw_ext_desc_t *desc; /* xwire: may be NULL for hand-written extensions */
+    const char *name; /* the name QueryExtension takes, "RANDR" */
+    int global_id;
 };
 
 /** The core protocol's descriptor (request, error and event names). */
 XW_EXPORT extern const xw_ext_desc_t xw_xproto_desc;
+
+/** The description xwire has of the extension named name (as QueryExtension takes
+ * it, "RANDR"), or NULL when it has none (hand-written extension code still works,
+ * unvalidated). Pure lookup in static tables: no lock, never fails. */
+XW_EXPORT const xw_ext_desc_t *xw_ext_desc_find(const char *name);
 
 typedef struct {
     size_t count;          /* number of iovecs in vector, as in libxcb */

@@ -20,7 +20,7 @@ static size_t xw__iov_sum(const struct iovec *v, int n)
 }
 
 extern const xw_ext_desc_t xw_demo_desc;
-XW_EXPORT xw_extension_t xw_demo_id = { "DEMO", 0, &xw_demo_desc };
+XW_EXPORT xw_extension_t xw_demo_id = { "DEMO", 0 };
 
 
 void xw_demo_thing_next(xw_demo_thing_iterator_t *i)
@@ -1080,4 +1080,12 @@ const xw_ext_desc_t xw_demo_desc = {
     .n_xge = 3,
     .xge_validators = xw__xge_validators,
     .ext_name = "Demo",
+    .key = &xw_demo_id,
 };
+
+static struct xw_ext_reg xw__reg = { .desc = &xw_demo_desc };
+
+__attribute__((constructor)) static void xw__register(void)
+{
+    xw__ext_register(&xw__reg);
+}
