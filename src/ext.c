@@ -26,6 +26,31 @@ XW_EXPORT const xw_ext_desc_t *xw_ext_desc_find(const char *name)
     return NULL;
 }
 
+/* The generated description's facts for opcode, when there is one. */
+static const struct xw_request *described(const xw_ext_desc_t *d, uint8_t opcode)
+{
+    return d && d->requests && opcode < d->n_requests ? d->requests[opcode] : NULL;
+}
+
+/* A request someone else built (hand-written code, code written for libxcb): its
+ * reply's validator and multi-reply rule from the description of the extension of
+ * that name (none for an extension xwire has no description of: then the reply is
+ * taken as it comes, as libxcb does). */
+void xw__request_lookup(const xw_protocol_request_t *req, struct xw_request *rq)
+{
+    const struct xw_request *d;
+    if (!req->ext)
+        d = described(&xw_xproto_desc, req->opcode);
+    else
+        d = described(xw_ext_desc_find(req->ext->name), req->opcode);
+    *rq = (struct xw_request){.pub = *req};
+    if (d && d->pub.isvoid == req->isvoid) {
+        rq->validate = d->validate;
+        rq->multi_reply = d->multi_reply;
+        rq->multi_end = d->multi_end;
+    }
+}
+
 /* Entries match by name: a key is only the caller's way of naming the extension. */
 static struct xw_ext_entry *entry_find(xw_connection_t *c, const char *name)
 {
@@ -61,7 +86,7 @@ static struct xw_ext_entry *entry_get(xw_connection_t *c, const xw_extension_t *
  * which takes it), checked so an error comes back to us. */
 static void query_send(xw_connection_t *c, struct xw_ext_entry *e)
 {
-    static const xw_protocol_request_t req = {.count = 3, .opcode = XW_QUERY_EXTENSION};
+    static const struct xw_request req = {.pub = {.count = 3, .opcode = XW_QUERY_EXTENSION}};
     size_t n = strlen(e->name);
     if (n > 65535 - sizeof(xw_query_extension_request_t)) {
         e->state = XW_EXT_FAILED;
@@ -149,7 +174,8 @@ static void bigreq_send(xw_connection_t *c)
     c->out.bigreq = XW_BIGREQ_UNAVAILABLE;
     if (xw__ext_major(c, &xw_big_requests_id, &major) < 0)
         return;
-    static const xw_protocol_request_t req = {.count = 1, .ext = &xw_big_requests_id, .opcode = XW_BIG_REQUESTS_ENABLE};
+    static const struct xw_request req = {
+        .pub = {.count = 1, .ext = &xw_big_requests_id, .opcode = XW_BIG_REQUESTS_ENABLE}};
     xw_big_requests_enable_request_t r = {0};
     struct iovec iov[3] = {{0}, {0}, {&r, sizeof(r)}};
     c->out.bigreq_seq = xw__send_locked(c, XW_REQUEST_CHECKED, iov + 2, &req, sizeof(r), 0, NULL);

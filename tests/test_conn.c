@@ -44,15 +44,17 @@ static void teardown(void)
     xwtest_fds_end();
 }
 
-/* A hand-built request: 4-byte header (byte 1 = data) then body. */
+/* A hand-built request: 4-byte header (byte 1 = data) then body, sent through the
+ * generated senders' entry with the given reply validator (NULL: none). */
 static uint64_t send_req(int flags, uint8_t opcode, uint8_t data, int isvoid, const void *body, size_t body_len,
                          xw_extension_t *ext, xw_validate_fn validate)
 {
     uint8_t hdr[4] = {0, data, 0, 0};
     struct iovec parts[4] = {{0}, {0}, {hdr, 4}, {(void *)body, body_len}};
-    xw_protocol_request_t req = {.count = body_len ? 2 : 1, .ext = ext, .opcode = opcode, .isvoid = (uint8_t)isvoid,
-                                 .validate = validate};
-    return xw_send(c, flags, parts + 2, &req, 4 + body_len, 0, NULL);
+    struct xw_request rq = {
+        .pub = {.count = body_len ? 2 : 1, .ext = ext, .opcode = opcode, .isvoid = (uint8_t)isvoid},
+        .validate = validate};
+    return xw__send(c, flags, parts + 2, &rq, 4 + body_len, 0, NULL);
 }
 
 static uint64_t send_void(int flags, uint8_t opcode)
@@ -417,9 +419,9 @@ START_TEST(list_fonts_with_info_multi_reply)
      * here, would not pass the generated validator) */
     uint8_t hdr[4] = {0};
     struct iovec parts[3] = {{0}, {0}, {hdr, 4}};
-    xw_protocol_request_t req = {
-        .count = 1, .opcode = XW_LIST_FONTS_WITH_INFO, .multi_reply = 1, .multi_end = 0};
-    uint64_t s1 = xw_send(c, XW_REQUEST_CHECKED, parts + 2, &req, 4, 0, NULL);
+    struct xw_request req = {
+        .pub = {.count = 1, .opcode = XW_LIST_FONTS_WITH_INFO}, .multi_reply = 1, .multi_end = 0};
+    uint64_t s1 = xw__send(c, XW_REQUEST_CHECKED, parts + 2, &req, 4, 0, NULL);
     uint64_t s2 = send_reply_req(XW_REQUEST_CHECKED, 43);
     flush_to_server(2);
     for (uint8_t namelen = 3; namelen != 255; namelen = namelen ? namelen - 1 : 255)
@@ -984,6 +986,96 @@ START_TEST(extension_without_description_works_unvalidated)
     ck_assert_int_eq(nseen_ext, 1);
     ck_assert_uint_eq(seen_ext[0][0], 142);
     ck_assert_uint_eq(seen_ext[0][1], 9);
+}
+END_TEST
+
+/* A request built elsewhere (as code written for libxcb builds it) gets its reply's
+ * facts from the description of the extension of that name, by opcode. */
+START_TEST(request_facts_by_name_and_opcode)
+{
+    struct xw_request rq;
+    xw_protocol_request_t lfwi = {.count = 1, .opcode = XW_LIST_FONTS_WITH_INFO};
+    xw__request_lookup(&lfwi, &rq);
+    ck_assert_uint_eq(rq.pub.count, 1);
+    ck_assert_uint_eq(rq.pub.opcode, XW_LIST_FONTS_WITH_INFO);
+    ck_assert_uint_eq(rq.multi_reply, 1);
+    ck_assert_uint_eq(rq.multi_end, 0);
+    ck_assert_ptr_nonnull(rq.validate);
+    char name[16] = "RANDR";
+    xw_extension_t *key = malloc(sizeof(*key));
+    ck_assert_ptr_nonnull(key);
+    *key = (xw_extension_t){name, 0};
+    xw_protocol_request_t res = {.count = 1, .ext = key, .opcode = XW_RANDR_GET_SCREEN_RESOURCES};
+    xw__request_lookup(&res, &rq);
+    ck_assert_ptr_eq(rq.pub.ext, key);
+    ck_assert_ptr_nonnull(rq.validate);
+    ck_assert_ptr_eq(rq.validate, xw_ext_desc_find("RANDR")->requests[XW_RANDR_GET_SCREEN_RESOURCES]->validate);
+    ck_assert_uint_eq(rq.multi_reply, 0);
+    strcpy(name, "XWIRE-HAND"); /* no description: nothing to check the reply with */
+    xw__request_lookup(&res, &rq);
+    ck_assert_ptr_null(rq.validate);
+    xw_protocol_request_t map = {.count = 1, .opcode = XW_MAP_WINDOW, .isvoid = 1};
+    xw__request_lookup(&map, &rq);
+    ck_assert_ptr_null(rq.validate);
+    ck_assert_uint_eq(rq.pub.isvoid, 1);
+    free(key);
+}
+END_TEST
+
+/* GetAtomName built by hand and sent through libxcb's form: the generated validator
+ * still turns a reply whose name_len overruns it into an error. */
+START_TEST(foreign_request_reply_is_validated)
+{
+    c = fake_connect(&F, NULL, 0);
+    uint8_t body[8] = {XW_GET_ATOM_NAME, 0, 2, 0, 1, 0, 0, 0};
+    struct iovec parts[3] = {{0}, {0}, {body, sizeof(body)}};
+    xw_protocol_request_t req = {.count = 1, .opcode = XW_GET_ATOM_NAME};
+    uint64_t s1 = xw_send_request64(c, XW_REQUEST_CHECKED, parts + 2, &req);
+    uint64_t s2 = xw_send_request64(c, XW_REQUEST_CHECKED, parts + 2, &req);
+    ck_assert_uint_ne(s1, 0);
+    flush_to_server(2);
+    uint8_t b[64], lies[24] = {100}, fits[28] = {4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 'W', 'M', '_', 'X'};
+    fake_send(&F, b, fake_reply(b, (uint16_t)s1, 0, lies, sizeof(lies))); /* name_len 100 in 32 bytes */
+    fake_send(&F, b, fake_reply(b, (uint16_t)s2, 0, fits, sizeof(fits)));
+    xw_generic_error_t *e = NULL;
+    ck_assert_ptr_null(xw_wait_for_reply64(c, s1, &e));
+    ck_assert_ptr_nonnull(e);
+    ck_assert_uint_eq(e->error_code, XW_ERROR_MALFORMED_REPLY);
+    free(e);
+    e = NULL;
+    uint8_t *r = xw_wait_for_reply64(c, s2, &e);
+    ck_assert_ptr_null(e);
+    ck_assert_ptr_nonnull(r);
+    ck_assert_int_eq(memcmp(r + 32, "WM_X", 4), 0);
+    free(r);
+    ck_assert_int_eq(xw_connection_has_error(c), 0);
+}
+END_TEST
+
+/* libxcb would copy an 8000-byte request into its 16 KiB queue and leave vector[-1]
+ * and vector[-2] alone; xwire's general path writes a slice that large in place
+ * (with its buffer as vector[-1]), so libxcb's forms must work on a copy. */
+START_TEST(libxcb_forms_leave_the_slots_before_vector)
+{
+    c = fake_connect(&F, NULL, 0);
+    fake_serve_start(&F);
+    static uint8_t noop[8000];
+    noop[0] = XW_NO_OPERATION;
+    struct iovec parts[3] = {{(void *)1, 11}, {(void *)2, 22}, {noop, sizeof(noop)}};
+    xw_protocol_request_t req = {.count = 1, .opcode = XW_NO_OPERATION, .isvoid = 1};
+    ck_assert_uint_ne(xw_send_request(c, 0, parts + 2, &req), 0);
+    ck_assert_uint_ne(xw_send_request_with_fds64(c, 0, parts + 2, &req, 0, NULL), 0);
+    ck_assert_ptr_eq(parts[0].iov_base, (void *)1);
+    ck_assert_uint_eq(parts[0].iov_len, 11);
+    ck_assert_ptr_eq(parts[1].iov_base, (void *)2);
+    ck_assert_uint_eq(parts[1].iov_len, 22);
+    ck_assert_ptr_eq(parts[2].iov_base, noop);
+    ck_assert_uint_eq(parts[2].iov_len, sizeof(noop));
+    uint64_t s = send_reply_req(XW_REQUEST_CHECKED, 43);
+    free(xw_wait_for_reply64(c, s, NULL));
+    hang_up();
+    ck_assert_uint_eq(F.opcode_count[XW_NO_OPERATION], 2);
+    ck_assert_uint_eq(F.big_bytes, sizeof(noop));
 }
 END_TEST
 
@@ -1599,7 +1691,9 @@ int main(void)
                  fds_hostile_counts_are_bounded}},
         {"write", {auto_sync_before_65535_voids, sequence_wrap, check_after_flush, too_long_fails_alone, big_requests,
                    blocked_write_keeps_reading, single_threaded_mode}},
-        {"extensions", {extension_key_reused_at_one_address, extension_without_description_works_unvalidated}},
+        {"extensions", {extension_key_reused_at_one_address, extension_without_description_works_unvalidated,
+                        request_facts_by_name_and_opcode, foreign_request_reply_is_validated,
+                        libxcb_forms_leave_the_slots_before_vector}},
         {"barrier", {check_unchecked_waits_for_the_server, check_without_redundant_sync,
                      check_unchecked_ends_with_the_connection}},
     };
