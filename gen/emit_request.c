@@ -423,12 +423,12 @@ static void emit_body(struct emitter *e, struct type *t, int aux)
     /* At file scope: the body and the inline path of the unchecked sender frame with it,
      * and the description's request table points at it (xwire's private descriptor:
      * libxcb's public one, then the reply's facts). */
-    out_printf(c, "\nstatic const struct xw_request %s = {\n    .pub = {\n        .count = %d,\n        .ext = %s%s,\n"
-                  "        .opcode = %s,\n        .isvoid = %d,\n    },\n",
+    out_printf(c, "\nstatic const struct xw_request %s = {\n    .f = {\n        .count = %d,\n        .ext = %s%s,\n"
+                  "        .opcode = %s,\n        .isvoid = %d,\n",
                rq, s.nparts, ext ? "&" : "", ext ? ext : "0", opu, t->reply ? 0 : 1);
     if (t->multi_reply)
-        out_printf(c, "    .multi_reply = 1,\n    .multi_end = %d,\n", t->multi_end);
-    out_printf(c, "    .validate = %s,\n};\n", val);
+        out_printf(c, "        .multi_reply = 1,\n        .multi_end = %d,\n", t->multi_end);
+    out_printf(c, "    },\n    .validate = %s,\n};\n", val);
     out_printf(c, "\n/* The body of %s's %ssenders; xw_flags is 0 or XW_REQUEST_CHECKED. */\n"
                   "static __attribute__((noinline)) ",
                t->name, aux ? "_aux " : "");

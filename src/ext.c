@@ -1,4 +1,4 @@
-/* ext.c — extension data (QueryExtension, cached per connection) and BIG-REQUESTS. */
+/* ext.c — extensions by name: the registry of descriptions, QueryExtension cached per connection, BIG-REQUESTS. */
 #include "xwint.h"
 
 #include <stdlib.h>
@@ -43,11 +43,13 @@ void xw__request_lookup(const xw_protocol_request_t *req, struct xw_request *rq)
         d = described(&xw_xproto_desc, req->opcode);
     else
         d = described(xw_ext_desc_find(req->ext->name), req->opcode);
-    *rq = (struct xw_request){.pub = *req};
+    /* through f, so the facts in pub's padding start at zero */
+    *rq = (struct xw_request){
+        .f = {.count = req->count, .ext = req->ext, .opcode = req->opcode, .isvoid = req->isvoid}};
     if (d && d->pub.isvoid == req->isvoid) {
         rq->validate = d->validate;
-        rq->multi_reply = d->multi_reply;
-        rq->multi_end = d->multi_end;
+        rq->f.multi_reply = d->f.multi_reply;
+        rq->f.multi_end = d->f.multi_end;
     }
 }
 
@@ -86,7 +88,7 @@ static struct xw_ext_entry *entry_get(xw_connection_t *c, const xw_extension_t *
  * which takes it), checked so an error comes back to us. */
 static void query_send(xw_connection_t *c, struct xw_ext_entry *e)
 {
-    static const struct xw_request req = {.pub = {.count = 3, .opcode = XW_QUERY_EXTENSION}};
+    static const struct xw_request req = {.f = {.count = 3, .opcode = XW_QUERY_EXTENSION}};
     size_t n = strlen(e->name);
     if (n > 65535 - sizeof(xw_query_extension_request_t)) {
         e->state = XW_EXT_FAILED;
@@ -175,7 +177,7 @@ static void bigreq_send(xw_connection_t *c)
     if (xw__ext_major(c, &xw_big_requests_id, &major) < 0)
         return;
     static const struct xw_request req = {
-        .pub = {.count = 1, .ext = &xw_big_requests_id, .opcode = XW_BIG_REQUESTS_ENABLE}};
+        .f = {.count = 1, .ext = &xw_big_requests_id, .opcode = XW_BIG_REQUESTS_ENABLE}};
     xw_big_requests_enable_request_t r = {0};
     struct iovec iov[3] = {{0}, {0}, {&r, sizeof(r)}};
     c->out.bigreq_seq = xw__send_locked(c, XW_REQUEST_CHECKED, iov + 2, &req, sizeof(r), 0, NULL);

@@ -165,7 +165,7 @@ int xw__out_flush_to(xw_connection_t *c, uint64_t seq)
  * void run, burns a sequence number with zero low bits, or completes a check. */
 int xw__out_sync(xw_connection_t *c)
 {
-    static const struct xw_request sync_req = {.pub = {.count = 1, .opcode = XW_GET_INPUT_FOCUS}};
+    static const struct xw_request sync_req = {.f = {.count = 1, .opcode = XW_GET_INPUT_FOCUS}};
     xw_get_input_focus_request_t r = {0};
     xw__out_frame((uint8_t *)&r, &sync_req.pub, XW_GET_INPUT_FOCUS, sizeof(r) / 4);
     uint64_t seq = c->out.seq + 1;

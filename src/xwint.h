@@ -4,6 +4,7 @@
 #define XW_INT_H
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -123,17 +124,31 @@ struct xw_queue {
 };
 
 /* ---- how a request is sent ----
- * xwire's private request descriptor: libxcb's public 24 bytes, then what the
+ * xwire's private request descriptor: libxcb's public 24 bytes, with what the
  * runtime needs to route the answers. The generated senders pass their own
  * (xw__<request>_req, at file scope) to xw__send; the public xw_send and libxcb's
  * forms look these facts up in the generated tables by extension name and opcode
- * (xw__request_lookup), so requests built by code written for libxcb get them too. */
+ * (xw__request_lookup), so requests built by code written for libxcb get them too.
+ * The multi-reply facts sit in the public struct's tail padding, next to isvoid,
+ * as they did before the public struct lost them: the send fast path copies the
+ * three bytes into the pending entry together. Build one through f: an initializer
+ * through pub leaves pub's padding, hence the facts, unspecified. */
 struct xw_request {
-    xw_protocol_request_t pub;
+    union {
+        xw_protocol_request_t pub; /* what code written for libxcb sees */
+        struct {                   /* pub's members, then xwire's in its padding */
+            size_t count;
+            xw_extension_t *ext;
+            uint8_t opcode;
+            uint8_t isvoid;
+            uint8_t multi_reply; /* 1: the server sends replies until one whose byte 1 is multi_end */
+            uint8_t multi_end;
+        } f;
+    };
     xw_validate_fn validate; /* checks the reply when it arrives; NULL: fixed size or unknown */
-    uint8_t multi_reply;     /* 1: the server sends replies until one whose byte 1 is multi_end */
-    uint8_t multi_end;
 };
+_Static_assert(sizeof(xw_protocol_request_t) == 24 && offsetof(struct xw_request, validate) == 24,
+               "xwire's facts must fit in the padding of libxcb's 24 bytes");
 
 /* ---- requests awaiting a reply, an error or a check (in.c) ---- */
 
@@ -310,14 +325,14 @@ static inline void xw__pend_push(xw_connection_t *c, uint64_t seq, int flags, co
         .seq = seq,
         .validate = rq->validate,
         .flags = (uint16_t)flags,
-        .isvoid = rq->pub.isvoid,
-        .multi = rq->multi_reply,
-        .multi_end = rq->multi_end,
+        .isvoid = rq->f.isvoid,
+        .multi = rq->f.multi_reply,
+        .multi_end = rq->f.multi_end,
         .dead = (flags & XW_REQUEST_DISCARD_REPLY) ? 1 : 0,
     };
     in->pn++;
     in->pundone++;
-    if (!rq->pub.isvoid) {
+    if (!rq->f.isvoid) {
         c->out.last_reply = seq;
         xw__out_refresh(c);
     }

@@ -52,7 +52,7 @@ static uint64_t send_req(int flags, uint8_t opcode, uint8_t data, int isvoid, co
     uint8_t hdr[4] = {0, data, 0, 0};
     struct iovec parts[4] = {{0}, {0}, {hdr, 4}, {(void *)body, body_len}};
     struct xw_request rq = {
-        .pub = {.count = body_len ? 2 : 1, .ext = ext, .opcode = opcode, .isvoid = (uint8_t)isvoid},
+        .f = {.count = body_len ? 2 : 1, .ext = ext, .opcode = opcode, .isvoid = (uint8_t)isvoid},
         .validate = validate};
     return xw__send(c, flags, parts + 2, &rq, 4 + body_len, 0, NULL);
 }
@@ -419,8 +419,7 @@ START_TEST(list_fonts_with_info_multi_reply)
      * here, would not pass the generated validator) */
     uint8_t hdr[4] = {0};
     struct iovec parts[3] = {{0}, {0}, {hdr, 4}};
-    struct xw_request req = {
-        .pub = {.count = 1, .opcode = XW_LIST_FONTS_WITH_INFO}, .multi_reply = 1, .multi_end = 0};
+    struct xw_request req = {.f = {.count = 1, .opcode = XW_LIST_FONTS_WITH_INFO, .multi_reply = 1, .multi_end = 0}};
     uint64_t s1 = xw__send(c, XW_REQUEST_CHECKED, parts + 2, &req, 4, 0, NULL);
     uint64_t s2 = send_reply_req(XW_REQUEST_CHECKED, 43);
     flush_to_server(2);
@@ -998,8 +997,8 @@ START_TEST(request_facts_by_name_and_opcode)
     xw__request_lookup(&lfwi, &rq);
     ck_assert_uint_eq(rq.pub.count, 1);
     ck_assert_uint_eq(rq.pub.opcode, XW_LIST_FONTS_WITH_INFO);
-    ck_assert_uint_eq(rq.multi_reply, 1);
-    ck_assert_uint_eq(rq.multi_end, 0);
+    ck_assert_uint_eq(rq.f.multi_reply, 1);
+    ck_assert_uint_eq(rq.f.multi_end, 0);
     ck_assert_ptr_nonnull(rq.validate);
     char name[16] = "RANDR";
     xw_extension_t *key = malloc(sizeof(*key));
@@ -1010,7 +1009,7 @@ START_TEST(request_facts_by_name_and_opcode)
     ck_assert_ptr_eq(rq.pub.ext, key);
     ck_assert_ptr_nonnull(rq.validate);
     ck_assert_ptr_eq(rq.validate, xw_ext_desc_find("RANDR")->requests[XW_RANDR_GET_SCREEN_RESOURCES]->validate);
-    ck_assert_uint_eq(rq.multi_reply, 0);
+    ck_assert_uint_eq(rq.f.multi_reply, 0);
     strcpy(name, "XWIRE-HAND"); /* no description: nothing to check the reply with */
     xw__request_lookup(&res, &rq);
     ck_assert_ptr_null(rq.validate);

@@ -389,7 +389,7 @@ int xw_demo_create_sizeof(const void *_buffer)
 }
 
 static const struct xw_request xw__demo_create_req = {
-    .pub = {
+    .f = {
         .count = 3,
         .ext = &xw_demo_id,
         .opcode = XW_DEMO_CREATE,
@@ -427,7 +427,7 @@ static __attribute__((noinline)) xw_void_cookie_t xw__demo_create_send(xw_connec
 }
 
 static const struct xw_request xw__demo_create_aux_req = {
-    .pub = {
+    .f = {
         .count = 2,
         .ext = &xw_demo_id,
         .opcode = XW_DEMO_CREATE,
@@ -669,7 +669,7 @@ int xw_demo_put_sizeof(const void *_buffer)
 }
 
 static const struct xw_request xw__demo_put_req = {
-    .pub = {
+    .f = {
         .count = 3,
         .ext = &xw_demo_id,
         .opcode = XW_DEMO_PUT,
@@ -704,7 +704,7 @@ static __attribute__((noinline)) xw_void_cookie_t xw__demo_put_send(xw_connectio
 }
 
 static const struct xw_request xw__demo_put_aux_req = {
-    .pub = {
+    .f = {
         .count = 6,
         .ext = &xw_demo_id,
         .opcode = XW_DEMO_PUT,
@@ -911,7 +911,7 @@ static int xw__demo_list_reply_validate(const void *p, size_t len)
 }
 
 static const struct xw_request xw__demo_list_req = {
-    .pub = {
+    .f = {
         .count = 4,
         .ext = &xw_demo_id,
         .opcode = XW_DEMO_LIST,
@@ -1008,7 +1008,7 @@ xw_demo_list_reply_t *xw_demo_list_reply(xw_connection_t *c, xw_demo_list_cookie
 }
 
 static const struct xw_request xw__demo_share_req = {
-    .pub = {
+    .f = {
         .count = 1,
         .ext = &xw_demo_id,
         .opcode = XW_DEMO_SHARE,
