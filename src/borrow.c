@@ -94,9 +94,9 @@ static int borrow_flush(xw_connection_t *c)
 /* Lock held. What the pending table does on a connection of our own: nothing is
  * kept, since the owner reads; a reply-bearing request resets the void run, and a
  * reply nobody wants (our syncs) is dropped by the owner when it arrives. */
-static int borrow_track(xw_connection_t *c, uint64_t seq, int flags, const xw_protocol_request_t *req)
+static int borrow_track(xw_connection_t *c, uint64_t seq, int flags, const struct xw_request *rq)
 {
-    if (!req->isvoid) {
+    if (!rq->pub.isvoid) {
         c->out.last_reply = seq;
         xw__out_refresh(c);
     }

@@ -4,6 +4,7 @@
 #define XW_INT_H
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -123,6 +124,33 @@ struct xw_queue {
     struct xw_pkt *head, *tail;
 };
 
+/* ---- how a request is sent ----
+ * xwire's private request descriptor: libxcb's public 24 bytes, with what the
+ * runtime needs to route the answers. The generated senders pass their own
+ * (xw__<request>_req, at file scope) to xw__send; the public xw_send and libxcb's
+ * forms look these facts up in the generated tables by extension name and opcode
+ * (xw__request_lookup), so requests built by code written for libxcb get them too.
+ * The multi-reply facts sit in the public struct's tail padding, next to isvoid,
+ * as they did before the public struct lost them: the send fast path copies the
+ * three bytes into the pending entry together. Build one through f: an initializer
+ * through pub leaves pub's padding, hence the facts, unspecified. */
+struct xw_request {
+    union {
+        xw_protocol_request_t pub; /* what code written for libxcb sees */
+        struct {                   /* pub's members, then xwire's in its padding */
+            size_t count;
+            xw_extension_t *ext;
+            uint8_t opcode;
+            uint8_t isvoid;
+            uint8_t multi_reply; /* 1: the server sends replies until one whose byte 1 is multi_end */
+            uint8_t multi_end;
+        } f;
+    };
+    xw_validate_fn validate; /* checks the reply when it arrives; NULL: fixed size or unknown */
+};
+_Static_assert(sizeof(xw_protocol_request_t) == 24 && offsetof(struct xw_request, validate) == 24,
+               "xwire's facts must fit in the padding of libxcb's 24 bytes");
+
 /* ---- requests awaiting a reply, an error or a check (in.c) ---- */
 
 struct xw_pend {
@@ -131,7 +159,7 @@ struct xw_pend {
     struct xw_queue q; /* replies (or one error) not yet claimed */
     uint16_t flags;    /* XW_REQUEST_* */
     uint8_t isvoid;
-    uint8_t multi;     /* replies until one whose byte 1 is multi_end (xw_protocol_request_t) */
+    uint8_t multi;     /* replies until one whose byte 1 is multi_end (struct xw_request) */
     uint8_t multi_end;
     uint8_t done; /* the server has finished this request */
     uint8_t dead; /* claimed or discarded: the slot may be reused once done */
@@ -139,7 +167,6 @@ struct xw_pend {
 
 struct xw_special_event {
     struct xw_special_event *next;
-    xw_extension_t *ext;
     uint8_t major;
     uint32_t eid;
     uint32_t *stamp;
@@ -153,21 +180,31 @@ enum xw_ext_state {
     XW_EXT_FAILED,  /* the query could not be sent or was answered with an error */
 };
 
-/* One extension's QueryExtension state; allocated once, pointer-stable, so
- * xw_get_extension_data can return reply. */
+/* One extension's QueryExtension state, found by name (never by a key's address:
+ * a caller's key may be freed and another allocated at the same address); allocated
+ * once, pointer-stable, so xw_get_extension_data can return reply. */
 struct xw_ext_entry {
     struct xw_ext_entry *next;
-    xw_extension_t *ext;
+    const xw_ext_desc_t *desc; /* NULL: xwire has no description of this extension */
     uint64_t seq;  /* QueryExtension in flight, 0 when none */
     enum xw_ext_state state;
     uint8_t reply[sizeof(xw_query_extension_reply_t)]; /* kept as received: xw_get_extension_data returns it */
+    char name[];   /* owned copy of the name */
 };
 
 /* Per-pointer cache in front of the extension list so the send fast path can find
- * a present extension's major opcode without walking a list. */
+ * a present extension's major opcode without walking a list. It holds generated
+ * keys only (desc->key: static, never freed), so a pointer match is a name match. */
 struct xw_ext_fast {
     const xw_extension_t *ext;
     uint8_t major;
+};
+
+/* A description in the process-wide registry: each generated description adds its
+ * own node from a constructor (ext.c); never removed. */
+struct xw_ext_reg {
+    const xw_ext_desc_t *desc;
+    struct xw_ext_reg *next;
 };
 
 enum xw_bigreq {
@@ -258,7 +295,7 @@ struct xw_transport {
     int (*flush)(xw_connection_t *c);
     /* The rest with the lock held, as the in.c functions of the same names that
      * xwint.h's wrappers below stand for. */
-    int (*track)(xw_connection_t *c, uint64_t seq, int flags, const xw_protocol_request_t *req);
+    int (*track)(xw_connection_t *c, uint64_t seq, int flags, const struct xw_request *rq);
     uint64_t (*widen)(xw_connection_t *c, unsigned int seq);
     int (*reply)(xw_connection_t *c, uint64_t seq, int64_t deadline, struct xw_pkt **pkt);
     int (*reply_fit)(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need,
@@ -339,21 +376,21 @@ static inline int xw__pend_fast_ok(const xw_connection_t *c)
 
 /* Lock held, the ring has room, seq just taken. Appends the pending entry of a
  * tracked request; a reply-bearing one also moves the automatic sync's limit. */
-static inline void xw__pend_push(xw_connection_t *c, uint64_t seq, int flags, const xw_protocol_request_t *req)
+static inline void xw__pend_push(xw_connection_t *c, uint64_t seq, int flags, const struct xw_request *rq)
 {
     struct xw_in *in = &c->in;
     in->pend[(in->phead + in->pn) & (in->pcap - 1)] = (struct xw_pend){
         .seq = seq,
-        .validate = req->validate,
+        .validate = rq->validate,
         .flags = (uint16_t)flags,
-        .isvoid = req->isvoid,
-        .multi = req->multi_reply,
-        .multi_end = req->multi_end,
+        .isvoid = rq->f.isvoid,
+        .multi = rq->f.multi_reply,
+        .multi_end = rq->f.multi_end,
         .dead = (flags & XW_REQUEST_DISCARD_REPLY) ? 1 : 0,
     };
     in->pn++;
     in->pundone++;
-    if (!req->isvoid) {
+    if (!rq->f.isvoid) {
         c->out.last_reply = seq;
         xw__out_refresh(c);
     }
@@ -524,10 +561,15 @@ int xw__socket_prepare(int fd);
 int xw__auth_get(int fd, int display, xw_auth_info_t *info);
 void xw__auth_free(xw_auth_info_t *info);
 
+/* out.c: the send entry of the generated senders (takes the lock itself), and the
+ * facts of a request built elsewhere, from the generated tables (no lock) */
+uint64_t xw__send(xw_connection_t *c, int flags, struct iovec *vector, const struct xw_request *rq, size_t total,
+                  unsigned nfds, int *fds);
+void xw__request_lookup(const xw_protocol_request_t *req, struct xw_request *rq);
 /* out.c (all with the lock held) */
 int xw__out_flush(xw_connection_t *c);
 int xw__out_flush_to(xw_connection_t *c, uint64_t seq);
-uint64_t xw__send_locked(xw_connection_t *c, int flags, struct iovec *vector, const xw_protocol_request_t *req,
+uint64_t xw__send_locked(xw_connection_t *c, int flags, struct iovec *vector, const struct xw_request *rq,
                          size_t total, unsigned nfds, int *fds);
 int xw__out_sync(xw_connection_t *c);
 /* The own socket's side of the transport seam's writing half (socket.c's table). */
@@ -538,7 +580,7 @@ void xw__out_queue_fd(xw_connection_t *c, int fd);
 int xw__in_wait(xw_connection_t *c, int64_t deadline);
 int xw__in_read_nonblock(xw_connection_t *c);
 /* The own socket's side of the transport seam's reading half (see the wrappers below). */
-int xw__in_track(xw_connection_t *c, uint64_t seq, int flags, const xw_protocol_request_t *req);
+int xw__in_track(xw_connection_t *c, uint64_t seq, int flags, const struct xw_request *rq);
 uint64_t xw__in_widen(xw_connection_t *c, unsigned int seq);
 int xw__in_reply(xw_connection_t *c, uint64_t seq, int64_t deadline, struct xw_pkt **pkt);
 int xw__in_reply_fit(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need,
@@ -556,9 +598,9 @@ void xw__in_close_fds(xw_connection_t *c);
 /* ---- replies, checks and events through the transport (lock held) ---- */
 
 /* A tracked request's pending entry (none on a borrowed connection: its owner reads). */
-static inline int xw__pend_add(xw_connection_t *c, uint64_t seq, int flags, const xw_protocol_request_t *req)
+static inline int xw__pend_add(xw_connection_t *c, uint64_t seq, int flags, const struct xw_request *rq)
 {
-    return c->tp->track(c, seq, flags, req);
+    return c->tp->track(c, seq, flags, rq);
 }
 
 /* The 64-bit sequence number a 32-bit cookie stands for. */
@@ -605,6 +647,7 @@ uint32_t xw__xid_generate(xw_connection_t *c);
 
 /* ext.c (lock held) */
 int xw__ext_major(xw_connection_t *c, xw_extension_t *ext, uint8_t *major);
+void xw__ext_register(struct xw_ext_reg *r);
 struct xw_ext_entry *xw__ext_by_major(xw_connection_t *c, uint8_t major);
 struct xw_ext_entry *xw__ext_by_error(xw_connection_t *c, uint8_t code);
 int xw__bigreq_max(xw_connection_t *c, uint32_t *max_words);

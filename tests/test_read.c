@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 
 #include "fake_conn.h"
+#include "xwint.h" /* xw__send, xw__ext_register: hand-written requests and extensions */
 
 /* A reply header for seq whose length field claims words more words. */
 static void send_reply_claiming(uint64_t seq, uint32_t words)
@@ -213,8 +214,8 @@ START_TEST(list_fonts_with_info_multi_reply)
      * here, would not pass the generated validator) */
     uint8_t hdr[4] = {0};
     struct iovec parts[3] = {{0}, {0}, {hdr, 4}};
-    xw_protocol_request_t req = {.count = 1, .opcode = XW_LIST_FONTS_WITH_INFO, .multi_reply = 1, .multi_end = 0};
-    uint64_t s1 = xw_send(c, XW_REQUEST_CHECKED, parts + 2, &req, 4, 0, NULL);
+    struct xw_request req = {.f = {.count = 1, .opcode = XW_LIST_FONTS_WITH_INFO, .multi_reply = 1, .multi_end = 0}};
+    uint64_t s1 = xw__send(c, XW_REQUEST_CHECKED, parts + 2, &req, 4, 0, NULL);
     uint64_t s2 = send_reply_req(XW_REQUEST_CHECKED, 43);
     flush_to_server(2);
     for (uint8_t namelen = 3; namelen != 255; namelen = namelen ? namelen - 1 : 255)
@@ -321,10 +322,12 @@ static int reject_xge(const void *packet, size_t len)
     return len > 44 && ((const uint8_t *)packet)[44] == 0xee ? -1 : 0;
 }
 
+/* A hand-written extension with a description of its own, found by its name. */
 static const xw_validate_fn present_validators[2] = {NULL, reject_xge};
-static const xw_ext_desc_t present_desc = {.xname = "Present", .n_xge = 2, .xge_validators = present_validators};
-static xw_extension_t present_ext = {"Present", 0, &present_desc};
-static const struct fake_ext present_exts[] = {{"Present", 140, 0, 0}, {NULL, 0, 0, 0}};
+static const xw_ext_desc_t present_desc = {.xname = "XWIRE-XGE", .n_xge = 2, .xge_validators = present_validators};
+static struct xw_ext_reg present_reg = {.desc = &present_desc};
+static xw_extension_t present_ext = {"XWIRE-XGE", 0};
+static const struct fake_ext present_exts[] = {{"XWIRE-XGE", 140, 0, 0}, {NULL, 0, 0, 0}};
 
 static void xge(uint8_t *b, uint16_t seq, uint32_t eid, uint8_t mark)
 {
@@ -358,6 +361,9 @@ static int send_xges(struct fake_server *f, const uint8_t *req, size_t len)
 
 START_TEST(xge_special_queue_and_validation)
 {
+    if (!xw_ext_desc_find("XWIRE-XGE"))
+        xw__ext_register(&present_reg);
+    ck_assert_ptr_eq(xw_ext_desc_find("XWIRE-XGE"), &present_desc);
     c = fake_connect(&F, NULL, 0);
     F.exts = present_exts;
     F.on_request = send_xges;

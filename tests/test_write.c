@@ -246,7 +246,7 @@ START_TEST(too_long_fails_alone)
     fake_serve_start(&F);
     ck_assert_uint_eq(send_req(0, 18, 0, 1, big_body, 65536 * 4, NULL, NULL), 0);
     ck_assert_ptr_nonnull(strstr(xw_request_error_string(c), "longer than the server's limit of 262140 bytes"));
-    static xw_extension_t nope = {"NOPE", 0, NULL};
+    static xw_extension_t nope = {"NOPE", 0};
     ck_assert_uint_eq(send_req(0, 1, 0, 1, NULL, 0, &nope, NULL), 0);
     ck_assert_str_eq(xw_request_error_string(c), "extension NOPE is not present on this server");
     ck_assert_ptr_null(xw_get_extension_data(c, &nope) ? NULL : NULL);

@@ -1,6 +1,7 @@
 /* fake_conn.c — one client connection to a scripted fake server per test: the fixture,
  * hand-built requests and server packets, and the checks of a dead connection. */
 #include "fake_conn.h"
+#include "xwint.h" /* xw__send: a request with a chosen reply validator */
 
 #include <string.h>
 
@@ -30,15 +31,17 @@ static void teardown(void)
     xwtest_fds_end();
 }
 
-/* A hand-built request: 4-byte header (byte 1 = data) then body. */
+/* A hand-built request: 4-byte header (byte 1 = data) then body, sent through the
+ * generated senders' entry with the given reply validator (NULL: none). */
 uint64_t send_req(int flags, uint8_t opcode, uint8_t data, int isvoid, const void *body, size_t body_len,
                   xw_extension_t *ext, xw_validate_fn validate)
 {
     uint8_t hdr[4] = {0, data, 0, 0};
     struct iovec parts[4] = {{0}, {0}, {hdr, 4}, {(void *)body, body_len}};
-    xw_protocol_request_t req = {
-        .count = body_len ? 2 : 1, .ext = ext, .opcode = opcode, .isvoid = (uint8_t)isvoid, .validate = validate};
-    return xw_send(c, flags, parts + 2, &req, 4 + body_len, 0, NULL);
+    struct xw_request rq = {
+        .f = {.count = body_len ? 2 : 1, .ext = ext, .opcode = opcode, .isvoid = (uint8_t)isvoid},
+        .validate = validate};
+    return xw__send(c, flags, parts + 2, &rq, 4 + body_len, 0, NULL);
 }
 
 uint64_t send_void(int flags, uint8_t opcode)

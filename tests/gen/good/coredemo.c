@@ -37,11 +37,13 @@ xw_generic_iterator_t xw_pane_end(xw_pane_iterator_t i)
     return ret;
 }
 
-static const xw_protocol_request_t xw__nudge_req = {
-    .count = 1,
-    .ext = 0,
-    .opcode = XW_NUDGE,
-    .isvoid = 1,
+static const struct xw_request xw__nudge_req = {
+    .f = {
+        .count = 1,
+        .ext = 0,
+        .opcode = XW_NUDGE,
+        .isvoid = 1,
+    },
     .validate = 0,
 };
 
@@ -62,7 +64,7 @@ static __attribute__((noinline)) xw_void_cookie_t xw__nudge_send(xw_connection_t
         size_t xw_total = 0;
         for (int xw_k = 2; xw_k < 3; xw_k++)
             xw_total += xw_parts[xw_k].iov_len;
-        xw_ret.sequence = (unsigned int)xw_send(c, xw_flags, xw_parts + 2, &xw__nudge_req, xw_total, 0, 0);
+        xw_ret.sequence = (unsigned int)xw__send(c, xw_flags, xw_parts + 2, &xw__nudge_req, xw_total, 0, 0);
     }
     return xw_ret;
 }
@@ -84,7 +86,7 @@ xw_void_cookie_t xw_nudge(xw_connection_t *c, xw_pane_t pane, int16_t dx, int16_
     xw_out.dy = dy;
     {
         if (XW_LIKELY(xw_p != NULL)) {
-            xw__out_frame((uint8_t *)&xw_out, &xw__nudge_req, XW_NUDGE, (uint16_t)(sizeof(xw_out) / 4));
+            xw__out_frame((uint8_t *)&xw_out, &xw__nudge_req.pub, XW_NUDGE, (uint16_t)(sizeof(xw_out) / 4));
             memcpy(xw_p, &xw_out, sizeof(xw_out));
             xw_ret.sequence = (unsigned int)xw__out_commit(c, sizeof(xw_out));
             return xw_ret;
@@ -93,11 +95,13 @@ xw_void_cookie_t xw_nudge(xw_connection_t *c, xw_pane_t pane, int16_t dx, int16_
     return xw__nudge_send(c, pane, dx, dy, 0);
 }
 
-static const xw_protocol_request_t xw__mark_req = {
-    .count = 1,
-    .ext = 0,
-    .opcode = XW_MARK,
-    .isvoid = 1,
+static const struct xw_request xw__mark_req = {
+    .f = {
+        .count = 1,
+        .ext = 0,
+        .opcode = XW_MARK,
+        .isvoid = 1,
+    },
     .validate = 0,
 };
 
@@ -116,7 +120,7 @@ static __attribute__((noinline)) xw_void_cookie_t xw__mark_send(xw_connection_t 
         size_t xw_total = 0;
         for (int xw_k = 2; xw_k < 3; xw_k++)
             xw_total += xw_parts[xw_k].iov_len;
-        xw_ret.sequence = (unsigned int)xw_send(c, xw_flags, xw_parts + 2, &xw__mark_req, xw_total, 0, 0);
+        xw_ret.sequence = (unsigned int)xw__send(c, xw_flags, xw_parts + 2, &xw__mark_req, xw_total, 0, 0);
     }
     return xw_ret;
 }
@@ -136,7 +140,7 @@ xw_void_cookie_t xw_mark(xw_connection_t *c, uint8_t on, xw_pane_t pane)
     xw_out.pane = pane;
     {
         if (XW_LIKELY(xw_p != NULL)) {
-            xw__out_frame((uint8_t *)&xw_out, &xw__mark_req, XW_MARK, (uint16_t)(sizeof(xw_out) / 4));
+            xw__out_frame((uint8_t *)&xw_out, &xw__mark_req.pub, XW_MARK, (uint16_t)(sizeof(xw_out) / 4));
             memcpy(xw_p, &xw_out, sizeof(xw_out));
             xw_ret.sequence = (unsigned int)xw__out_commit(c, sizeof(xw_out));
             return xw_ret;
@@ -145,11 +149,13 @@ xw_void_cookie_t xw_mark(xw_connection_t *c, uint8_t on, xw_pane_t pane)
     return xw__mark_send(c, on, pane, 0);
 }
 
-static const xw_protocol_request_t xw__ping_req = {
-    .count = 2,
-    .ext = 0,
-    .opcode = XW_PING,
-    .isvoid = 1,
+static const struct xw_request xw__ping_req = {
+    .f = {
+        .count = 2,
+        .ext = 0,
+        .opcode = XW_PING,
+        .isvoid = 1,
+    },
     .validate = 0,
 };
 
@@ -170,7 +176,7 @@ static __attribute__((noinline)) xw_void_cookie_t xw__ping_send(xw_connection_t 
         size_t xw_total = 0;
         for (int xw_k = 2; xw_k < 4; xw_k++)
             xw_total += xw_parts[xw_k].iov_len;
-        xw_ret.sequence = (unsigned int)xw_send(c, xw_flags, xw_parts + 2, &xw__ping_req, xw_total, 0, 0);
+        xw_ret.sequence = (unsigned int)xw__send(c, xw_flags, xw_parts + 2, &xw__ping_req, xw_total, 0, 0);
     }
     return xw_ret;
 }
@@ -191,11 +197,13 @@ static int xw__count_reply_validate(const void *p, size_t len)
     return len < 12 ? -1 : 0;
 }
 
-static const xw_protocol_request_t xw__count_req = {
-    .count = 1,
-    .ext = 0,
-    .opcode = XW_COUNT,
-    .isvoid = 0,
+static const struct xw_request xw__count_req = {
+    .f = {
+        .count = 1,
+        .ext = 0,
+        .opcode = XW_COUNT,
+        .isvoid = 0,
+    },
     .validate = xw__count_reply_validate,
 };
 
@@ -214,7 +222,7 @@ static __attribute__((noinline)) xw_count_cookie_t xw__count_send(xw_connection_
         size_t xw_total = 0;
         for (int xw_k = 2; xw_k < 3; xw_k++)
             xw_total += xw_parts[xw_k].iov_len;
-        xw_ret.sequence = (unsigned int)xw_send(c, xw_flags, xw_parts + 2, &xw__count_req, xw_total, 0, 0);
+        xw_ret.sequence = (unsigned int)xw__send(c, xw_flags, xw_parts + 2, &xw__count_req, xw_total, 0, 0);
     }
     return xw_ret;
 }
@@ -241,6 +249,13 @@ static const char *const xw__request_names[5] = {
     [4] = "Count",
 };
 
+static const struct xw_request *const xw__requests[5] = {
+    [1] = &xw__nudge_req,
+    [2] = &xw__mark_req,
+    [3] = &xw__ping_req,
+    [4] = &xw__count_req,
+};
+
 XW_EXPORT const xw_ext_desc_t xw_xproto_desc = {
     .xname = "X11",
     .request_names = xw__request_names,
@@ -253,4 +268,5 @@ XW_EXPORT const xw_ext_desc_t xw_xproto_desc = {
     .n_xge = 0,
     .xge_validators = 0,
     .ext_name = "xproto",
+    .requests = xw__requests,
 };
