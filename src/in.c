@@ -124,6 +124,18 @@ void xw__queue_push(struct xw_queue *q, struct xw_pkt *p)
     q->tail = p;
 }
 
+/* Takes p, which follows prev (NULL: p is the head), out of q. */
+void xw__queue_unlink(struct xw_queue *q, struct xw_pkt *prev, struct xw_pkt *p)
+{
+    if (prev)
+        prev->next = p->next;
+    else
+        q->head = p->next;
+    if (q->tail == p)
+        q->tail = prev;
+    p->next = NULL;
+}
+
 static struct xw_pkt *queue_pop(struct xw_queue *q)
 {
     struct xw_pkt *p = q->head;
@@ -626,6 +638,18 @@ uint64_t xw__widen32(xw_connection_t *c, unsigned int seq)
     return cur - (uint32_t)((uint32_t)cur - seq);
 }
 
+/* Lock held. One round of a wait whose condition does not hold yet: -EPIPE on a
+ * connection error, 0 once the deadline has passed (deadline 0: after one
+ * non-blocking read), else 1 after new input (or a wake-up): check again. */
+int xw__in_wait_step(xw_connection_t *c, int64_t deadline, int *polled)
+{
+    if (c->error)
+        return -EPIPE;
+    if (deadline == 0 && (*polled)++)
+        return 0;
+    return xw__in_wait(c, deadline) == -ETIMEDOUT ? 0 : 1;
+}
+
 /* Lock held. Waits until request seq has something to hand out or is finished.
  * Returns 1 with *ep (NULL when the request is unknown or already claimed), 0 when
  * the deadline passed, -EPIPE on a connection error. */
@@ -642,12 +666,9 @@ static int reply_wait(xw_connection_t *c, uint64_t seq, int64_t deadline, struct
             *ep = e;
             return 1;
         }
-        if (c->error)
-            return -EPIPE;
-        if (deadline == 0 && polled++)
-            return 0;
-        if (xw__in_wait(c, deadline) == -ETIMEDOUT)
-            return 0;
+        int r = xw__in_wait_step(c, deadline, &polled);
+        if (r <= 0)
+            return r;
     }
 }
 

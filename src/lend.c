@@ -116,17 +116,6 @@ static struct xw_pkt *stash_find(struct xw_queue *s, uint64_t seq, struct xw_pkt
     return NULL;
 }
 
-static void stash_unlink(struct xw_queue *s, struct xw_pkt *prev, struct xw_pkt *p)
-{
-    if (prev)
-        prev->next = p->next;
-    else
-        s->head = p->next;
-    if (s->tail == p)
-        s->tail = prev;
-    p->next = NULL;
-}
-
 /* Lock held. libxcb's answer for a request xwire does not track: its next stashed
  * reply or error; nothing once the server is past it (a later packet, or its own
  * error, was read) or when it was never sent; else wait for input until the
@@ -143,18 +132,15 @@ int xw__lend_take(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap
             return -ENOSPC;
         }
         if (p) {
-            stash_unlink(&c->lend.stash, prev, p);
+            xw__queue_unlink(&c->lend.stash, prev, p);
             *pkt = p;
             return 1;
         }
         if (seq <= c->in.done_seq || seq > c->out.seq || !seq)
             return 1;
-        if (c->error)
-            return -EPIPE;
-        if (deadline == 0 && polled++)
-            return 0;
-        if (xw__in_wait(c, deadline) == -ETIMEDOUT)
-            return 0;
+        int r = xw__in_wait_step(c, deadline, &polled);
+        if (r <= 0)
+            return r;
     }
 }
 

@@ -509,6 +509,8 @@ void xw__discard(xw_connection_t *c, uint64_t seq, int keep_errors);
 int xw__queue_wait(xw_connection_t *c, struct xw_queue *q, int64_t deadline, int reading);
 void xw__queue_push(struct xw_queue *q, struct xw_pkt *p);
 struct xw_pkt *xw__queue_pop(struct xw_queue *q);
+void xw__queue_unlink(struct xw_queue *q, struct xw_pkt *prev, struct xw_pkt *p);
+int xw__in_wait_step(xw_connection_t *c, int64_t deadline, int *polled);
 void xw__queue_free(xw_connection_t *c, struct xw_queue *q);
 void xw__in_fini(xw_connection_t *c);
 /* Closes every received fd not yet claimed (connection failure, disconnect). */
