@@ -652,7 +652,8 @@ int xw__in_wait_step(xw_connection_t *c, int64_t deadline, int *polled)
 
 /* Lock held. Waits until request seq has something to hand out or is finished.
  * Returns 1 with *ep (NULL when the request is unknown or already claimed), 0 when
- * the deadline passed, -EPIPE on a connection error. */
+ * the deadline passed, -EPIPE on a connection error, 2 when xwire does not track
+ * it and has lent its socket (xw__lend_take answers for the owner's requests). */
 static int reply_wait(xw_connection_t *c, uint64_t seq, int64_t deadline, struct xw_pend **ep)
 {
     *ep = NULL;
@@ -660,6 +661,8 @@ static int reply_wait(xw_connection_t *c, uint64_t seq, int64_t deadline, struct
     int polled = 0;
     for (;;) {
         struct xw_pend *e = pend_find(&c->in, seq);
+        if (!e && XW_UNLIKELY(c->lend.used))
+            return 2; /* maybe another owner's request (xw_take_socket) */
         if (!e || (e->dead && !e->q.head))
             return 1;
         if (e->q.head || e->done) {
@@ -688,12 +691,12 @@ int xw__reply_take(xw_connection_t *c, uint64_t seq, int64_t deadline, struct xw
     struct xw_pend *e;
     if (XW_UNLIKELY(c->borrow))
         return xw__borrow_reply(c, seq, deadline, SIZE_MAX, NULL, pkt);
-    if (XW_UNLIKELY(c->lend.used) && !pend_find(&c->in, seq)) /* maybe another owner's request */
-        return xw__lend_take(c, seq, deadline, SIZE_MAX, NULL, pkt);
     *pkt = NULL;
     int r = reply_wait(c, seq, deadline, &e);
     if (r == 1 && e)
         *pkt = reply_pop(c, e);
+    else if (XW_UNLIKELY(r == 2))
+        return xw__lend_take(c, seq, deadline, SIZE_MAX, NULL, pkt);
     return r;
 }
 
@@ -704,10 +707,10 @@ int xw__reply_take_fit(xw_connection_t *c, uint64_t seq, int64_t deadline, size_
     struct xw_pend *e;
     if (XW_UNLIKELY(c->borrow))
         return xw__borrow_reply(c, seq, deadline, cap, need, pkt);
-    if (XW_UNLIKELY(c->lend.used) && !pend_find(&c->in, seq))
-        return xw__lend_take(c, seq, deadline, cap, need, pkt);
     *pkt = NULL;
     int r = reply_wait(c, seq, deadline, &e);
+    if (XW_UNLIKELY(r == 2))
+        return xw__lend_take(c, seq, deadline, cap, need, pkt);
     if (r != 1 || !e)
         return r;
     struct xw_pkt *p = e->q.head;

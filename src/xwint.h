@@ -285,15 +285,20 @@ struct xw_connection_t {
  * XW_MAX_VOID_RUN void requests and a sequence number whose low 32 bits are zero
  * (a 32-bit cookie of 0 means "failed"), a borrowed connection that does not
  * hold its owner's socket, and a socket lent to another owner (xw_take_socket). */
-static inline void xw__out_refresh(xw_connection_t *c)
+static inline void xw__out_set_limit(xw_connection_t *c, int lent)
 {
     struct xw_out *o = &c->out;
     uint64_t run = o->last_reply + XW_MAX_VOID_RUN;
     uint64_t wrap = o->seq | 0xffffffffu;
     int closed = c->error || o->writing || (c->borrow && !c->borrow_owned) /* borrowed: no socket yet */
-                 || c->lend.give_back; /* lent out: the first send takes it back */
+                 || lent; /* lent out: the first send takes it back */
     o->fast_limit = closed ? 0 : (run < wrap ? run : wrap);
     __atomic_store_n(&o->inline_limit, c->single ? o->fast_limit : 0, __ATOMIC_RELAXED);
+}
+
+static inline void xw__out_refresh(xw_connection_t *c)
+{
+    xw__out_set_limit(c, c->lend.give_back != NULL);
 }
 
 /* Lock held. True when a tracked request may take a pending entry without a call:
@@ -322,7 +327,7 @@ static inline void xw__pend_push(xw_connection_t *c, uint64_t seq, int flags, co
     in->pundone++;
     if (!req->isvoid) {
         c->out.last_reply = seq;
-        xw__out_refresh(c);
+        xw__out_set_limit(c, 0); /* a request is going out: the socket is not lent */
     }
 }
 
