@@ -182,13 +182,7 @@ static struct xw_pkt *stash_take(xw_connection_t *c, uint64_t seq)
     for (struct xw_pkt *p = q->head; p; prev = p, p = p->next) {
         if (p->seq != seq)
             continue;
-        if (prev)
-            prev->next = p->next;
-        else
-            q->head = p->next;
-        if (q->tail == p)
-            q->tail = prev;
-        p->next = NULL;
+        xw__queue_unlink(q, prev, p);
         return p;
     }
     return NULL;

@@ -120,6 +120,18 @@ void xw__queue_push(struct xw_queue *q, struct xw_pkt *p)
     q->tail = p;
 }
 
+/* Takes p, which follows prev (NULL: p is the head), out of q. */
+void xw__queue_unlink(struct xw_queue *q, struct xw_pkt *prev, struct xw_pkt *p)
+{
+    if (prev)
+        prev->next = p->next;
+    else
+        q->head = p->next;
+    if (q->tail == p)
+        q->tail = prev;
+    p->next = NULL;
+}
+
 static struct xw_pkt *queue_pop(struct xw_queue *q)
 {
     struct xw_pkt *p = q->head;
@@ -279,10 +291,15 @@ static int route_reply(xw_connection_t *c, const uint8_t *w, size_t n, struct xw
                        uint64_t at)
 {
     struct xw_in *in = &c->in;
-    struct xw_pend *e = first_undone(in);
-    if (!e || e->seq != seq || e->isvoid)
-        return fail_pkt(c, rec, "malformed reply: sequence %llu belongs to no request awaiting a reply (%llu sent)",
-                        (unsigned long long)seq, (unsigned long long)c->out.seq);
+    struct xw_pend own, *e = first_undone(in);
+    if (!e || e->seq != seq || e->isvoid) {
+        /* a request another owner wrote through xw_writev: kept by sequence */
+        if ((e && e->seq == seq) || !xw__lend_owner(c, seq, &own))
+            return fail_pkt(c, rec,
+                            "malformed reply: sequence %llu belongs to no request awaiting a reply (%llu sent)",
+                            (unsigned long long)seq, (unsigned long long)c->out.seq);
+        e = &own;
+    }
     unsigned nfds = (e->flags & XW_REQUEST_REPLY_FDS) ? w[1] : 0;
     int fds[XW_MAX_FDS]; /* owned here until they move into the packet or are closed */
     if (nfds) { /* nearly every reply claims none */
@@ -321,15 +338,19 @@ static int route_reply(xw_connection_t *c, const uint8_t *w, size_t n, struct xw
     if (!p)
         return xw__conn_fail(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for a %zu-byte reply", n);
     xw__queue_push(&e->q, p);
+    if (e == &own)
+        xw__lend_keep(c, &own.q);
     return 0;
 }
 
 static int route_error(xw_connection_t *c, const uint8_t *w, struct xw_pkt *rec, uint64_t seq)
 {
     struct xw_in *in = &c->in;
-    struct xw_pend *e = first_undone(in);
+    struct xw_pend own, *e = first_undone(in);
     if (e && e->seq != seq)
         e = NULL;
+    if (!e && xw__lend_owner(c, seq, &own)) /* another owner's request (xw_writev) */
+        e = &own;
     if (e)
         finish(in, e);
     if (e && e->dead && !(e->flags & XW_REQUEST_ERROR_TO_EVENTS)) {
@@ -342,9 +363,11 @@ static int route_error(xw_connection_t *c, const uint8_t *w, struct xw_pkt *rec,
     if (!p)
         return xw__conn_fail(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for an error");
     p->kind = XW_PKT_ERROR;
-    if (e && !e->dead && (e->flags & XW_REQUEST_CHECKED))
+    if (e && !e->dead && (e->flags & XW_REQUEST_CHECKED)) {
         xw__queue_push(&e->q, p);
-    else
+        if (e == &own)
+            xw__lend_keep(c, &own.q);
+    } else
         xw__queue_push(&in->events, p);
     pend_trim(in);
     return 0;
@@ -608,9 +631,22 @@ uint64_t xw__in_widen(xw_connection_t *c, unsigned int seq)
     return cur - (uint32_t)((uint32_t)cur - seq);
 }
 
+/* Lock held. One round of a wait whose condition does not hold yet: -EPIPE on a
+ * connection error, 0 once the deadline has passed (deadline 0: after one
+ * non-blocking read), else 1 after new input (or a wake-up): check again. */
+int xw__in_wait_step(xw_connection_t *c, int64_t deadline, int *polled)
+{
+    if (c->error)
+        return -EPIPE;
+    if (deadline == 0 && (*polled)++)
+        return 0;
+    return xw__in_wait(c, deadline) == -ETIMEDOUT ? 0 : 1;
+}
+
 /* Lock held. Waits until request seq has something to hand out or is finished.
  * Returns 1 with *ep (NULL when the request is unknown or already claimed), 0 when
- * the deadline passed, -EPIPE on a connection error. */
+ * the deadline passed, -EPIPE on a connection error, 2 when xwire does not track
+ * it and has lent its socket (xw__lend_take answers for the owner's requests). */
 static int reply_wait(xw_connection_t *c, uint64_t seq, int64_t deadline, struct xw_pend **ep)
 {
     *ep = NULL;
@@ -618,18 +654,17 @@ static int reply_wait(xw_connection_t *c, uint64_t seq, int64_t deadline, struct
     int polled = 0;
     for (;;) {
         struct xw_pend *e = pend_find(&c->in, seq);
+        if (!e && XW_UNLIKELY(c->lend.used))
+            return 2; /* maybe another owner's request (xw_take_socket) */
         if (!e || (e->dead && !e->q.head))
             return 1;
         if (e->q.head || e->done) {
             *ep = e;
             return 1;
         }
-        if (c->error)
-            return -EPIPE;
-        if (deadline == 0 && polled++)
-            return 0;
-        if (xw__in_wait(c, deadline) == -ETIMEDOUT)
-            return 0;
+        int r = xw__in_wait_step(c, deadline, &polled);
+        if (r <= 0)
+            return r;
     }
 }
 
@@ -651,6 +686,8 @@ int xw__in_reply(xw_connection_t *c, uint64_t seq, int64_t deadline, struct xw_p
     int r = reply_wait(c, seq, deadline, &e);
     if (r == 1 && e)
         *pkt = reply_pop(c, e);
+    else if (XW_UNLIKELY(r == 2))
+        return xw__lend_take(c, seq, deadline, SIZE_MAX, NULL, pkt);
     return r;
 }
 
@@ -661,6 +698,8 @@ int xw__in_reply_fit(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t 
     struct xw_pend *e;
     *pkt = NULL;
     int r = reply_wait(c, seq, deadline, &e);
+    if (XW_UNLIKELY(r == 2))
+        return xw__lend_take(c, seq, deadline, cap, need, pkt);
     if (r != 1 || !e)
         return r;
     struct xw_pkt *p = e->q.head;
@@ -778,6 +817,7 @@ void xw__in_fini(xw_connection_t *c)
     }
     if (in->partial)
         xw__pkt_free(c, in->partial);
+    queue_free(c, &c->lend.stash);
     xw__in_close_fds(c);
 }
 

@@ -153,12 +153,11 @@ int xw__socket_open(const char *host, const char *protocol, int display, char *w
 /* ---- the own socket's transport: out.c writes it (sendmsg, poll), in.c reads it
  * (recvmsg, poll) and keeps the pending replies; the connection owns the fd ---- */
 
-/* Lock held, socket_away set. Nothing lends the own socket out yet: the owner side
- * of the socket hand-off (lending it to Xlib) takes it back here. Until then
- * socket_away is never set on an own socket and this is never called. */
+/* Lock held, socket_away set: the socket is lent to another owner (xw_take_socket,
+ * lend.c); its return callback runs with the lock released. */
 static int socket_take(xw_connection_t *c)
 {
-    return xw__conn_fail(c, XW_CONN_ERROR, "the socket is lent out and cannot be taken back");
+    return xw__lend_take_back(c);
 }
 
 /* Nothing held back: xw_flush has written the whole buffer. */

@@ -318,6 +318,29 @@ struct xw_transport {
 extern const struct xw_transport xw__socket_transport;
 extern const struct xw_transport xw__borrow_transport;
 
+/* ---- the socket lent to another owner (lend.c): xw_take_socket / xw_writev ---- */
+
+/* Sequences one owner's turn with the socket covered, with the flags it took it
+ * with: a packet for a sequence xwire does not track is the owner's only inside one.
+ * Ranges the server has answered past are dropped; when all are live the two
+ * oldest merge (the merged range then also covers xwire's requests between them). */
+#define XW_LEND_RANGES 16u
+
+struct xw_lend_range {
+    uint64_t first, last; /* last is UINT64_MAX while the owner holds the socket */
+    int flags;            /* XW_REQUEST_CHECKED, _DISCARD_REPLY, _REPLY_FDS */
+};
+
+struct xw_lend {
+    void (*give_back)(void *closure); /* the owner's return callback; NULL while xwire holds the socket */
+    void *closure;
+    int moving;   /* give_back is running with the lock released */
+    int used;     /* the socket has been lent: unknown sequences may be the owner's */
+    unsigned nranges;
+    struct xw_lend_range ranges[XW_LEND_RANGES];
+    struct xw_queue stash; /* the owner's replies and kept errors, in sequence order (owned) */
+};
+
 struct xw_connection_t {
     struct xw_out out; /* first: the send fast path touches only this, single, mu */
     int single;        /* xw_connection_set_single_threaded: no locking */
@@ -347,6 +370,7 @@ struct xw_connection_t {
     void *borrow_closure;
     int borrow_fd;
     struct xw_queue borrow_stash; /* replies left by a too-small _into buffer (owned) */
+    struct xw_lend lend;
 };
 
 /* ---- send limits and the pending ring's inline path (out.c's fast path, in.c) ---- */
@@ -355,15 +379,21 @@ struct xw_connection_t {
  * a fatal error, a thread writing with the lock released, the automatic sync after
  * XW_MAX_VOID_RUN void requests and a sequence number whose low 32 bits are zero
  * (a 32-bit cookie of 0 means "failed"), and a socket another party holds
- * (socket_away). */
-static inline void xw__out_refresh(xw_connection_t *c)
+ * (away: socket_away, a borrowed connection without its owner's socket or our own
+ * socket lent to another owner by xw_take_socket). */
+static inline void xw__out_set_limit(xw_connection_t *c, int away)
 {
     struct xw_out *o = &c->out;
     uint64_t run = o->last_reply + XW_MAX_VOID_RUN;
     uint64_t wrap = o->seq | 0xffffffffu;
-    int closed = c->error || o->writing || c->socket_away;
+    int closed = c->error || o->writing || away;
     o->fast_limit = closed ? 0 : (run < wrap ? run : wrap);
     __atomic_store_n(&o->inline_limit, c->single ? o->fast_limit : 0, __ATOMIC_RELAXED);
+}
+
+static inline void xw__out_refresh(xw_connection_t *c)
+{
+    xw__out_set_limit(c, c->socket_away);
 }
 
 /* Lock held. True when a tracked request may take a pending entry without a call:
@@ -392,7 +422,7 @@ static inline void xw__pend_push(xw_connection_t *c, uint64_t seq, int flags, co
     in->pundone++;
     if (!rq->f.isvoid) {
         c->out.last_reply = seq;
-        xw__out_refresh(c);
+        xw__out_set_limit(c, 0); /* a request is going out: the socket is not lent */
     }
 }
 
@@ -590,6 +620,8 @@ void xw__in_discard(xw_connection_t *c, uint64_t seq, int keep_errors);
 int xw__in_queue_wait(xw_connection_t *c, struct xw_queue *q, int64_t deadline, int reading);
 void xw__queue_push(struct xw_queue *q, struct xw_pkt *p);
 struct xw_pkt *xw__queue_pop(struct xw_queue *q);
+void xw__queue_unlink(struct xw_queue *q, struct xw_pkt *prev, struct xw_pkt *p);
+int xw__in_wait_step(xw_connection_t *c, int64_t deadline, int *polled);
 void xw__queue_free(xw_connection_t *c, struct xw_queue *q);
 void xw__in_fini(xw_connection_t *c);
 /* Closes every received fd not yet claimed (connection failure, disconnect). */
@@ -652,6 +684,16 @@ struct xw_ext_entry *xw__ext_by_major(xw_connection_t *c, uint8_t major);
 struct xw_ext_entry *xw__ext_by_error(xw_connection_t *c, uint8_t code);
 int xw__bigreq_max(xw_connection_t *c, uint32_t *max_words);
 void xw__ext_fini(xw_connection_t *c);
+
+/* lend.c (lock held): the socket lent to another owner. take_back runs the owner's
+ * callback with the lock released; the others never release it. */
+int xw__lend_take_back(xw_connection_t *c);
+int xw__lend_owner(xw_connection_t *c, uint64_t seq, struct xw_pend *e);
+void xw__lend_keep(xw_connection_t *c, struct xw_queue *q);
+int xw__lend_take(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need,
+                  struct xw_pkt **pkt);
+/* out.c: the owner's bytes, now, after xwire's own; requests joins the count. */
+int xw__out_write_through(xw_connection_t *c, struct iovec *iov, size_t n, uint64_t requests);
 
 /* setup.c */
 int xw__setup_check(const uint8_t *s, size_t len, char *why, size_t whycap);
