@@ -211,7 +211,7 @@ static void source_open(struct emitter *e, struct out *o)
         char *id = cname_join(m, (char *[]){ "xw", m->ext_name, "id" }, 3, NULL);
         char *desc = xasprintf("xw_%s_desc", m->header);
         out_printf(o, "extern const xw_ext_desc_t %s;\n", desc);
-        out_printf(o, "XW_EXPORT xw_extension_t %s = { \"%s\", 0, &%s };\n\n", id, m->xname, desc);
+        out_printf(o, "XW_EXPORT xw_extension_t %s = { \"%s\", 0 };\n\n", id, m->xname);
         free(id), free(desc);
     }
 }

@@ -59,6 +59,25 @@ static void xge_validators(struct emitter *e, int n)
     free(done);
 }
 
+/* Each request's private descriptor (emitted with its senders) by opcode. */
+static void request_table(struct emitter *e, int n)
+{
+    struct module *m = e->m;
+    out_printf(&e->c, "\nstatic const struct xw_request *const xw__requests[%d] = {\n", n);
+    char *done = xcalloc((size_t)n, 1);
+    for (int i = 0; i < m->ntypes; i++) {
+        struct type *t = m->types[i];
+        if (t->kind != TK_REQUEST || t->number < 0 || done[t->number])
+            continue;
+        done[t->number] = 1;
+        char *rq = ifunc(t, NULL, "req");
+        out_printf(&e->c, "    [%d] = &%s,\n", t->number, rq);
+        free(rq);
+    }
+    out_printf(&e->c, "};\n");
+    free(done);
+}
+
 void emit_meta(struct emitter *e)
 {
     int nreq, nev, nerr, nxge;
@@ -68,6 +87,8 @@ void emit_meta(struct emitter *e)
     name_table(e, "xw__xge_names", TK_EVENT, 1, &nxge);
     if (nxge)
         xge_validators(e, nxge);
+    if (nreq)
+        request_table(e, nreq);
     const char *desc = e->m->is_ext ? xasprintf("xw_%s_desc", e->m->header) : "xw_xproto_desc";
     out_printf(&e->c, "\n%sconst xw_ext_desc_t %s = {\n    .xname = \"%s\",\n", e->m->is_ext ? "" : "XW_EXPORT ", desc,
                e->m->is_ext ? e->m->xname : "X11");
@@ -76,5 +97,19 @@ void emit_meta(struct emitter *e)
     out_printf(&e->c, "    .error_names = %s,\n    .n_errors = %d,\n", nerr ? "xw__error_names" : "0", nerr);
     out_printf(&e->c, "    .xge_names = %s,\n    .n_xge = %d,\n", nxge ? "xw__xge_names" : "0", nxge);
     out_printf(&e->c, "    .xge_validators = %s,\n", nxge ? "xw__xge_validators" : "0");
-    out_printf(&e->c, "    .ext_name = \"%s\",\n};\n", e->m->is_ext ? e->m->ext_name : "xproto");
+    out_printf(&e->c, "    .ext_name = \"%s\",\n", e->m->is_ext ? e->m->ext_name : "xproto");
+    out_printf(&e->c, "    .requests = %s,\n", nreq ? "xw__requests" : "0");
+    if (!e->m->is_ext) {
+        out_printf(&e->c, "};\n");
+        return;
+    }
+    /* The runtime finds an extension's description by name, in a registry each
+     * description joins when its object is loaded (libxwire, or a library built
+     * from these sources). */
+    char *id = cname_join(e->m, (char *[]){ "xw", e->m->ext_name, "id" }, 3, NULL);
+    out_printf(&e->c, "    .key = &%s,\n};\n", id);
+    out_printf(&e->c, "\nstatic struct xw_ext_reg xw__reg = { .desc = &%s };\n\n"
+                      "__attribute__((constructor)) static void xw__register(void)\n{\n"
+                      "    xw__ext_register(&xw__reg);\n}\n", desc);
+    free(id);
 }

@@ -351,7 +351,7 @@ static void inline_path(struct sender *s)
     out_printf(&s->body, "    {\n"
                          "        uint8_t *xw_p = xw__out_reserve(c, sizeof(xw_out), xw_lim);\n"
                          "        if (XW_LIKELY(xw_p != NULL)) {\n"
-                         "            xw__out_frame((uint8_t *)&xw_out, &%s, %s, (uint16_t)(sizeof(xw_out) / 4));\n"
+                         "            xw__out_frame((uint8_t *)&xw_out, &%s.pub, %s, (uint16_t)(sizeof(xw_out) / 4));\n"
                          "            memcpy(xw_p, &xw_out, sizeof(xw_out));\n"
                          "            xw_ret.sequence = (unsigned int)xw__out_commit(c, sizeof(xw_out));\n"
                          "            return xw_ret;\n        }\n    }\n",
@@ -420,9 +420,11 @@ static void emit_body(struct emitter *e, struct type *t, int aux)
     char *op = tfunc(e, t, NULL), *opu = cname_upper(op);
     char *val = t->reply ? ifunc(t, NULL, "reply_validate") : xstrdup("0");
     char *rq = ifunc(t, aux ? "aux" : NULL, "req");
-    /* At file scope: the body and the inline path of the unchecked sender frame with it. */
-    out_printf(c, "\nstatic const xw_protocol_request_t %s = {\n    .count = %d,\n    .ext = %s%s,\n"
-                  "    .opcode = %s,\n    .isvoid = %d,\n",
+    /* At file scope: the body and the inline path of the unchecked sender frame with it,
+     * and the description's request table points at it (xwire's private descriptor:
+     * libxcb's public one, then the reply's facts). */
+    out_printf(c, "\nstatic const struct xw_request %s = {\n    .pub = {\n        .count = %d,\n        .ext = %s%s,\n"
+                  "        .opcode = %s,\n        .isvoid = %d,\n    },\n",
                rq, s.nparts, ext ? "&" : "", ext ? ext : "0", opu, t->reply ? 0 : 1);
     if (t->multi_reply)
         out_printf(c, "    .multi_reply = 1,\n    .multi_end = %d,\n", t->multi_end);
@@ -442,7 +444,7 @@ static void emit_body(struct emitter *e, struct type *t, int aux)
     out_append(c, &s.body);
     out_printf(c, "    {\n        size_t xw_total = 0;\n        for (int xw_k = 2; xw_k < %d; xw_k++)\n            xw_total += xw_parts[xw_k].iov_len;\n",
                s.nparts + 2);
-    out_printf(c, "        xw_ret.sequence = (unsigned int)xw_send(c, xw_flags%s, xw_parts + 2, &%s, xw_total, %s, %s);\n    }\n",
+    out_printf(c, "        xw_ret.sequence = (unsigned int)xw__send(c, xw_flags%s, xw_parts + 2, &%s, xw_total, %s, %s);\n    }\n",
                t->reply && t->reply->has_fds ? " | XW_REQUEST_REPLY_FDS" : "", rq, fds ? "xw_nfds" : "0", fds ? "xw_fds" : "0");
     out_printf(c, "    return xw_ret;\n}\n");
     free(cookie), free(rt), free(bn), free(ext), free(op), free(opu), free(val), free(rq);

@@ -20,7 +20,7 @@ static void error_name(xw_connection_t *c, uint8_t code, char *out, size_t cap)
         name = lookup(xw_xproto_desc.error_names, xw_xproto_desc.n_errors, code);
     } else {
         struct xw_ext_entry *x = xw__ext_by_error(c, code);
-        const xw_ext_desc_t *d = x ? x->ext->desc : NULL;
+        const xw_ext_desc_t *d = x ? x->desc : NULL;
         if (d)
             name = lookup(d->error_names, d->n_errors, (unsigned)(code - x->reply[11]));
     }
@@ -39,13 +39,13 @@ static void request_name(xw_connection_t *c, uint8_t major, uint16_t minor, char
         return;
     }
     struct xw_ext_entry *x = xw__ext_by_major(c, major);
-    const xw_ext_desc_t *d = x ? x->ext->desc : NULL;
+    const xw_ext_desc_t *d = x ? x->desc : NULL;
     if (d)
         name = lookup(d->request_names, d->n_requests, minor);
     if (x && name)
-        snprintf(out, cap, "%s:%s", d->xname ? d->xname : x->ext->name, name);
+        snprintf(out, cap, "%s:%s", d->xname ? d->xname : x->name, name);
     else if (x)
-        snprintf(out, cap, "%s:UnknownRequest", x->ext->name);
+        snprintf(out, cap, "%s:UnknownRequest", x->name);
     else
         snprintf(out, cap, "UnknownRequest");
 }

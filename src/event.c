@@ -83,7 +83,6 @@ XW_EXPORT xw_special_event_t *xw_register_for_special_xge(xw_connection_t *c, xw
     xw__lock(c);
     struct xw_special_event *se = NULL;
     if (xw__ext_major(c, ext, &major) == 0 && (se = calloc(1, sizeof(*se)))) {
-        se->ext = ext;
         se->major = major;
         se->eid = eid;
         se->stamp = stamp;

@@ -3,11 +3,59 @@
 
 #include <stdlib.h>
 
-/* Entries match by pointer: each extension has one xw_extension_t, the generated one. */
-static struct xw_ext_entry *entry_find(xw_connection_t *c, xw_extension_t *ext)
+/* The process-wide registry of descriptions, a list each generated description
+ * pushes itself onto at load (a constructor; also from an extension library loaded
+ * later, so the push is atomic). Nodes are static and never removed. */
+static struct xw_ext_reg *registry;
+
+void xw__ext_register(struct xw_ext_reg *r)
+{
+    struct xw_ext_reg *head = __atomic_load_n(&registry, __ATOMIC_ACQUIRE);
+    do
+        r->next = head;
+    while (!__atomic_compare_exchange_n(&registry, &head, r, 1, __ATOMIC_RELEASE, __ATOMIC_ACQUIRE));
+}
+
+XW_EXPORT const xw_ext_desc_t *xw_ext_desc_find(const char *name)
+{
+    if (!name)
+        return NULL;
+    for (struct xw_ext_reg *r = __atomic_load_n(&registry, __ATOMIC_ACQUIRE); r; r = r->next)
+        if (!strcmp(r->desc->xname, name))
+            return r->desc;
+    return NULL;
+}
+
+/* The generated description's facts for opcode, when there is one. */
+static const struct xw_request *described(const xw_ext_desc_t *d, uint8_t opcode)
+{
+    return d && d->requests && opcode < d->n_requests ? d->requests[opcode] : NULL;
+}
+
+/* A request someone else built (hand-written code, code written for libxcb): its
+ * reply's validator and multi-reply rule from the description of the extension of
+ * that name (none for an extension xwire has no description of: then the reply is
+ * taken as it comes, as libxcb does). */
+void xw__request_lookup(const xw_protocol_request_t *req, struct xw_request *rq)
+{
+    const struct xw_request *d;
+    if (!req->ext)
+        d = described(&xw_xproto_desc, req->opcode);
+    else
+        d = described(xw_ext_desc_find(req->ext->name), req->opcode);
+    *rq = (struct xw_request){.pub = *req};
+    if (d && d->pub.isvoid == req->isvoid) {
+        rq->validate = d->validate;
+        rq->multi_reply = d->multi_reply;
+        rq->multi_end = d->multi_end;
+    }
+}
+
+/* Entries match by name: a key is only the caller's way of naming the extension. */
+static struct xw_ext_entry *entry_find(xw_connection_t *c, const char *name)
 {
     for (struct xw_ext_entry *e = c->exts; e; e = e->next)
-        if (e->ext == ext)
+        if (!strcmp(e->name, name))
             return e;
     return NULL;
 }
@@ -18,12 +66,17 @@ static const xw_query_extension_reply_t *reply_of(const struct xw_ext_entry *e)
     return (const xw_query_extension_reply_t *)(const void *)e->reply;
 }
 
-static struct xw_ext_entry *entry_get(xw_connection_t *c, xw_extension_t *ext)
+/* NULL when out of memory, or for a key without a name. */
+static struct xw_ext_entry *entry_get(xw_connection_t *c, const xw_extension_t *ext)
 {
-    struct xw_ext_entry *e = entry_find(c, ext);
-    if (e || !(e = calloc(1, sizeof(*e))))
+    if (!ext || !ext->name)
+        return NULL;
+    struct xw_ext_entry *e = entry_find(c, ext->name);
+    size_t n = strlen(ext->name);
+    if (e || !(e = calloc(1, sizeof(*e) + n + 1)))
         return e;
-    e->ext = ext;
+    memcpy(e->name, ext->name, n + 1);
+    e->desc = xw_ext_desc_find(e->name);
     e->next = c->exts;
     c->exts = e;
     return e;
@@ -33,14 +86,14 @@ static struct xw_ext_entry *entry_get(xw_connection_t *c, xw_extension_t *ext)
  * which takes it), checked so an error comes back to us. */
 static void query_send(xw_connection_t *c, struct xw_ext_entry *e)
 {
-    static const xw_protocol_request_t req = {.count = 3, .opcode = XW_QUERY_EXTENSION};
-    size_t n = e->ext->name ? strlen(e->ext->name) : 0;
+    static const struct xw_request req = {.pub = {.count = 3, .opcode = XW_QUERY_EXTENSION}};
+    size_t n = strlen(e->name);
     if (n > 65535 - sizeof(xw_query_extension_request_t)) {
         e->state = XW_EXT_FAILED;
         return;
     }
     xw_query_extension_request_t r = {.name_len = (uint16_t)n};
-    struct iovec iov[5] = {{0}, {0}, {&r, sizeof(r)}, {(void *)e->ext->name, n}, {NULL, -n & 3}};
+    struct iovec iov[5] = {{0}, {0}, {&r, sizeof(r)}, {e->name, n}, {NULL, -n & 3}};
     if (!n)
         iov[3].iov_base = &r; /* zero length: any non-NULL base */
     size_t total = sizeof(r) + n + iov[4].iov_len;
@@ -83,9 +136,11 @@ int xw__ext_major(xw_connection_t *c, xw_extension_t *ext, uint8_t *major)
     if (!e || e->state != XW_EXT_PRESENT || !reply_of(e)->present)
         return -ENOTSUP;
     *major = reply_of(e)->major_opcode;
-    struct xw_ext_fast *f = &c->ext_fast[((uintptr_t)ext >> 4) & 15];
-    f->ext = ext;
-    f->major = *major;
+    if (e->desc && e->desc->key == ext) { /* a generated key: static, so its address is its name */
+        struct xw_ext_fast *f = &c->ext_fast[((uintptr_t)ext >> 4) & 15];
+        f->ext = ext;
+        f->major = *major;
+    }
     return 0;
 }
 
@@ -119,7 +174,8 @@ static void bigreq_send(xw_connection_t *c)
     c->out.bigreq = XW_BIGREQ_UNAVAILABLE;
     if (xw__ext_major(c, &xw_big_requests_id, &major) < 0)
         return;
-    static const xw_protocol_request_t req = {.count = 1, .ext = &xw_big_requests_id, .opcode = XW_BIG_REQUESTS_ENABLE};
+    static const struct xw_request req = {
+        .pub = {.count = 1, .ext = &xw_big_requests_id, .opcode = XW_BIG_REQUESTS_ENABLE}};
     xw_big_requests_enable_request_t r = {0};
     struct iovec iov[3] = {{0}, {0}, {&r, sizeof(r)}};
     c->out.bigreq_seq = xw__send_locked(c, XW_REQUEST_CHECKED, iov + 2, &req, sizeof(r), 0, NULL);

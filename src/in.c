@@ -60,16 +60,16 @@ static int pend_room(struct xw_in *in)
     return 0;
 }
 
-int xw__pend_add(xw_connection_t *c, uint64_t seq, int flags, const xw_protocol_request_t *req)
+int xw__pend_add(xw_connection_t *c, uint64_t seq, int flags, const struct xw_request *rq)
 {
     struct xw_in *in = &c->in;
     if (XW_UNLIKELY(c->borrow)) { /* the owner reads: nothing to keep */
-        xw__borrow_track(c, seq, flags, req);
+        xw__borrow_track(c, seq, flags, &rq->pub);
         return 0;
     }
     if (XW_UNLIKELY(in->pn == in->pcap) && pend_room(in) < 0)
         return -ENOMEM;
-    xw__pend_push(c, seq, flags, req);
+    xw__pend_push(c, seq, flags, rq);
     if (flags & XW_REQUEST_REPLY_FDS)
         in->fdwait++;
     return 0;
@@ -272,7 +272,7 @@ static struct xw_pkt *malformed_record(xw_connection_t *c, struct xw_pkt *rec, u
     return p;
 }
 
-/* A multi-reply request (xw_protocol_request_t.multi_reply) ends with the reply
+/* A multi-reply request (struct xw_request's multi_reply) ends with the reply
  * whose byte 1 is its multi_end; any other request with its first reply. */
 static int is_last_reply(const struct xw_pend *e, const uint8_t *w)
 {
@@ -366,7 +366,7 @@ static int route_event(xw_connection_t *c, const uint8_t *w, size_t n, struct xw
     if ((w[0] & 0x7f) == XW_GE_GENERIC) {
         type = xw__rd16(w + 8);
         struct xw_ext_entry *x = xw__ext_by_major(c, w[1]);
-        const xw_ext_desc_t *d = x ? x->ext->desc : NULL;
+        const xw_ext_desc_t *d = x ? x->desc : NULL;
         if (d && d->xge_validators && type < d->n_xge)
             check = d->xge_validators[type];
         for (se = c->in.special; se; se = se->next)

@@ -165,9 +165,9 @@ int xw__out_flush_to(xw_connection_t *c, uint64_t seq)
  * void run, burns a sequence number with zero low bits, or completes a check. */
 int xw__out_sync(xw_connection_t *c)
 {
-    static const xw_protocol_request_t sync_req = {.count = 1, .opcode = XW_GET_INPUT_FOCUS};
+    static const struct xw_request sync_req = {.pub = {.count = 1, .opcode = XW_GET_INPUT_FOCUS}};
     xw_get_input_focus_request_t r = {0};
-    xw__out_frame((uint8_t *)&r, &sync_req, XW_GET_INPUT_FOCUS, sizeof(r) / 4);
+    xw__out_frame((uint8_t *)&r, &sync_req.pub, XW_GET_INPUT_FOCUS, sizeof(r) / 4);
     uint64_t seq = c->out.seq + 1;
     if (xw__pend_add(c, seq, XW_REQUEST_DISCARD_REPLY, &sync_req) < 0)
         return -ENOMEM;
@@ -269,9 +269,10 @@ static struct iovec *frame(struct iovec *v, const xw_protocol_request_t *req, ui
     return v - 1;
 }
 
-uint64_t xw__send_locked(xw_connection_t *c, int flags, struct iovec *vector, const xw_protocol_request_t *req,
+uint64_t xw__send_locked(xw_connection_t *c, int flags, struct iovec *vector, const struct xw_request *rq,
                          size_t total, unsigned nfds, int *fds)
 {
+    const xw_protocol_request_t *req = &rq->pub;
     struct xw_out *o = &c->out;
     char why[160];
     uint8_t major, hdr[8];
@@ -288,7 +289,7 @@ uint64_t xw__send_locked(xw_connection_t *c, int flags, struct iovec *vector, co
         return xw__request_reject(c, nfds, fds, c->errstr);
     uint64_t seq = o->seq + 1;
     int track = !req->isvoid || (flags & ~XW_REQUEST_RAW);
-    if (track && xw__pend_add(c, seq, flags, req) < 0)
+    if (track && xw__pend_add(c, seq, flags, rq) < 0)
         return xw__request_reject(c, nfds, fds, "out of memory for the pending-reply table");
     struct iovec *v = vector;
     size_t n = req->count;
@@ -310,9 +311,10 @@ uint64_t xw__send_locked(xw_connection_t *c, int flags, struct iovec *vector, co
  * small, for the core or an extension whose opcode is cached, unchecked or checked.
  * Returns 0 when the general path must handle it; nothing is committed then. */
 static inline __attribute__((always_inline)) uint64_t send_fast(xw_connection_t *c, int flags, const struct iovec *v,
-                                                                const xw_protocol_request_t *req, size_t total,
+                                                                const struct xw_request *rq, size_t total,
                                                                 unsigned nfds)
 {
+    const xw_protocol_request_t *req = &rq->pub;
     if (XW_UNLIKELY(total - 4 >= XW_COPY_MAX - 4 ||
                     ((total & 3) | nfds | ((unsigned)flags & ~(unsigned)XW_REQUEST_CHECKED))))
         return 0;
@@ -347,38 +349,46 @@ static inline __attribute__((always_inline)) uint64_t send_fast(xw_connection_t 
     xw__out_frame(dst, req, major, (uint16_t)(total >> 2));
     uint64_t seq = xw__out_commit(c, total);
     if (XW_UNLIKELY(track))
-        xw__pend_push(c, seq, flags, req);
+        xw__pend_push(c, seq, flags, rq);
     return seq;
 }
 
-/* Everything send_fast declines, under the lock xw_send took (none in the
+/* Everything send_fast declines, under the lock xw__send took (none in the
  * single-threaded mode); releases it. */
 static __attribute__((noinline)) uint64_t send_slow(xw_connection_t *c, int flags, struct iovec *vector,
-                                                    const xw_protocol_request_t *req, size_t total, unsigned nfds,
+                                                    const struct xw_request *rq, size_t total, unsigned nfds,
                                                     int *fds)
 {
-    uint64_t seq = xw__send_locked(c, flags, vector, req, total, nfds, fds);
+    uint64_t seq = xw__send_locked(c, flags, vector, rq, total, nfds, fds);
     xw__unlock(c);
     return seq;
 }
 
 /* The lock is taken once: a request the fast path declines continues under it.
  * The single-threaded mode has its own copy of the fast path, with no lock code. */
-XW_EXPORT uint64_t xw_send(xw_connection_t *c, int flags, struct iovec *vector, const xw_protocol_request_t *req,
-                           size_t total_bytes, unsigned int num_fds, int *fds)
+uint64_t xw__send(xw_connection_t *c, int flags, struct iovec *vector, const struct xw_request *rq, size_t total,
+                  unsigned nfds, int *fds)
 {
     uint64_t seq;
     if (c->single) {
-        seq = send_fast(c, flags, vector, req, total_bytes, num_fds);
+        seq = send_fast(c, flags, vector, rq, total, nfds);
     } else {
         xw__mutex_lock(&c->mu);
-        seq = send_fast(c, flags, vector, req, total_bytes, num_fds);
+        seq = send_fast(c, flags, vector, rq, total, nfds);
         if (XW_LIKELY(seq))
             xw__mutex_unlock(&c->mu);
     }
     if (XW_LIKELY(seq))
         return seq;
-    return send_slow(c, flags, vector, req, total_bytes, num_fds, fds);
+    return send_slow(c, flags, vector, rq, total, nfds, fds);
+}
+
+XW_EXPORT uint64_t xw_send(xw_connection_t *c, int flags, struct iovec *vector, const xw_protocol_request_t *req,
+                           size_t total_bytes, unsigned int num_fds, int *fds)
+{
+    struct xw_request rq;
+    xw__request_lookup(req, &rq);
+    return xw__send(c, flags, vector, &rq, total_bytes, num_fds, fds);
 }
 
 static size_t sum_slices(const struct iovec *v, size_t n)
@@ -389,10 +399,26 @@ static size_t sum_slices(const struct iovec *v, size_t n)
     return t;
 }
 
+/* libxcb's forms. libxcb's contract lets the library write vector[-1] and
+ * vector[-2], and libxcb does when a request does not fit its buffer or needs
+ * BIG-REQUESTS; xwire's general path would in other cases too (a slice above
+ * XW_COPY_MAX). So a foreign caller's iovecs are copied, up to this many, and the
+ * copy is what the send path may write around; a longer vector (no generated
+ * sender comes near) is used in place, as the contract allows. */
+#define XW_FOREIGN_SLICES 64
+
 XW_EXPORT uint64_t xw_send_request_with_fds64(xw_connection_t *c, int flags, struct iovec *vector,
                                               const xw_protocol_request_t *request, unsigned int num_fds, int *fds)
 {
-    return xw_send(c, flags, vector, request, sum_slices(vector, request->count), num_fds, fds);
+    struct xw_request rq;
+    struct iovec copy[XW_FOREIGN_SLICES + 2];
+    size_t n = request->count;
+    xw__request_lookup(request, &rq);
+    if (n <= XW_FOREIGN_SLICES) {
+        memcpy(copy + 2, vector, n * sizeof(*vector));
+        vector = copy + 2;
+    }
+    return xw__send(c, flags, vector, &rq, sum_slices(vector, n), num_fds, fds);
 }
 
 XW_EXPORT uint64_t xw_send_request64(xw_connection_t *c, int flags, struct iovec *vector,

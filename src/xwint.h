@@ -122,6 +122,19 @@ struct xw_queue {
     struct xw_pkt *head, *tail;
 };
 
+/* ---- how a request is sent ----
+ * xwire's private request descriptor: libxcb's public 24 bytes, then what the
+ * runtime needs to route the answers. The generated senders pass their own
+ * (xw__<request>_req, at file scope) to xw__send; the public xw_send and libxcb's
+ * forms look these facts up in the generated tables by extension name and opcode
+ * (xw__request_lookup), so requests built by code written for libxcb get them too. */
+struct xw_request {
+    xw_protocol_request_t pub;
+    xw_validate_fn validate; /* checks the reply when it arrives; NULL: fixed size or unknown */
+    uint8_t multi_reply;     /* 1: the server sends replies until one whose byte 1 is multi_end */
+    uint8_t multi_end;
+};
+
 /* ---- requests awaiting a reply, an error or a check (in.c) ---- */
 
 struct xw_pend {
@@ -130,7 +143,7 @@ struct xw_pend {
     struct xw_queue q; /* replies (or one error) not yet claimed */
     uint16_t flags;    /* XW_REQUEST_* */
     uint8_t isvoid;
-    uint8_t multi;     /* replies until one whose byte 1 is multi_end (xw_protocol_request_t) */
+    uint8_t multi;     /* replies until one whose byte 1 is multi_end (struct xw_request) */
     uint8_t multi_end;
     uint8_t done; /* the server has finished this request */
     uint8_t dead; /* claimed or discarded: the slot may be reused once done */
@@ -138,7 +151,6 @@ struct xw_pend {
 
 struct xw_special_event {
     struct xw_special_event *next;
-    xw_extension_t *ext;
     uint8_t major;
     uint32_t eid;
     uint32_t *stamp;
@@ -152,21 +164,31 @@ enum xw_ext_state {
     XW_EXT_FAILED,  /* the query could not be sent or was answered with an error */
 };
 
-/* One extension's QueryExtension state; allocated once, pointer-stable, so
- * xw_get_extension_data can return reply. */
+/* One extension's QueryExtension state, found by name (never by a key's address:
+ * a caller's key may be freed and another allocated at the same address); allocated
+ * once, pointer-stable, so xw_get_extension_data can return reply. */
 struct xw_ext_entry {
     struct xw_ext_entry *next;
-    xw_extension_t *ext;
+    const xw_ext_desc_t *desc; /* NULL: xwire has no description of this extension */
     uint64_t seq;  /* QueryExtension in flight, 0 when none */
     enum xw_ext_state state;
     uint8_t reply[sizeof(xw_query_extension_reply_t)]; /* kept as received: xw_get_extension_data returns it */
+    char name[];   /* owned copy of the name */
 };
 
 /* Per-pointer cache in front of the extension list so the send fast path can find
- * a present extension's major opcode without walking a list. */
+ * a present extension's major opcode without walking a list. It holds generated
+ * keys only (desc->key: static, never freed), so a pointer match is a name match. */
 struct xw_ext_fast {
     const xw_extension_t *ext;
     uint8_t major;
+};
+
+/* A description in the process-wide registry: each generated description adds its
+ * own node from a constructor (ext.c); never removed. */
+struct xw_ext_reg {
+    const xw_ext_desc_t *desc;
+    struct xw_ext_reg *next;
 };
 
 enum xw_bigreq {
@@ -281,21 +303,21 @@ static inline int xw__pend_fast_ok(const xw_connection_t *c)
 
 /* Lock held, the ring has room, seq just taken. Appends the pending entry of a
  * tracked request; a reply-bearing one also moves the automatic sync's limit. */
-static inline void xw__pend_push(xw_connection_t *c, uint64_t seq, int flags, const xw_protocol_request_t *req)
+static inline void xw__pend_push(xw_connection_t *c, uint64_t seq, int flags, const struct xw_request *rq)
 {
     struct xw_in *in = &c->in;
     in->pend[(in->phead + in->pn) & (in->pcap - 1)] = (struct xw_pend){
         .seq = seq,
-        .validate = req->validate,
+        .validate = rq->validate,
         .flags = (uint16_t)flags,
-        .isvoid = req->isvoid,
-        .multi = req->multi_reply,
-        .multi_end = req->multi_end,
+        .isvoid = rq->pub.isvoid,
+        .multi = rq->multi_reply,
+        .multi_end = rq->multi_end,
         .dead = (flags & XW_REQUEST_DISCARD_REPLY) ? 1 : 0,
     };
     in->pn++;
     in->pundone++;
-    if (!req->isvoid) {
+    if (!rq->pub.isvoid) {
         c->out.last_reply = seq;
         xw__out_refresh(c);
     }
@@ -463,17 +485,22 @@ int xw__socket_prepare(int fd);
 int xw__auth_get(int fd, int display, xw_auth_info_t *info);
 void xw__auth_free(xw_auth_info_t *info);
 
+/* out.c: the send entry of the generated senders (takes the lock itself), and the
+ * facts of a request built elsewhere, from the generated tables (no lock) */
+uint64_t xw__send(xw_connection_t *c, int flags, struct iovec *vector, const struct xw_request *rq, size_t total,
+                  unsigned nfds, int *fds);
+void xw__request_lookup(const xw_protocol_request_t *req, struct xw_request *rq);
 /* out.c (all with the lock held) */
 int xw__out_flush(xw_connection_t *c);
 int xw__out_flush_to(xw_connection_t *c, uint64_t seq);
-uint64_t xw__send_locked(xw_connection_t *c, int flags, struct iovec *vector, const xw_protocol_request_t *req,
+uint64_t xw__send_locked(xw_connection_t *c, int flags, struct iovec *vector, const struct xw_request *rq,
                          size_t total, unsigned nfds, int *fds);
 int xw__out_sync(xw_connection_t *c);
 
 /* in.c (lock held) */
 int xw__in_wait(xw_connection_t *c, int64_t deadline);
 int xw__in_read_nonblock(xw_connection_t *c);
-int xw__pend_add(xw_connection_t *c, uint64_t seq, int flags, const xw_protocol_request_t *req);
+int xw__pend_add(xw_connection_t *c, uint64_t seq, int flags, const struct xw_request *rq);
 /* Waits for request seq and moves its first packet out: 1 with *pkt (reply or error)
  * or NULL (finished without one), 0 on timeout, -errno on connection error. */
 int xw__reply_take(xw_connection_t *c, uint64_t seq, int64_t deadline, struct xw_pkt **pkt);
@@ -495,6 +522,7 @@ void xw__xid_init(xw_connection_t *c);
 
 /* ext.c (lock held) */
 int xw__ext_major(xw_connection_t *c, xw_extension_t *ext, uint8_t *major);
+void xw__ext_register(struct xw_ext_reg *r);
 struct xw_ext_entry *xw__ext_by_major(xw_connection_t *c, uint8_t major);
 struct xw_ext_entry *xw__ext_by_error(xw_connection_t *c, uint8_t code);
 int xw__bigreq_max(xw_connection_t *c, uint32_t *max_words);

@@ -178,7 +178,7 @@ END_TEST
 
 START_TEST(extensions)
 {
-    static xw_extension_t bigreq = {"BIG-REQUESTS", 0, NULL}, nope = {"XWIRE-NOPE", 0, NULL};
+    static xw_extension_t bigreq = {"BIG-REQUESTS", 0}, nope = {"XWIRE-NOPE", 0};
     xw_prefetch_extension_data(c, &bigreq);
     const uint8_t *q = (const uint8_t *)xw_get_extension_data(c, &bigreq);
     ck_assert_ptr_nonnull(q);

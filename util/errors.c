@@ -89,10 +89,11 @@ XW_EXPORT int xw_errors_context_new(xw_connection_t *conn, xw_errors_context_t *
         xw_prefetch_extension_data(conn, all_extensions[i]);
     for (size_t i = 0; i < COUNT(all_extensions); i++) {
         const xw_query_extension_reply_t *r = xw_get_extension_data(conn, all_extensions[i]);
-        if (!r || !r->present || !all_extensions[i]->desc)
+        const xw_ext_desc_t *d = xw_ext_desc_find(all_extensions[i]->name);
+        if (!r || !r->present || !d)
             continue;
         struct present_ext *e = &x->ext[x->n++];
-        e->desc = all_extensions[i]->desc;
+        e->desc = d;
         e->is_xkb = all_extensions[i] == &xw_xkb_id;
         e->major = r->major_opcode;
         e->first_event = r->first_event;

@@ -17,9 +17,13 @@ extern "C" {
  * 36 + 4 * length), the layout its accessors read. */
 typedef int (*xw_validate_fn)(const void *packet, size_t len);
 
+struct xw_request;
+
 /** Generated once per protocol description: names for error text, validators for
- * variable-length events. Arrays are indexed by opcode / code / event type relative to
- * the extension's bases; a NULL entry is an unknown number. */
+ * variable-length events and replies. Arrays are indexed by opcode / code / event
+ * type relative to the extension's bases; a NULL entry is an unknown number. The
+ * runtime finds an extension's description by its name (xw_ext_desc_find), never
+ * through the xw_extension_t a caller passes. */
 typedef struct xw_ext_desc {
     const char *xname;                   /* "RANDR"; "X11" for the core protocol */
     const char *const *request_names;    /* by opcode (core) or minor opcode */
@@ -32,26 +36,38 @@ typedef struct xw_ext_desc {
     unsigned n_xge;
     const xw_validate_fn *xge_validators; /* by XGE event_type; NULL entries: fixed size */
     const char *ext_name;                /* the XML's extension-name, "RandR"; "xproto" for the core */
+    /* xwire's private descriptor of each request, by opcode as request_names: its
+     * reply's validator and multi-reply rule; NULL entries where unknown */
+    const struct xw_request *const *requests;
+    xw_extension_t *key;                 /* the generated xw_<ext>_id; NULL for the core */
 } xw_ext_desc_t;
 
+/** libxcb's xcb_extension_t, 16 bytes: the key of an extension. xwire keeps nothing
+ * in it and never keys anything by its address: what it knows about an extension
+ * is found by name, so a key may be built by the caller, even freed and allocated
+ * again between calls (xcffib does). global_id is libxcb's; xwire does not use it. */
 struct xw_extension_t {
-    const char *name;          /* the name QueryExtension takes, "RANDR" */
-    int global_id;             /* kept for libxcb compatibility; unused by xwire */
-    const xw_ext_desc_t *desc; /* xwire: may be NULL for hand-written extensions */
+    const char *name; /* the name QueryExtension takes, "RANDR" */
+    int global_id;
 };
 
 /** The core protocol's descriptor (request, error and event names). */
 XW_EXPORT extern const xw_ext_desc_t xw_xproto_desc;
 
+/** The description xwire has of the extension named name (as QueryExtension takes
+ * it, "RANDR"), or NULL when it has none (hand-written extension code still works,
+ * unvalidated). Pure lookup in static tables: no lock, never fails. */
+XW_EXPORT const xw_ext_desc_t *xw_ext_desc_find(const char *name);
+
+/** libxcb's xcb_protocol_request_t, 24 bytes. What xwire needs beyond it (the
+ * reply's validator, the multi-reply rule) it takes from the generated description
+ * of the extension of that name, by opcode; none for an extension xwire has no
+ * description of (its replies are taken as they come). */
 typedef struct {
     size_t count;          /* number of iovecs in vector, as in libxcb */
     xw_extension_t *ext;   /* NULL for core requests */
     uint8_t opcode;        /* major opcode (core) or minor opcode (extension) */
     uint8_t isvoid;        /* 1 when the request has no reply */
-    /* xwire only (zero when a hand-written caller leaves them out): */
-    uint8_t multi_reply;   /* 1: the server sends replies until one whose byte 1 is multi_end */
-    uint8_t multi_end;
-    xw_validate_fn validate; /* checks the reply when it arrives; NULL: fixed size */
 } xw_protocol_request_t;
 
 enum xw_send_request_flags_t {
@@ -74,14 +90,19 @@ enum xw_send_request_flags_t {
  * request's bytes and closed once sent or on any failure.
  * Returns the 64-bit sequence number, or 0 when this request failed alone (too long,
  * extension missing, connection in error): nothing of it is written, and
- * xw_request_error_string() says why. Never allocates. Thread-safe. */
+ * xw_request_error_string() says why. The reply is validated, and a multi-reply
+ * request's replies are collected, by the description of req's extension (see
+ * xw_protocol_request_t). Never allocates. Thread-safe. */
 XW_EXPORT uint64_t xw_send(xw_connection_t *c, int flags, struct iovec *vector, const xw_protocol_request_t *req,
                            size_t total_bytes, unsigned int num_fds, int *fds);
 
 /** libxcb-compatible forms of xw_send(): the total is summed from the iovecs
  * (count of them, as request->count says); the plain forms return the low 32 bits
  * of the sequence number (0 on failure, as xw_send), the 64 forms all of it.
- * fds as in xw_send. Thread-safe. */
+ * fds as in xw_send. Unlike xw_send they never write vector[-1] or vector[-2]
+ * nor the iovecs (they are copied first; only past 64 of them is vector used in
+ * place, as libxcb's contract allows); like libxcb they write the request's header
+ * (opcodes, length) into the bytes vector[0] points at. Thread-safe. */
 XW_EXPORT unsigned int xw_send_request(xw_connection_t *c, int flags, struct iovec *vector,
                                        const xw_protocol_request_t *request);
 XW_EXPORT unsigned int xw_send_request_with_fds(xw_connection_t *c, int flags, struct iovec *vector,

@@ -1,5 +1,5 @@
 """The shared library exports only xw_/XW_ names (nm -D --defined-only), none that
-libxcb also defines, and carries the soname libxwire.so.0: a process can load
+libxcb also defines, and carries the soname libxwire.so.1: a process can load
 both libraries without one's symbols standing in for the other's."""
 import os
 import re
@@ -27,7 +27,7 @@ def exports():
 
     dyn = subprocess.run(["readelf", "-d", lib], capture_output=True, text=True, check=True).stdout
     soname = re.search(r"\(SONAME\)\s+Library soname: \[([^\]]+)\]", dyn)
-    check(soname and soname.group(1) == "libxwire.so.0", "soname: %s" % (soname and soname.group(1)))
+    check(soname and soname.group(1) == "libxwire.so.1", "soname: %s" % (soname and soname.group(1)))
     print("soname:", soname.group(1))
 
     xcb = next((p for p in ("/usr/lib/x86_64-linux-gnu/libxcb.so.1", "/usr/lib/libxcb.so.1") if os.path.exists(p)),

@@ -2,7 +2,7 @@
 the way a user builds against an installed xwire: `pkg-config --cflags --libs
 xwire` (PKG_CONFIG_PATH and PKG_CONFIG_SYSROOT_DIR pointing into the staging
 copy) with the shared library, and `pkg-config --static` with libxwire.a. Both
-programs run against Xvfb, the first loading the staged libxwire.so.0, and so does
+programs run against Xvfb, the first loading the staged libxwire.so.1, and so does
 the quick start program copied out of README.md."""
 import argparse
 import glob
@@ -61,9 +61,9 @@ def install():
     check(built <= pages, "%d generated man pages are not installed" % len(built - pages))
     check({"xw_intern_atom.3", "xw_intern_atom_reply.3", "xw_aux.3", "xw_ewmh.3"} <= pages, "man pages missing")
     print("installed: %d man pages in share/man/man3" % len(pages))
-    check(os.readlink(os.path.join(libdir, "libxwire.so")) == "libxwire.so.0", "libxwire.so symlink")
+    check(os.readlink(os.path.join(libdir, "libxwire.so")) == "libxwire.so.1", "libxwire.so symlink")
     check(os.path.exists(os.path.join(libdir, "libxwire.a")), "no libxwire.a")
-    print("installed: %d headers in include/xw, libxwire.so -> libxwire.so.0, libxwire.a, xwire.pc; "
+    print("installed: %d headers in include/xw, libxwire.so -> libxwire.so.1, libxwire.a, xwire.pc; "
           "%d libxwire-util headers, xwire-util.pc" % (len(headers), len(util)))
     return os.path.dirname(pcs[0]), libdir
 
@@ -105,7 +105,7 @@ def compile_and_run(pcdir, libdir):
     shared = os.path.join(work, "xwev-installed")
     sh(cc + flags + ["-o", shared, os.path.join(ex, "xwev.c"), os.path.join(ex, "exutil.c")] + cflags_libs)
     needed = sh(["readelf", "-d", shared])
-    check("[libxwire.so.0]" in needed, "xwev-installed does not need libxwire.so.0")
+    check("[libxwire.so.1]" in needed, "xwev-installed does not need libxwire.so.1")
 
     # Static: the archive in place of -lxwire, the rest (-pthread, -lXau) from --static.
     static_libs = [os.path.join(libdir, "libxwire.a") if f == "-lxwire" else f
@@ -133,8 +133,8 @@ def compile_and_run(pcdir, libdir):
 
     env_shared = dict(os.environ, LD_LIBRARY_PATH=libdir)
     trace = sh([shared], env=dict(env_shared, LD_TRACE_LOADED_OBJECTS="1"))
-    loaded = [line for line in trace.splitlines() if "libxwire.so.0" in line]
-    check(loaded and os.path.join(libdir, "libxwire.so.0") in loaded[0], "loads: %s" % loaded)
+    loaded = [line for line in trace.splitlines() if "libxwire.so.1" in line]
+    check(loaded and os.path.join(libdir, "libxwire.so.1") in loaded[0], "loads: %s" % loaded)
     print("xwev-installed loads", loaded[0].split("=>")[1].split("(")[0].strip())
     with Xvfb() as x:
         status, out, err = run([static], env=x.env())

@@ -281,7 +281,9 @@ static int check_every_code(xw_errors_context_t *x, xw_extension_t *const *exts,
     int compared = 0;
     char buf[32];
     for (size_t i = 0; i < n; i++) {
-        const xw_ext_desc_t *d = exts[i]->desc;
+        const xw_ext_desc_t *d = xw_ext_desc_find(exts[i]->name);
+        ck_assert_ptr_nonnull(d);
+        ck_assert_ptr_eq(d->key, exts[i]);
         xcb_query_extension_reply_t *r = query(exts[i]->name);
         if (!r->present) {
             free(r);

@@ -20,7 +20,7 @@ static size_t xw__iov_sum(const struct iovec *v, int n)
 }
 
 extern const xw_ext_desc_t xw_demo_desc;
-XW_EXPORT xw_extension_t xw_demo_id = { "DEMO", 0, &xw_demo_desc };
+XW_EXPORT xw_extension_t xw_demo_id = { "DEMO", 0 };
 
 
 void xw_demo_thing_next(xw_demo_thing_iterator_t *i)
@@ -388,11 +388,13 @@ int xw_demo_create_sizeof(const void *_buffer)
     return (int)xw__demo_create_walk((const char *)_buffer, SIZE_MAX, -1);
 }
 
-static const xw_protocol_request_t xw__demo_create_req = {
-    .count = 3,
-    .ext = &xw_demo_id,
-    .opcode = XW_DEMO_CREATE,
-    .isvoid = 1,
+static const struct xw_request xw__demo_create_req = {
+    .pub = {
+        .count = 3,
+        .ext = &xw_demo_id,
+        .opcode = XW_DEMO_CREATE,
+        .isvoid = 1,
+    },
     .validate = 0,
 };
 
@@ -419,16 +421,18 @@ static __attribute__((noinline)) xw_void_cookie_t xw__demo_create_send(xw_connec
         size_t xw_total = 0;
         for (int xw_k = 2; xw_k < 5; xw_k++)
             xw_total += xw_parts[xw_k].iov_len;
-        xw_ret.sequence = (unsigned int)xw_send(c, xw_flags, xw_parts + 2, &xw__demo_create_req, xw_total, 0, 0);
+        xw_ret.sequence = (unsigned int)xw__send(c, xw_flags, xw_parts + 2, &xw__demo_create_req, xw_total, 0, 0);
     }
     return xw_ret;
 }
 
-static const xw_protocol_request_t xw__demo_create_aux_req = {
-    .count = 2,
-    .ext = &xw_demo_id,
-    .opcode = XW_DEMO_CREATE,
-    .isvoid = 1,
+static const struct xw_request xw__demo_create_aux_req = {
+    .pub = {
+        .count = 2,
+        .ext = &xw_demo_id,
+        .opcode = XW_DEMO_CREATE,
+        .isvoid = 1,
+    },
     .validate = 0,
 };
 
@@ -454,7 +458,7 @@ static __attribute__((noinline)) xw_void_cookie_t xw__demo_create_aux_send(xw_co
         size_t xw_total = 0;
         for (int xw_k = 2; xw_k < 4; xw_k++)
             xw_total += xw_parts[xw_k].iov_len;
-        xw_ret.sequence = (unsigned int)xw_send(c, xw_flags, xw_parts + 2, &xw__demo_create_aux_req, xw_total, 0, 0);
+        xw_ret.sequence = (unsigned int)xw__send(c, xw_flags, xw_parts + 2, &xw__demo_create_aux_req, xw_total, 0, 0);
     }
     return xw_ret;
 }
@@ -664,11 +668,13 @@ int xw_demo_put_sizeof(const void *_buffer)
     return (int)xw__demo_put_walk((const char *)_buffer, SIZE_MAX, -1);
 }
 
-static const xw_protocol_request_t xw__demo_put_req = {
-    .count = 3,
-    .ext = &xw_demo_id,
-    .opcode = XW_DEMO_PUT,
-    .isvoid = 1,
+static const struct xw_request xw__demo_put_req = {
+    .pub = {
+        .count = 3,
+        .ext = &xw_demo_id,
+        .opcode = XW_DEMO_PUT,
+        .isvoid = 1,
+    },
     .validate = 0,
 };
 
@@ -692,16 +698,18 @@ static __attribute__((noinline)) xw_void_cookie_t xw__demo_put_send(xw_connectio
         size_t xw_total = 0;
         for (int xw_k = 2; xw_k < 5; xw_k++)
             xw_total += xw_parts[xw_k].iov_len;
-        xw_ret.sequence = (unsigned int)xw_send(c, xw_flags, xw_parts + 2, &xw__demo_put_req, xw_total, 0, 0);
+        xw_ret.sequence = (unsigned int)xw__send(c, xw_flags, xw_parts + 2, &xw__demo_put_req, xw_total, 0, 0);
     }
     return xw_ret;
 }
 
-static const xw_protocol_request_t xw__demo_put_aux_req = {
-    .count = 6,
-    .ext = &xw_demo_id,
-    .opcode = XW_DEMO_PUT,
-    .isvoid = 1,
+static const struct xw_request xw__demo_put_aux_req = {
+    .pub = {
+        .count = 6,
+        .ext = &xw_demo_id,
+        .opcode = XW_DEMO_PUT,
+        .isvoid = 1,
+    },
     .validate = 0,
 };
 
@@ -733,7 +741,7 @@ static __attribute__((noinline)) xw_void_cookie_t xw__demo_put_aux_send(xw_conne
         size_t xw_total = 0;
         for (int xw_k = 2; xw_k < 8; xw_k++)
             xw_total += xw_parts[xw_k].iov_len;
-        xw_ret.sequence = (unsigned int)xw_send(c, xw_flags, xw_parts + 2, &xw__demo_put_aux_req, xw_total, 0, 0);
+        xw_ret.sequence = (unsigned int)xw__send(c, xw_flags, xw_parts + 2, &xw__demo_put_aux_req, xw_total, 0, 0);
     }
     return xw_ret;
 }
@@ -902,11 +910,13 @@ static int xw__demo_list_reply_validate(const void *p, size_t len)
     return n < 0 ? -1 : 0;
 }
 
-static const xw_protocol_request_t xw__demo_list_req = {
-    .count = 4,
-    .ext = &xw_demo_id,
-    .opcode = XW_DEMO_LIST,
-    .isvoid = 0,
+static const struct xw_request xw__demo_list_req = {
+    .pub = {
+        .count = 4,
+        .ext = &xw_demo_id,
+        .opcode = XW_DEMO_LIST,
+        .isvoid = 0,
+    },
     .validate = xw__demo_list_reply_validate,
 };
 
@@ -939,7 +949,7 @@ static __attribute__((noinline)) xw_demo_list_cookie_t xw__demo_list_send(xw_con
         size_t xw_total = 0;
         for (int xw_k = 2; xw_k < 6; xw_k++)
             xw_total += xw_parts[xw_k].iov_len;
-        xw_ret.sequence = (unsigned int)xw_send(c, xw_flags, xw_parts + 2, &xw__demo_list_req, xw_total, 0, 0);
+        xw_ret.sequence = (unsigned int)xw__send(c, xw_flags, xw_parts + 2, &xw__demo_list_req, xw_total, 0, 0);
     }
     return xw_ret;
 }
@@ -997,11 +1007,13 @@ xw_demo_list_reply_t *xw_demo_list_reply(xw_connection_t *c, xw_demo_list_cookie
     return (xw_demo_list_reply_t *)xw_wait_for_reply(c, cookie.sequence, e);
 }
 
-static const xw_protocol_request_t xw__demo_share_req = {
-    .count = 1,
-    .ext = &xw_demo_id,
-    .opcode = XW_DEMO_SHARE,
-    .isvoid = 1,
+static const struct xw_request xw__demo_share_req = {
+    .pub = {
+        .count = 1,
+        .ext = &xw_demo_id,
+        .opcode = XW_DEMO_SHARE,
+        .isvoid = 1,
+    },
     .validate = 0,
 };
 
@@ -1022,7 +1034,7 @@ static __attribute__((noinline)) xw_void_cookie_t xw__demo_share_send(xw_connect
         size_t xw_total = 0;
         for (int xw_k = 2; xw_k < 3; xw_k++)
             xw_total += xw_parts[xw_k].iov_len;
-        xw_ret.sequence = (unsigned int)xw_send(c, xw_flags, xw_parts + 2, &xw__demo_share_req, xw_total, xw_nfds, xw_fds);
+        xw_ret.sequence = (unsigned int)xw__send(c, xw_flags, xw_parts + 2, &xw__demo_share_req, xw_total, xw_nfds, xw_fds);
     }
     return xw_ret;
 }
@@ -1068,6 +1080,13 @@ static const xw_validate_fn xw__xge_validators[3] = {
     [2] = xw__demo_big_event_validate,
 };
 
+static const struct xw_request *const xw__requests[4] = {
+    [0] = &xw__demo_create_req,
+    [3] = &xw__demo_put_req,
+    [1] = &xw__demo_list_req,
+    [2] = &xw__demo_share_req,
+};
+
 const xw_ext_desc_t xw_demo_desc = {
     .xname = "DEMO",
     .request_names = xw__request_names,
@@ -1080,4 +1099,13 @@ const xw_ext_desc_t xw_demo_desc = {
     .n_xge = 3,
     .xge_validators = xw__xge_validators,
     .ext_name = "Demo",
+    .requests = xw__requests,
+    .key = &xw_demo_id,
 };
+
+static struct xw_ext_reg xw__reg = { .desc = &xw_demo_desc };
+
+__attribute__((constructor)) static void xw__register(void)
+{
+    xw__ext_register(&xw__reg);
+}
