@@ -5,13 +5,22 @@
 #include <xw/xproto.h>
 
 /* Exported under the XWIRE_PRIVATE version (libxcb/core.map): xwire's extension
- * libraries (ext.c) reach the core's internals only through these, so that none of
- * them loads against another libxcb.so.1. The core's own objects keep calling the
- * internal functions directly. */
+ * libraries (libxcb/ext.c) reach the core's internals only through these, so none of
+ * them loads against another libxcb.so.1. Each is a tail call (one jump); the core's
+ * own objects keep calling the internal functions directly. */
+XW_EXPORT uint64_t xwire_private_send(xw_connection_t *c, int flags, struct iovec *vector,
+                                      const struct xw_request *rq, size_t total, unsigned nfds, int *fds);
 XW_EXPORT uint64_t xwire_private_request_reject(xw_connection_t *c, unsigned int nfds, int *fds,
                                                 const char *why);
 XW_EXPORT long xwire_private_str_walk(const char *b, size_t avail, int stop);
+XW_EXPORT void xwire_private_ext_register(struct xw_ext_reg *r);
 XW_EXPORT int xcb_connection_has_error(xw_connection_t *c);
+
+uint64_t xwire_private_send(xw_connection_t *c, int flags, struct iovec *vector, const struct xw_request *rq,
+                            size_t total, unsigned nfds, int *fds)
+{
+    return xw__send(c, flags, vector, rq, total, nfds, fds);
+}
 
 uint64_t xwire_private_request_reject(xw_connection_t *c, unsigned int nfds, int *fds, const char *why)
 {
@@ -21,6 +30,11 @@ uint64_t xwire_private_request_reject(xw_connection_t *c, unsigned int nfds, int
 long xwire_private_str_walk(const char *b, size_t avail, int stop)
 {
     return xw__str_walk(b, avail, stop);
+}
+
+void xwire_private_ext_register(struct xw_ext_reg *r)
+{
+    xw__ext_register(r);
 }
 
 /** libxcb's xcb_connection_has_error(): xwire's code, with the codes libxcb does not

@@ -7,8 +7,8 @@
 # Every symbol xw_NAME (defined or referenced) becomes xcb_NAME, so the code is the
 # same machine code under libxcb's name and costs nothing per call; names listed in
 # KEEP_LIST (xwire-only API, and functions whose libxcb form compat.c provides) stay
-# xw_ and the version script makes them local. xw_send, which the extension libraries
-# need from the core and libxcb does not have, becomes xwire_private_send.
+# xw_ and the version script makes them local. Internal xw__ names are left alone: the
+# extension libraries reach the core's through libxcb/ext.c.
 set -eu
 nm=$1 objcopy=$2 ar=$3 archive=$4 keep=$5 out=$6
 shift 6
@@ -44,7 +44,6 @@ for m in $(pick "$@"); do
     "$nm" "$src/$m" | awk '{print $NF}' | grep -E '^xw_[a-z0-9]' | sort -u |
         awk -v keep="$keep" '
             BEGIN { while ((getline k < keep) > 0) if (k !~ /^#/ && k != "") kept["xw_" k] = 1 }
-            $1 == "xw_send" { print $1, "xwire_private_send"; next }
             !($1 in kept) { print $1, "xcb_" substr($1, 4) }' >"$tmp/map"
     "$objcopy" --redefine-syms="$tmp/map" "$src/$m" "$o"
 done
