@@ -1,4 +1,5 @@
-"""Unmodified Debian programs that use libxcb alone (no Xlib), run by xwire-run on
+"""Unmodified Debian programs, on libxcb alone and on Xlib (libX11 over libxcb, through
+the socket hand-off xcb_take_socket/xcb_writev), run by xwire-run on
 xwire's libxcb family and directly on Debian's, one after the other on one Xvfb: the
 same output (stdout and stderr) and exit status, and the dynamic loader's own log (LD_DEBUG=libs) shows
 which libxcb.so.1 each run initialised. Also xwire-run's usage and XWIRE_XCB_DIR.
@@ -17,6 +18,14 @@ PROGRAMS = [
     ["xwininfo", "-root", "-tree"],
     ["xwininfo", "-root", "-shape"],  # libxcb-shape
     ["xwininfo", "-id", "0x1234567"],  # an X error, printed by the program
+    # Xlib
+    ["xdpyinfo", "-queryExtensions"],
+    ["xprop", "-root"],
+    ["xrandr", "--query"],
+    ["xset", "q"],
+    ["xmodmap", "-pke"],
+    ["xkbcomp", "{display}", "-"],  # XKB through Xlib
+    ["xprop", "-id", "0x1234567"],  # an X error, through Xlib's error handler
 ]
 
 
@@ -39,6 +48,7 @@ def programs():
         env = x.env(LD_DEBUG="libs")
         env.pop("LD_LIBRARY_PATH", None)
         for args in PROGRAMS:
+            args = [a.format(display=x.name) for a in args]
             if not shutil.which(args[0]):
                 check(False, "%s is not installed (x11-utils)" % args[0])
             ds, dout, derr = run(args, env=env)
