@@ -19,6 +19,10 @@ import threading
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples"))
 from xwrun import Xvfb, check, main, run  # noqa: E402
 
+# meson puts the libraries a test depends on (this family) on LD_LIBRARY_PATH: never
+# for Xvfb, which links libxcb, nor for a run meant to be on Debian's libxcb.
+os.environ.pop("LD_LIBRARY_PATH", None)
+
 
 def origins(out):
     """what => directory of the library it came from, and the lines without them."""
@@ -125,7 +129,6 @@ def mixed():
     exe, shim = sys.argv[1], os.path.realpath(sys.argv[2])
     with Xvfb() as x, tempfile.TemporaryDirectory() as tmp:
         env = x.env()
-        env.pop("LD_LIBRARY_PATH", None)
         debian = probe([exe, "randr"], env, shim, BOTH)
         check("RANDR present 1" in debian, "no RandR on Xvfb: %s" % debian)
         load(exe, shim, x, tmp, env, debian)

@@ -12,6 +12,10 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples"))
 from xwrun import Xvfb, check, main, run  # noqa: E402
 
+# meson puts the libraries a test depends on (this family) on LD_LIBRARY_PATH: never
+# for Xvfb, which links libxcb, nor for a run meant to be on Debian's libxcb.
+os.environ.pop("LD_LIBRARY_PATH", None)
+
 PROGRAMS = [
     ["xlsatoms"],
     ["xlsclients", "-l"],
@@ -46,7 +50,6 @@ def programs():
     check(status == 2 and "usage" in err, "xwire-run without a program: %d %s" % (status, err))
     with Xvfb() as x:
         env = x.env(LD_DEBUG="libs")
-        env.pop("LD_LIBRARY_PATH", None)
         for args in PROGRAMS:
             args = [a.format(display=x.name) for a in args]
             if not shutil.which(args[0]):
