@@ -23,6 +23,7 @@ ap.add_argument("--examples", required=True, help="the examples' source director
 ap.add_argument("--cc", required=True, help="the compiler command, as meson runs it")
 ap.add_argument("--readme", required=True)
 ap.add_argument("--sanitize", default="none", help="meson's b_sanitize")
+ap.add_argument("--libxcb", default="false", help="meson's libxcb option: the libxcb family and xwire-run")
 args = ap.parse_args()
 
 work = os.path.join(args.builddir, "tests", "examples", "install-test")
@@ -68,6 +69,29 @@ def install():
     print("installed: %d headers in include/xw, libxwire.so -> libxwire.so.1, libxwire.a, xwire.pc; "
           "%d libxwire-util headers, xwire-util.pc" % (len(headers), len(util)))
     return os.path.dirname(pcs[0]), libdir
+
+
+def libxcb_family(libdir):
+    """xwire's libxcb family in <libdir>/xwire/xcb (nothing named libxcb in libdir
+    itself), and xwire-run in bindir pointing there; run on the stage through
+    XWIRE_XCB_DIR, a libxcb program loads the staged libxcb.so.1."""
+    shim = os.path.join(libdir, "xwire", "xcb")
+    check(os.path.exists(os.path.join(shim, "libxcb.so.1")), "no xwire/xcb/libxcb.so.1 in %s" % libdir)
+    libs = sorted(f for f in os.listdir(shim) if re.match(r"libxcb.*\.so\.\d+$", f))
+    check(len(libs) == 24, "%d libraries in xwire/xcb: %s" % (len(libs), libs))
+    check(not glob.glob(os.path.join(libdir, "libxcb*")), "something named libxcb installed in %s" % libdir)
+    runs = glob.glob(os.path.join(stage, "**", "bin", "xwire-run"), recursive=True)
+    check(len(runs) == 1 and os.access(runs[0], os.X_OK), "xwire-run installed: %s" % runs)
+    with open(runs[0]) as f:
+        check("XWIRE_XCB_DIR:-%s}" % shim[len(stage):] in f.read(), "xwire-run does not point at %s" % shim)
+    print("installed: %d libxcb libraries in %s, xwire-run" % (len(libs), shim[len(stage):]))
+    if args.sanitize != "none":
+        return
+    with Xvfb() as x:
+        status, out, err = run([runs[0], "xlsatoms", "-range", "1-1"], env=x.env(XWIRE_XCB_DIR=shim, LD_DEBUG="libs"))
+        check(status == 0 and out == "1\tPRIMARY\n", "staged xwire-run xlsatoms: %d %r" % (status, out))
+        check("calling init: %s" % os.path.join(shim, "libxcb.so.1") in err, "the staged libxcb.so.1 not loaded")
+    print("staged xwire-run xlsatoms loads the staged libxcb.so.1")
 
 
 def pkg_config(pcdir, *what, package="xwire"):
@@ -156,6 +180,8 @@ def compile_and_run(pcdir, libdir):
 
 def test():
     pcdir, libdir = install()
+    if args.libxcb == "true":
+        libxcb_family(libdir)
     compile_and_run(pcdir, libdir)
 
 
