@@ -3,6 +3,7 @@
 #include "xwint.h"
 
 #include <xw/xproto.h>
+#include <xw/xproto_priv.h> /* xw__str_walk */
 
 /* Exported under the XWIRE_PRIVATE version (libxcb/core.map): xwire's extension
  * libraries (libxcb/ext.c) reach the core's internals only through these, so none of

@@ -3,6 +3,7 @@
 #include "xwint.h"
 
 #include <xw/xproto.h>
+#include <xw/xproto_priv.h> /* xw__str_walk */
 
 /* libxcb.so.1 from xwire defines these (libxcb/core.c) under the XWIRE_PRIVATE version:
  * with -z now, an extension library loaded over another libxcb.so.1 fails at load, not
