@@ -11,6 +11,14 @@ xcb_ext_devs=(
   libxcb-xf86dri0-dev libxcb-xfixes0-dev libxcb-xinerama0-dev libxcb-xinput-dev libxcb-xkb-dev
   libxcb-xtest0-dev libxcb-xv0-dev libxcb-xvmc0-dev
 )
+# Debian's 24 libxcb runtime libraries: the oracle of the libxcb family built from
+# xwire (libxcb/), compared symbol by symbol, and what the mixed-set tests load.
+xcb_runtimes=(
+  libxcb1 libxcb-composite0 libxcb-damage0 libxcb-dpms0 libxcb-dri2-0 libxcb-dri3-0 libxcb-glx0
+  libxcb-present0 libxcb-randr0 libxcb-record0 libxcb-render0 libxcb-res0 libxcb-screensaver0
+  libxcb-shape0 libxcb-shm0 libxcb-sync1 libxcb-xf86dri0 libxcb-xfixes0 libxcb-xinerama0
+  libxcb-xinput0 libxcb-xkb1 libxcb-xtest0 libxcb-xv0 libxcb-xvmc0
+)
 # Debian's xcb-util family and a cursor theme: the oracles of libxwire-util's tests,
 # never dependencies of the library.
 xcb_util_oracles=(
@@ -26,7 +34,7 @@ packages=(
   "${xkb_tools[@]}"
   meson ninja-build gcc g++ clang pkg-config libexpat1-dev xcb-proto check libxau-dev
   xvfb x11-utils x11-apps xtrace libx11-dev libx11-xcb-dev libxcb1-dev python3
-  "${xcb_ext_devs[@]}"
+  "${xcb_ext_devs[@]}" "${xcb_runtimes[@]}" binutils
   libxext-dev libxxf86vm-dev libxi-dev libxrandr-dev valgrind libclang-rt-14-dev strace linux-perf
   "${xcb_util_oracles[@]}"
   groff-base man-db
