@@ -140,6 +140,7 @@ class Run:
         for child in self.children:
             child.kill()
         self.x.stop()
+        self.libs = self.loaded()
         os.rename(self.dir, self.final)
         self.traces = [t.replace(self.dir, self.final, 1) for t in self.traces]
 
@@ -153,8 +154,19 @@ class Run:
         return e
 
     def lib_env(self):
-        """env(1) arguments that put the program under test on this side."""
-        return ["LD_LIBRARY_PATH=" + self.shim] if self.side == "xwire" else []
+        """env(1) arguments that put the program under test on this side, and have
+        the loader note which libxcb.so.1 each of its processes runs on."""
+        debug = ["LD_DEBUG=libs", "LD_DEBUG_OUTPUT=" + os.path.join(self.dir, "ld")]
+        return debug + (["LD_LIBRARY_PATH=" + self.shim] if self.side == "xwire" else [])
+
+    def loaded(self):
+        """The libxcb.so.1 files the programs under test ran on (from the loader's notes)."""
+        found = set()
+        for f in os.listdir(self.dir):
+            if f.startswith("ld."):
+                with open(os.path.join(self.dir, f), errors="replace") as log:
+                    found |= set(re.findall(r"calling init: (\S*/libxcb\.so\.1)$", log.read(), re.M))
+        return {os.path.realpath(p) for p in found}
 
     def name(self, base):
         self.count += 1
@@ -293,8 +305,29 @@ def read_trace(path, tnorm=None):
             rest = "" if was_cut else rebase(re.sub(r"\bdata=((?:0x[0-9a-f]{2},)+0x[0-9a-f]{2});", bytes_text, rest), bases)
             for pattern, repl in tnorm or ():
                 rest = re.sub(pattern, repl, rest)
-            conns.setdefault(conn, []).append("%s %s%s" % (length, name, rest))
+            # xtrace sometimes decodes a request from its first bytes only, with or
+            # without "buffer filled!" before it: nothing after the name.
+            partial = was_cut or (not rest.strip() and int(length) > 4)
+            conns.setdefault(conn, []).append("%s%s %s%s" % ("~" if partial else "", length, name, rest))
     return [conns[k] for k in sorted(conns)]
+
+
+def head(entry):
+    return " ".join(entry.lstrip("~").split(" ")[:2])
+
+
+def excuse_partial(a, b):
+    """Where one side's entry was decoded from part of its bytes, compares both
+    entries by length and name only (lists of unequal length stay as they are)."""
+    for ca, cb in zip(a, b):
+        for conn_a, conn_b in zip(ca, cb):
+            if len(conn_a) != len(conn_b):
+                continue
+            for i, (x, y) in enumerate(zip(conn_a, conn_b)):
+                if x != y and (x[0] == "~" or y[0] == "~"):
+                    conn_a[i], conn_b[i] = head(x), head(y)
+                else:
+                    conn_a[i], conn_b[i] = x.lstrip("~"), y.lstrip("~")
 
 
 def trace_view(conns, mode):
@@ -304,7 +337,7 @@ def trace_view(conns, mode):
     if mode == "requests":
         return conns
     if mode == "heads":
-        return [[" ".join(r.split(" ")[:2]) for r in reqs] for reqs in conns]
+        return [[head(r) for r in reqs] for reqs in conns]
     if mode == "collapsed":
         out = []
         for reqs in conns:
@@ -315,11 +348,11 @@ def trace_view(conns, mode):
             out.append(c)
         return out
     if mode == "names":
-        return [sorted({r.split(" ")[1] for r in reqs}) for reqs in conns]
+        return [sorted({head(r).split(" ")[1] for r in reqs}) for reqs in conns]
     if mode == "startup":
         out = []
         for reqs in conns:
-            maps = [i for i, r in enumerate(reqs) if r.split(" ")[1] in ("MapWindow", "MapSubwindows")]
+            maps = [i for i, r in enumerate(reqs) if head(r).split(" ")[1] in ("MapWindow", "MapSubwindows")]
             out.append(reqs[:maps[0] + 1] if maps else reqs)
         return out
     if mode == "none":
@@ -374,6 +407,12 @@ def case_xev(run):
     run.driver([poke, "close", win])
     run.record("exit status", str(xev.wait(20)))
     out = re.sub(r"\btime \d+", "time T", text(xev.output()))
+    # An event's serial is the last request the server had read when it made the
+    # event: whether xev's XKB requests (sent when it looks up a key) came before the
+    # driver's property changes is a race. Xlib leaves KeymapNotify's key_vector[0]
+    # unset (the wire has no byte for it), so xev prints whatever was there.
+    out = re.sub(r"\bserial \d+", "serial S", out)
+    out = re.sub(r"(?m)^(    keys:  )\d+ *", r"\1? ", out)
     run.record("stdout", hexids_from(out, r"\b(0x[0-9a-f]{5,})\b"))
 
 
@@ -542,7 +581,7 @@ CASES = {
 TOOLS = ["xtrace", "xlogo", "i3-msg"]
 
 
-def run_case(name, shim, tools, keep):
+def run_case(name, shim_dir, tools, keep):
     fn, mode, _, tnorm = (CASES[name] + (None,))[:4]
     workdir = keep and os.path.join(keep, name) or tempfile.mkdtemp(prefix="corpus-%s-" % name)
     shutil.rmtree(workdir, ignore_errors=True)
@@ -551,9 +590,12 @@ def run_case(name, shim, tools, keep):
     t0 = time.monotonic()
     try:
         for side in SIDES:
-            with Run(side, shim, tools, workdir) as run:
+            with Run(side, shim_dir, tools, workdir) as run:
                 fn(run)
             seen[side] = run.seen
+            shim = os.path.realpath(os.path.join(shim_dir, "libxcb.so.1"))
+            want = {shim} if side == "xwire" else {os.path.realpath(p) for p in run.libs if p != shim}
+            check(run.libs and run.libs == want, "on %s the programs ran on %s" % (side, sorted(run.libs) or "no libxcb"))
             convs[side] = [trace_view(c, mode) for c in (read_trace(t, tnorm) for t in run.traces)]
         problems = []
         for key in seen["libxcb"]:
@@ -561,6 +603,7 @@ def run_case(name, shim, tools, keep):
             if a != b:
                 problems.append(diff(a.splitlines(), (b or "").splitlines(), key))
         ca, cb = convs["libxcb"], convs["xwire"]
+        excuse_partial(ca, cb)
         check(mode == "none" or any(any(c) for c in ca), "xtrace recorded no requests on libxcb")
         if ca != cb:
             problems.append(diff(flatten(ca), flatten(cb), "conversation (%s)" % mode))
@@ -587,6 +630,8 @@ def main():
             print("%-12s %-10s %s" % (name, mode, what))
         return 0
     failed = []
+    a.shim = a.shim and os.path.abspath(a.shim)  # the programs run in their own directories
+    a.xwpoke = a.xwpoke and os.path.abspath(a.xwpoke)
     try:
         check(a.shim and os.path.isfile(os.path.join(a.shim, "libxcb.so.1")),
               "no libxcb.so.1 in the shim directory %r: the corpus cannot run (not a skip)" % a.shim)
