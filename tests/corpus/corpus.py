@@ -237,7 +237,7 @@ def text(b):
     return b.decode(errors="replace") if isinstance(b, bytes) else b
 
 
-def displays(run, s):
+def displays(s):
     """Display names: every run has its own Xvfb and xtrace display."""
     return re.sub(r"(?<![\w.]):\d+(\.\d+)?\b", ":D", s)
 
@@ -383,10 +383,10 @@ def diff(a, b, what):
 # Each case is a function of one Run that runs its programs and records what is
 # compared; CASES maps its name to (function, trace mode, what is compared).
 
-def simple(args, trace="requests", norm=None):
+def simple(args, norm=None):
     def case(run):
         status, out = run.traced(args)
-        s = displays(run, text(out))
+        s = displays(text(out))
         run.record("exit status", str(status))
         run.record("stdout", norm(s) if norm else s)
     return case
@@ -499,7 +499,7 @@ def case_xdotool(run):
 def case_glxinfo(run):
     status, out = run.traced(["glxinfo", "-B"])
     run.record("exit status", str(status))
-    run.record("stdout", displays(run, text(out)))
+    run.record("stdout", displays(text(out)))
 
 
 def case_eglinfo(run):
@@ -507,7 +507,7 @@ def case_eglinfo(run):
     # writes its complaints ("discarded last answer") to the program's stdout.
     status, out = run.untraced(["eglinfo"])
     run.record("exit status", str(status))
-    run.record("stdout", displays(run, text(out)))
+    run.record("stdout", displays(text(out)))
 
 
 def case_xcffib(run):
