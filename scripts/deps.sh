@@ -30,7 +30,11 @@ xcb_util_oracles=(
 xcb_util_oracles+=(libxcursor-dev adwaita-icon-theme)
 # setxkbmap: the keysyms test changes the keymap through XKB.
 xkb_tools=(x11-xkb-utils)
+# The corpus (tests/corpus): unmodified programs run on Debian's libxcb and on xwire's.
+# x11-utils, x11-apps and xtrace are in the list below already.
+corpus_programs=(x11-xserver-utils xterm xdotool mesa-utils python3-xcffib i3-wm)
 packages=(
+  "${corpus_programs[@]}"
   "${xkb_tools[@]}"
   meson ninja-build gcc g++ clang pkg-config libexpat1-dev xcb-proto check libxau-dev
   xvfb x11-utils x11-apps xtrace libx11-dev libx11-xcb-dev libxcb1-dev python3

@@ -1,0 +1,667 @@
+"""corpus.py — unmodified Debian X programs run twice, each time on its own fresh
+Xvfb and through xtrace: once on Debian's libxcb, once with LD_LIBRARY_PATH on
+xwire's libxcb family. What each program prints (normalised where it varies from
+run to run) and the requests of its conversation must agree.
+
+  corpus.py --shim DIR --xwpoke PATH [--keep DIR] CASE...   (or --list)
+
+Exit status 0 when every case agrees, 1 otherwise (with the differences), and 1,
+never 77, when the shim directory or a program is missing: a corpus that did not
+run has not passed. Drivers that act as the user or the window manager (xwpoke,
+xlogo as a window to look at) always run on Debian's libraries; only the program
+under test runs on the side being tested. Standard library only."""
+import argparse
+import difflib
+import hashlib
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "examples"))
+from xwrun import Fail, Xvfb, check  # noqa: E402
+
+SIDES = ("libxcb", "xwire")
+
+
+# ---- xtrace's listening display ----
+
+def fake_display_acquire():
+    """A display number no X server uses (xtrace has no -displayfd), claimed with
+    an X-style lock file so parallel cases never share one."""
+    for i in range(400):
+        d = 4000 + (os.getpid() * 7 + i * 13) % 2000
+        if os.path.lexists("/tmp/.X11-unix/X%d" % d):
+            continue
+        try:
+            fd = os.open("/tmp/.X%d-lock" % d, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o444)
+        except FileExistsError:
+            continue
+        os.write(fd, b"%10d\n" % os.getpid())
+        os.close(fd)
+        return d
+    raise Fail("no free display number for xtrace")
+
+
+def fake_display_release(d):
+    for path in ("/tmp/.X11-unix/X%d" % d, "/tmp/.X%d-lock" % d):
+        try:
+            os.unlink(path)
+        except FileNotFoundError:
+            pass
+
+
+# ---- one side's run of one case ----
+
+class Traced:
+    """A program under test started through xtrace (its own process group, so
+    a timeout also ends what it started)."""
+
+    def __init__(self, run, args, stdin, name):
+        self.run = run
+        self.fake = fake_display_acquire()
+        self.trace = os.path.join(run.dir, "%s.trace" % name)
+        self.outpath = os.path.join(run.dir, "%s.out" % name)
+        self.errpath = os.path.join(run.dir, "%s.err" % name)
+        self.statuspath = os.path.join(run.dir, "%s.status" % name)
+        # xtrace's own exit status is not the program's: a shell between them keeps that.
+        argv = [run.tools["xtrace"], "-n", "-d", run.x.name, "-D", ":%d" % self.fake, "-o", self.trace, "--",
+                "sh", "-c", 'env "$@"; echo $? > "$0"', self.statuspath] + run.lib_env() + \
+            [a.replace("@DISPLAY@", ":%d" % self.fake) for a in args]
+        with open(self.outpath, "wb") as out, open(self.errpath, "wb") as err:
+            self.proc = subprocess.Popen(argv, env=run.env(), stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
+                                         stdout=out, stderr=err, start_new_session=True, cwd=run.dir)
+        if stdin:
+            self.proc.stdin.write(stdin.encode())
+            self.proc.stdin.close()
+        run.traces.append(self.trace)
+        self.status = None
+
+    def wait(self, timeout):
+        try:
+            self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+            raise Fail("%s did not finish within %ds" % (os.path.basename(self.trace), timeout))
+        finally:
+            fake_display_release(self.fake)
+        try:
+            with open(self.statuspath) as f:
+                self.status = int(f.read())
+        except (OSError, ValueError):
+            raise Fail("%s: no exit status (xtrace exited with %d)" % (self.statuspath, self.proc.returncode))
+        return self.status
+
+    def output(self):
+        with open(self.outpath, "rb") as f:
+            return f.read()
+
+    def errors(self):
+        with open(self.errpath, "rb") as f:
+            return f.read().decode(errors="replace")
+
+    def kill(self):
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+        fake_display_release(self.fake)
+
+
+class Run:
+    """One side (libxcb or xwire) of one case: a fresh Xvfb, the programs under
+    test on that side's libraries, and what they showed."""
+
+    def __init__(self, side, shim, tools, workdir):
+        self.side = side
+        self.shim = shim
+        self.tools = tools
+        # Both sides run in the same directory (renamed after each), so that paths
+        # the programs put on the wire (xterm's command, i3's socket) agree.
+        self.dir = os.path.join(workdir, "run")
+        self.final = os.path.join(workdir, side)
+        os.makedirs(self.dir)
+        self.seen = {}      # what is compared: key -> text
+        self.traces = []    # xtrace logs, in the order their programs started
+        self.children = []  # drivers and traced programs to end on the way out
+        self.count = 0
+        self.x = None
+
+    def __enter__(self):
+        self.x = Xvfb()
+        return self
+
+    def __exit__(self, *exc):
+        for child in self.children:
+            child.kill()
+        self.x.stop()
+        self.libs = self.loaded()
+        os.rename(self.dir, self.final)
+        self.traces = [t.replace(self.dir, self.final, 1) for t in self.traces]
+
+    def env(self, **more):
+        """The environment without the shim: drivers and xtrace itself."""
+        e = self.x.env(**more)
+        e.pop("LD_LIBRARY_PATH", None)
+        e.pop("LD_PRELOAD", None)
+        e["HOME"] = self.dir
+        e["LC_ALL"] = "C"
+        return e
+
+    def lib_env(self):
+        """env(1) arguments that put the program under test on this side, and have
+        the loader note which libxcb.so.1 each of its processes runs on."""
+        debug = ["LD_DEBUG=libs", "LD_DEBUG_OUTPUT=" + os.path.join(self.dir, "ld")]
+        return debug + (["LD_LIBRARY_PATH=" + self.shim] if self.side == "xwire" else [])
+
+    def loaded(self):
+        """The libxcb.so.1 files the programs under test ran on (from the loader's notes)."""
+        found = set()
+        for f in os.listdir(self.dir):
+            if f.startswith("ld."):
+                with open(os.path.join(self.dir, f), errors="replace") as log:
+                    found |= set(re.findall(r"calling init: (\S*/libxcb\.so\.1)$", log.read(), re.M))
+        return {os.path.realpath(p) for p in found}
+
+    def name(self, base):
+        self.count += 1
+        return "%02d-%s" % (self.count, re.sub(r"[^A-Za-z0-9_.-]", "_", base))
+
+    def start(self, args, stdin=None):
+        """A program under test, through xtrace, in the background."""
+        check(shutil.which(args[0]), "%s is not installed (scripts/deps.sh installs it)" % args[0])
+        t = Traced(self, args, stdin, self.name(os.path.basename(args[0])))
+        self.children.append(t)
+        return t
+
+    def traced(self, args, stdin=None, timeout=120):
+        """A program under test, through xtrace, to completion: (status, stdout bytes)."""
+        t = self.start(args, stdin)
+        status = t.wait(timeout)
+        return status, t.output()
+
+    def untraced(self, args, timeout=120):
+        """A program under test on this side without xtrace: (status, stdout bytes)."""
+        check(shutil.which(args[0]), "%s is not installed (scripts/deps.sh installs it)" % args[0])
+        p = subprocess.run(["env"] + self.lib_env() + list(args), env=self.env(), stdin=subprocess.DEVNULL,
+                           capture_output=True, timeout=timeout, cwd=self.dir)
+        return p.returncode, p.stdout
+
+    def driver(self, args, timeout=30):
+        """A helper on Debian's libraries (never traced, never the shim); must succeed."""
+        args = [str(a) for a in args]
+        p = subprocess.run(args, env=self.env(), stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                           timeout=timeout, cwd=self.dir)
+        check(p.returncode == 0, "driver %s failed (%d): %s" % (" ".join(args), p.returncode, p.stderr))
+        return p.stdout
+
+    def background_driver(self, args):
+        p = subprocess.Popen(args, env=self.env(), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL, cwd=self.dir)
+        self.children.append(_Proc(p))
+        return p
+
+    def record(self, key, text):
+        self.seen[key] = text
+
+    def xlogo(self):
+        """A window to look at, owned by a driver client (the server's first)."""
+        self.background_driver(["xlogo", "-geometry", "120x90+10+20", "-name", "corpus-logo"])
+        return self.window("corpus-logo")
+
+    def window(self, name, timeout=20):
+        """The id of the top-level window named name, once it is mapped (asked by
+        a driver that interns no atom, so that atom numbers stay the same run to run)."""
+        return self.driver(["/usr/bin/python3", os.path.join(HERE, "corpus_wait.py"), name, str(timeout)],
+                           timeout=timeout + 10).strip()
+
+
+class _Proc:
+    def __init__(self, p):
+        self.p = p
+
+    def kill(self):
+        if self.p.poll() is None:
+            self.p.kill()
+            self.p.wait()
+
+
+# ---- normalising what varies ----
+
+def text(b):
+    return b.decode(errors="replace") if isinstance(b, bytes) else b
+
+
+def displays(s):
+    """Display names: every run has its own Xvfb and xtrace display."""
+    return re.sub(r"(?<![\w.]):\d+(\.\d+)?\b", ":D", s)
+
+
+def rebase(s, bases=None):
+    """Resource ids by client, in order of appearance: a client's id base is its
+    slot in the server, which depends on when the drivers' connections (waiting
+    for a window) came and went. The low bits, the resource itself, stay."""
+    bases = {} if bases is None else bases
+
+    def sub(m):
+        v = int(m.group(0), 16)
+        base = v & ~0x1FFFFF
+        bases.setdefault(base, "C%d" % len(bases))
+        return "%s+%x" % (bases[base], v & 0x1FFFFF)
+    return re.sub(r"\b0x0*[0-9a-f]{6,7}\b(?<!0x0{6})", lambda m: sub(m) if 0x200000 <= int(m.group(0), 16) < 1 << 29
+                  else m.group(0), s)
+
+
+def hexids_from(s, pattern):
+    """Renames the hex ids matched by pattern's group 1 in order of first appearance."""
+    names = {}
+
+    def sub(m):
+        v = m.group(1)
+        names.setdefault(v, "ID%d" % len(names))
+        return m.group(0).replace(v, names[v])
+    return re.sub(pattern, sub, s)
+
+
+# ---- xtrace logs ----
+
+# Requests whose placement the issue lets differ: extension queries (with
+# BIG-REQUESTS' Enable) and GetInputFocus, the round trip libraries sync with.
+PLACEMENT_FREE = {"QueryExtension", "GetInputFocus", "Enable"}
+TIMING_NOTES = ("Warning: Waiting for rest of package", "Warning: buffer filled!", "still waiting for reply to seq=")
+REQ = re.compile(r"^(\d+):<:[0-9a-f]{4}:\s*(\d+): (.*?Request\([^)]*\)): (\S+)(.*)$")
+
+
+def bytes_text(m):
+    """A byte list as xtrace prints it (0x2f,0x74,...) as text, for normalising."""
+    return "data='%s'" % bytes(int(b, 16) for b in m.group(1).split(",")).decode("latin-1")
+
+
+def read_trace(path, tnorm=None):
+    """Per connection, its requests as 'length name values' (sequence numbers and
+    timestamps out; a request xtrace decoded from a full buffer, possibly cut,
+    by length and name only), extension queries and syncs aside."""
+    conns = {}
+    bases = {}
+    cut = False
+    try:
+        f = open(path, errors="replace")
+    except FileNotFoundError:
+        return {}
+    with f:
+        for line in f:
+            line = line.rstrip("\n")
+            if any(n in line for n in TIMING_NOTES):
+                cut |= "buffer filled" in line
+                continue
+            m = REQ.match(line)
+            if not m:
+                continue
+            conn, length, _, name, rest = m.groups()
+            was_cut, cut = cut, False
+            if name in PLACEMENT_FREE:
+                continue
+            rest = re.sub(r"(\w*time\w*)=[^ ,}]+", r"\1=T", rest)
+            rest = re.sub(r"\bshmid=0x[0-9a-f]+", "shmid=?", rest)  # the kernel's numbering
+            rest = re.sub(r"(0x[0-9a-f]+)\(\"[^\"]*\"\)", r"\1", rest)  # xtrace's atom names follow its timing
+            rest = "" if was_cut else rebase(re.sub(r"\bdata=((?:0x[0-9a-f]{2},)+0x[0-9a-f]{2});", bytes_text, rest), bases)
+            for pattern, repl in tnorm or ():
+                rest = re.sub(pattern, repl, rest)
+            # xtrace sometimes decodes a request from its first bytes only, with or
+            # without "buffer filled!" before it: nothing after the name.
+            partial = was_cut or (not rest.strip() and int(length) > 4)
+            conns.setdefault(conn, []).append("%s%s %s%s" % ("~" if partial else "", length, name, rest))
+    return [conns[k] for k in sorted(conns)]
+
+
+def head(entry):
+    return " ".join(entry.lstrip("~").split(" ")[:2])
+
+
+def excuse_partial(a, b):
+    """Where one side's entry was decoded from part of its bytes, compares both
+    entries by length and name only (lists of unequal length stay as they are)."""
+    for ca, cb in zip(a, b):
+        for conn_a, conn_b in zip(ca, cb):
+            if len(conn_a) != len(conn_b):
+                continue
+            for i, (x, y) in enumerate(zip(conn_a, conn_b)):
+                if x != y and (x[0] == "~" or y[0] == "~"):
+                    conn_a[i], conn_b[i] = head(x), head(y)
+                else:
+                    conn_a[i], conn_b[i] = x.lstrip("~"), y.lstrip("~")
+
+
+def trace_view(conns, mode):
+    """What of a conversation is compared: 'requests' (every request in order),
+    'collapsed' (in order, runs of one repeated request as one: how often a timer
+    fired is not the library's business), 'names' (distinct request names)."""
+    if mode == "requests":
+        return conns
+    if mode == "heads":
+        return [[head(r) for r in reqs] for reqs in conns]
+    if mode == "collapsed":
+        out = []
+        for reqs in conns:
+            c = []
+            for r in reqs:
+                if not c or c[-1] != r:
+                    c.append(r)
+            out.append(c)
+        return out
+    if mode == "names":
+        return [sorted({head(r).split(" ")[1] for r in reqs}) for reqs in conns]
+    if mode == "startup":
+        out = []
+        for reqs in conns:
+            maps = [i for i, r in enumerate(reqs) if head(r).split(" ")[1] in ("MapWindow", "MapSubwindows")]
+            out.append(reqs[:maps[0] + 1] if maps else reqs)
+        return out
+    if mode == "none":
+        return []
+    raise ValueError(mode)
+
+
+def flatten(traces):
+    """Every trace's connections as one list of lines, each connection headed."""
+    return [ln for t in traces for conn in t for ln in ["-- connection"] + list(conn)]
+
+
+def diff(a, b, what):
+    lines = list(difflib.unified_diff(a, b, "libxcb", "xwire", lineterm="", n=2))
+    more = len(lines) - 40
+    return "%s differs:\n  %s%s" % (what, "\n  ".join(lines[:40]), "\n  ... %d more" % more if more > 0 else "")
+
+
+# ---- the cases ----
+#
+# Each case is a function of one Run that runs its programs and records what is
+# compared; CASES maps its name to (function, trace mode, what is compared).
+
+def simple(args, norm=None):
+    def case(run):
+        status, out = run.traced(args)
+        s = displays(text(out))
+        run.record("exit status", str(status))
+        run.record("stdout", norm(s) if norm else s)
+    return case
+
+
+def with_logo(args):
+    def case(run):
+        run.xlogo()
+        simple(args, norm=rebase)(run)
+    return case
+
+
+def case_xev(run):
+    xev = run.start(["xev", "-geometry", "200x150+0+0", "-name", "corpus-xev"])
+    win = run.window("corpus-xev")
+    poke = run.tools["xwpoke"]
+    run.driver([poke, "motion", win, 20, 30])
+    run.driver([poke, "click", win, 1, 40, 50])
+    run.driver([poke, "key", win, "a", "Return"])
+    run.driver([poke, "prop", win, "CORPUS_PROP", "changed"])
+    run.driver([poke, "prop", win, "CORPUS_DONE", "done"])
+    deadline = time.monotonic() + 20
+    while b"CORPUS_DONE" not in xev.output() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    run.driver([poke, "close", win])
+    run.record("exit status", str(xev.wait(20)))
+    out = re.sub(r"\btime \d+", "time T", text(xev.output()))
+    # An event's serial is the last request the server had read when it made the
+    # event: whether xev's XKB requests (sent when it looks up a key) came before the
+    # driver's property changes is a race. Xlib leaves KeymapNotify's key_vector[0]
+    # unset (the wire has no byte for it), so xev prints whatever was there.
+    out = re.sub(r"\bserial \d+", "serial S", out)
+    out = re.sub(r"(?m)^(    keys:  )\d+ *", r"\1? ", out)
+    run.record("stdout", hexids_from(out, r"\b(0x[0-9a-f]{5,})\b"))
+
+
+def case_xrdb(run):
+    res = os.path.join(HERE, "resources")
+    s1, _ = run.traced(["xrdb", "-merge", res])
+    s2, out = run.traced(["xrdb", "-query"])
+    run.record("exit status", "%d %d" % (s1, s2))
+    run.record("stdout", text(out))
+
+
+def case_xwd(run):
+    run.xlogo()
+    status, out = run.traced(["xwd", "-root", "-silent"])
+    run.record("exit status", str(status))
+    run.record("image", "%d bytes, sha256 %s" % (len(out), hashlib.sha256(out).hexdigest()))
+
+
+def case_xeyes(run):
+    eyes = run.start(["xeyes", "-geometry", "100x100+0+0", "-name", "corpus-eyes"])
+    win = run.window("corpus-eyes")
+    run.driver([run.tools["xwpoke"], "motion", win, 10, 10])
+    time.sleep(0.3)
+    run.driver([run.tools["xwpoke"], "close", win])
+    run.record("exit status", str(eyes.wait(20)))
+    run.record("stderr", eyes.errors())
+
+
+# -getimage10 is left out: x11perf's GetImage fails with BadMatch on this Xvfb on
+# either library (its window is not viewable without a window manager).
+def case_x11perf(run):
+    status, out = run.traced(["x11perf", "-repeat", "1", "-time", "1", "-noop", "-dot", "-rect10", "-prop",
+                              "-ucirculate", "-pointer"])
+    run.record("exit status", str(status))
+    # Rates and repetition counts follow the clock; the tests run and their order do not.
+    run.record("tests", "\n".join(m.group(1) for m in re.finditer(r"^\s*[\d.]+ reps @.*?\(\s*[\d.]+/sec\): (.*)$",
+                                                                   text(out), re.M)))
+
+
+RENDER_TESTS = "fill,dcoords,scoords,mcoords,tscoords,tmcoords,blend,repeat,triangles,bug7366,gtk_argb_xbgr," \
+               "libreoffice_xrgb"
+
+
+def case_rendercheck(run):
+    status, out = run.traced(["rendercheck", "-t", RENDER_TESTS, "-f", "a8r8g8b8,x8r8g8b8,a8"], timeout=300)
+    run.record("exit status", str(status))
+    lines = [ln for ln in text(out).splitlines() if re.search(r"\b(PASS|FAIL|passed|failed)\b", ln)]
+    check(lines, "rendercheck printed no PASS/FAIL lines on %s: %s" % (run.side, text(out)[-400:]))
+    run.record("results", "\n".join(lines))
+
+
+def case_xkbcomp(run):
+    status, out = run.traced(["xkbcomp", "@DISPLAY@", "-"])
+    run.record("exit status", str(status))
+    run.record("keymap", text(out))
+
+
+def case_xterm(run):
+    target = os.path.join(run.dir, "xterm-wrote")  # named relative to the run's directory: the same on both sides
+    status, _ = run.traced(["xterm", "-geometry", "40x5+0+0", "-e", "sh", "-c", "echo written by xterm on $TERM >"
+                            " xterm-wrote"], timeout=60)
+    run.record("exit status", str(status))
+    with open(target) as f:
+        run.record("file", f.read())
+
+
+def case_xdotool(run):
+    run.xlogo()
+    s1, found = run.traced(["xdotool", "search", "--name", "corpus-logo"])
+    s2, _ = run.traced(["xdotool", "mousemove", "33", "44"])
+    s3, where = run.traced(["xdotool", "getmouselocation", "--shell"])
+    s4, _ = run.traced(["xdotool", "search", "--name", "corpus-logo", "key", "--window", "%1", "a", "b"])
+    run.record("exit status", "%d %d %d %d" % (s1, s2, s3, s4))
+    run.record("stdout", text(found) + text(where))
+
+
+def case_glxinfo(run):
+    status, out = run.traced(["glxinfo", "-B"])
+    run.record("exit status", str(status))
+    run.record("stdout", displays(text(out)))
+
+
+def case_eglinfo(run):
+    # Not through xtrace, which loses eglinfo's X11-platform connection and then
+    # writes its complaints ("discarded last answer") to the program's stdout.
+    status, out = run.untraced(["eglinfo"])
+    run.record("exit status", str(status))
+    run.record("stdout", displays(text(out)))
+
+
+def case_xcffib(run):
+    status, out = run.traced(["/usr/bin/python3", os.path.join(HERE, "xcffib_probe.py")])
+    run.record("exit status", str(status))
+    run.record("stdout", text(out))
+
+
+I3_CONFIG = """# i3 config file (v4)
+# (that first line keeps i3 from migrating it, which would add a bar) a minimal i3:
+# no bar, no autostart, the socket where the test looks
+ipc-socket {sock}
+font fixed
+focus_follows_mouse no
+"""
+
+
+def case_i3(run):
+    sock = os.path.join(run.dir, "i3.sock")
+    cfg = os.path.join(run.dir, "i3.config")
+    with open(cfg, "w") as f:
+        f.write(I3_CONFIG.format(sock=sock))
+    run.xlogo()
+    i3 = run.start(["i3", "-c", cfg])
+    deadline = time.monotonic() + 20
+    tree = None
+    while time.monotonic() < deadline:
+        p = subprocess.run(["i3-msg", "-s", sock, "-t", "get_tree"], capture_output=True, text=True,
+                           env=run.env())
+        if p.returncode == 0 and "corpus-logo" in p.stdout:
+            tree = p.stdout
+            break
+        time.sleep(0.1)
+    check(tree is not None, "i3 never listed the xlogo window on %s" % run.side)
+    subprocess.run(["i3-msg", "-s", sock, "exit"], capture_output=True, env=run.env())
+    run.record("exit status", str(i3.wait(20)))
+    # Container ids are addresses; window ids are per run; the socket path is per run.
+    tree = re.sub(r'"id":\d+', '"id":N', tree)
+    tree = hexids_from(tree, r'"window":(\d+)')
+    tree = re.sub(r'"(focus|nodes_order)":\[[\d,]*\]', r'"\1":[...]', tree)
+    run.record("tree", tree.replace(sock, "SOCK"))
+
+
+CASES = {
+    # name: (function, trace mode, what is compared)
+    "xdpyinfo": (simple(["xdpyinfo", "-queryExtensions"]), "requests", "stdout, exit status"),
+    "xwininfo": (with_logo(["xwininfo", "-root", "-tree", "-all"]), "requests", "stdout, exit status"),
+    "xlsatoms": (simple(["xlsatoms"]), "requests", "stdout, exit status"),
+    "xlsclients": (with_logo(["xlsclients", "-l"]), "requests", "stdout, exit status"),
+    "xprop": (simple(["xprop", "-root"]), "requests", "stdout, exit status"),
+    "xlsfonts": (simple(["xlsfonts", "-l"]), "requests", "stdout (ListFontsWithInfo, many replies), exit status"),
+    "xev": (case_xev, "requests", "events printed (times and window ids renamed), exit status on WM_DELETE_WINDOW"),
+    "xrandr": (simple(["xrandr", "--query"]), "requests", "stdout, exit status"),
+    "xset": (simple(["xset", "q"]), "requests", "stdout, exit status"),
+    "xrdb": (case_xrdb, "requests", "xrdb -query after xrdb -merge, exit statuses"),
+    "xmodmap": (simple(["xmodmap", "-pke"]), "requests", "stdout, exit status"),
+    "xwd": (case_xwd, "requests", "the dump's bytes (xlogo on screen), exit status"),
+    "xeyes": (case_xeyes, "collapsed", "exit status on WM_DELETE_WINDOW, stderr"),
+    "x11perf": (case_x11perf, "names", "tests run (rates vary), exit status"),
+    # Compared by length and name: xtrace decodes some of its 400,000 requests from
+    # part of their bytes without saying so.
+    "rendercheck": (case_rendercheck, "heads", "PASS/FAIL lines, exit status"),
+    "xkbcomp": (case_xkbcomp, "requests", "keymap text, exit status"),
+    # What xterm draws before its child has exited is a race with the child.
+    "xterm": (case_xterm, "startup", "the file written by -e, exit status", [(r"(?<=type=0x6 data=)0x[0-9a-f]+;", "PID")]),
+    # xdotool's key events carry an uninitialised root field (its bug, not the library's).
+    "xdotool": (case_xdotool, "requests", "search, mousemove, getmouselocation, key: stdout, exit statuses",
+                [(r"\broot=0x[0-9a-f]+", "root=?")]),
+    "glxinfo": (case_glxinfo, "requests", "stdout, exit status"),
+    # xtrace loses eglinfo's X11-platform connection (its log stops after the connection
+    # setup), so eglinfo runs without it and only what it prints is compared.
+    "eglinfo": (case_eglinfo, "none", "stdout, exit status (not traced)"),
+    "xcffib": (case_xcffib, "requests", "stdout, exit status"),
+    "i3": (case_i3, "collapsed", "get_tree (ids normalised), exit status on i3-msg exit",
+           [(r"/tmp/i3-[^/]+/log-stream-socket\.\d+", "LOGSOCK"), (r"(?<=type=0x6 data=)0x[0-9a-f]+;", "PID"),
+            (r"container around 0x[0-9a-f]+", "container around ADDR"),
+            (r"(ClientMessage\(33\) format=0x20 .*? data=').{4}", r"\1TIME")]),
+}
+
+TOOLS = ["xtrace", "xlogo", "i3-msg"]
+
+
+def run_case(name, shim_dir, tools, keep):
+    fn, mode, _, tnorm = (CASES[name] + (None,))[:4]
+    workdir = keep and os.path.join(keep, name) or tempfile.mkdtemp(prefix="corpus-%s-" % name)
+    shutil.rmtree(workdir, ignore_errors=True)
+    os.makedirs(workdir)
+    seen, convs = {}, {}
+    t0 = time.monotonic()
+    try:
+        for side in SIDES:
+            with Run(side, shim_dir, tools, workdir) as run:
+                fn(run)
+            seen[side] = run.seen
+            shim = os.path.realpath(os.path.join(shim_dir, "libxcb.so.1"))
+            want = {shim} if side == "xwire" else {os.path.realpath(p) for p in run.libs if p != shim}
+            check(run.libs and run.libs == want, "on %s the programs ran on %s" % (side, sorted(run.libs) or "no libxcb"))
+            convs[side] = [trace_view(c, mode) for c in (read_trace(t, tnorm) for t in run.traces)]
+        problems = []
+        for key in seen["libxcb"]:
+            a, b = seen["libxcb"][key], seen["xwire"].get(key)
+            if a != b:
+                problems.append(diff(a.splitlines(), (b or "").splitlines(), key))
+        ca, cb = convs["libxcb"], convs["xwire"]
+        excuse_partial(ca, cb)
+        check(mode == "none" or any(any(c) for c in ca), "xtrace recorded no requests on libxcb")
+        if ca != cb:
+            problems.append(diff(flatten(ca), flatten(cb), "conversation (%s)" % mode))
+        if problems:
+            raise Fail("\n".join(problems))
+        nreq = sum(len(c) for t in ca for c in t)
+        print("%s: same %s; same conversation (%s, %d entries); %.1f s" % (name, CASES[name][2], mode, nreq,
+                                                                           time.monotonic() - t0))
+    finally:
+        if not keep:
+            shutil.rmtree(workdir, ignore_errors=True)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--shim", help="directory holding xwire's libxcb.so.1 family")
+    ap.add_argument("--xwpoke", help="the xwpoke driver")
+    ap.add_argument("--keep", help="keep each case's outputs and traces under this directory")
+    ap.add_argument("--list", action="store_true")
+    ap.add_argument("cases", nargs="*")
+    a = ap.parse_args()
+    if a.list:
+        for name, (_, mode, what) in CASES.items():
+            print("%-12s %-10s %s" % (name, mode, what))
+        return 0
+    failed = []
+    a.shim = a.shim and os.path.abspath(a.shim)  # the programs run in their own directories
+    a.xwpoke = a.xwpoke and os.path.abspath(a.xwpoke)
+    try:
+        check(a.shim and os.path.isfile(os.path.join(a.shim, "libxcb.so.1")),
+              "no libxcb.so.1 in the shim directory %r: the corpus cannot run (not a skip)" % a.shim)
+        tools = {t: shutil.which(t) for t in TOOLS}
+        tools["xwpoke"] = a.xwpoke
+        missing = [t for t, p in tools.items() if not p]
+        check(not missing, "missing tools: %s" % " ".join(missing))
+    except Fail as f:
+        print("FAIL:", f, file=sys.stderr)
+        return 1
+    for name in a.cases or list(CASES):
+        if name not in CASES:
+            print("FAIL: no case %r (--list names them)" % name, file=sys.stderr)
+            return 1
+        try:
+            run_case(name, a.shim, tools, a.keep)
+        except (Fail, subprocess.TimeoutExpired, OSError) as f:
+            print("FAIL: %s: %s" % (name, f), file=sys.stderr)
+            failed.append(name)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
