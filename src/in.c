@@ -279,26 +279,18 @@ static int is_last_reply(const struct xw_pend *e, const uint8_t *w)
     return !e->multi || w[1] == e->multi_end;
 }
 
-static int route_reply(xw_connection_t *c, const uint8_t *w, size_t n, struct xw_pkt *rec, uint64_t seq,
-                       uint64_t at)
+/* Finishes entry e with the reply of n bytes at w (in rec, when given) and queues
+ * it for its caller with the nfds fds at fds (owned here), or drops it when nobody
+ * will claim it. */
+static inline __attribute__((always_inline)) int keep_reply(xw_connection_t *c, struct xw_pend *e, const uint8_t *w,
+                                                            size_t n, struct xw_pkt *rec, uint64_t seq,
+                                                            const int *fds, unsigned nfds)
 {
     struct xw_in *in = &c->in;
-    struct xw_pend *e = first_undone(in);
-    if (!e || e->seq != seq || e->isvoid)
-        return fail_pkt(c, rec, "malformed reply: sequence %llu belongs to no request awaiting a reply (%llu sent)",
-                        (unsigned long long)seq, (unsigned long long)c->out.seq);
-    unsigned nfds = (e->flags & XW_REQUEST_REPLY_FDS) ? w[1] : 0;
-    int fds[XW_MAX_FDS]; /* owned here until they move into the packet or are closed */
-    if (nfds) { /* nearly every reply claims none */
-        unsigned have = fds_before(in, at + n);
-        if (nfds > have || nfds > XW_MAX_FDS)
-            return fail_pkt(c, rec, "malformed reply: claims %llu fds, %llu received", nfds, have);
-        take_fds(in, at, at + n, fds, nfds);
-    }
     if (is_last_reply(e, w))
         finish(in, e);
     if (e->dead) {
-        xw__close_fds(fds, nfds);
+        xw__close_fds((int *)fds, nfds);
         if (rec)
             xw__pkt_free(c, rec);
         pend_trim(in);
@@ -306,7 +298,7 @@ static int route_reply(xw_connection_t *c, const uint8_t *w, size_t n, struct xw
     }
     struct xw_pkt *p;
     if (e->validate && e->validate(w, n) != 0) {
-        xw__close_fds(fds, nfds);
+        xw__close_fds((int *)fds, nfds);
         p = malformed_record(c, rec, seq, 0, 0);
     } else {
         p = rec ? rec : xw__pkt_alloc(c, n + nfds * sizeof(int));
@@ -316,10 +308,11 @@ static int route_reply(xw_connection_t *c, const uint8_t *w, size_t n, struct xw
             p->len = (uint32_t)n;
             p->seq = seq;
             p->kind = XW_PKT_REPLY;
-            memcpy(XW_PKT_DATA(p) + n, fds, nfds * sizeof(int));
+            if (nfds)
+                memcpy(XW_PKT_DATA(p) + n, fds, nfds * sizeof(int));
             p->nfds = (uint16_t)nfds;
         } else {
-            xw__close_fds(fds, nfds);
+            xw__close_fds((int *)fds, nfds);
         }
     }
     if (!p)
@@ -328,9 +321,37 @@ static int route_reply(xw_connection_t *c, const uint8_t *w, size_t n, struct xw
     return 0;
 }
 
+/* A reply that claims fds (its request asked for them, byte 1 counts them): they
+ * come from the reads that brought its bytes [at, at + n), or earlier ones. */
+static __attribute__((noinline)) int route_reply_fds(xw_connection_t *c, struct xw_pend *e, const uint8_t *w,
+                                                     size_t n, struct xw_pkt *rec, uint64_t seq, uint64_t at)
+{
+    struct xw_in *in = &c->in;
+    unsigned nfds = w[1];
+    int fds[XW_MAX_FDS]; /* owned here until they move into the packet or are closed */
+    unsigned have = fds_before(in, at + n);
+    if (nfds > have || nfds > XW_MAX_FDS)
+        return fail_pkt(c, rec, "malformed reply: claims %llu fds, %llu received", nfds, have);
+    take_fds(in, at, at + n, fds, nfds);
+    return keep_reply(c, e, w, n, rec, seq, fds, nfds);
+}
+
+static int route_reply(xw_connection_t *c, const uint8_t *w, size_t n, struct xw_pkt *rec, uint64_t seq,
+                       uint64_t at)
+{
+    struct xw_pend *e = first_undone(&c->in);
+    if (!e || e->seq != seq || e->isvoid)
+        return fail_pkt(c, rec, "malformed reply: sequence %llu belongs to no request awaiting a reply (%llu sent)",
+                        (unsigned long long)seq, (unsigned long long)c->out.seq);
+    if (XW_UNLIKELY(e->flags & XW_REQUEST_REPLY_FDS) && w[1]) /* nearly every reply claims none */
+        return route_reply_fds(c, e, w, n, rec, seq, at);
+    return keep_reply(c, e, w, n, rec, seq, NULL, 0);
+}
+
 static int route_error(xw_connection_t *c, const uint8_t *w, struct xw_pkt *rec, uint64_t seq)
 {
     struct xw_in *in = &c->in;
+    in->err_seq = seq; /* an error finishes its own request too (done_seq) */
     struct xw_pend *e = first_undone(in);
     if (e && e->seq != seq)
         e = NULL;
@@ -409,10 +430,6 @@ static int route(xw_connection_t *c, const uint8_t *w, size_t n, struct xw_pkt *
                             (unsigned long long)seq, (unsigned long long)c->out.seq);
         in->last_seq = seq;
     }
-    /* any packet finishes the requests before it; an error, its own too */
-    uint64_t done = type == 0 ? seq : seq - 1;
-    if (seq && done > in->done_seq)
-        in->done_seq = done;
     complete_before(in, seq);
     if (type == 1)
         return route_reply(c, w, n, rec, seq, at);
@@ -683,11 +700,20 @@ int xw__reply_take_fit(xw_connection_t *c, uint64_t seq, int64_t deadline, size_
     return 1;
 }
 
+/* Every request up to the returned one is finished: any packet finishes the
+ * requests before it, an error its own too. Worked out on demand from what route
+ * keeps anyway, so the per-packet path stores nothing for it. */
+static uint64_t done_seq(const struct xw_in *in)
+{
+    uint64_t before = in->last_seq ? in->last_seq - 1 : 0;
+    return in->err_seq > before ? in->err_seq : before;
+}
+
 /* Lock held. Waits until the server has finished request seq, which has no
  * pending entry (an unchecked void request): a later packet must arrive. */
 static int done_wait(xw_connection_t *c, uint64_t seq)
 {
-    while (seq > c->in.done_seq) {
+    while (seq > done_seq(&c->in)) {
         if (c->error)
             return -EPIPE;
         xw__in_wait(c, -1);
@@ -716,7 +742,7 @@ int xw__check_wait(xw_connection_t *c, uint64_t seq, struct xw_pkt **pkt)
     struct xw_pend *e = pend_find(&c->in, seq);
     int tracked = e != NULL;
     /* an entry retires only once finished, so without one done_seq says it */
-    int done = e ? e->done : seq <= c->in.done_seq;
+    int done = e ? e->done : seq <= done_seq(&c->in);
     /* after a connection error the waits below return at once (a checked
      * request's error already read is still handed back) */
     if (!done && !c->error && ask_for_news(c, seq) < 0 && !c->error)

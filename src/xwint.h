@@ -214,7 +214,7 @@ struct xw_in {
     struct xw_pkt *partial; /* a packet larger than buf being filled in place */
     size_t pfill, pneed;
     uint64_t last_seq; /* widened sequence of the last packet read */
-    uint64_t done_seq; /* the server has finished every request up to this one */
+    uint64_t err_seq;  /* sequence of the last error read (see done_seq in in.c) */
     int reading;       /* a thread is in poll()/recvmsg() for this connection */
     uint64_t rpos;     /* stream offset just past the last byte received */
     uint64_t pstart;   /* stream offset of the partial packet's first byte */
