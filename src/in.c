@@ -7,57 +7,13 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#define PEND_INITIAL 64
-
-/* ---- the pending ring: requests whose reply, error or completion someone awaits ---- */
-
-static struct xw_pend *pend_at(struct xw_in *in, size_t i)
-{
-    return &in->pend[(in->phead + i) & (in->pcap - 1)];
-}
+/* ---- the pending store (pend.c): requests whose reply, error or completion someone awaits ---- */
 
 /* The oldest request the server has not finished; all later ones are unfinished too. */
 static struct xw_pend *first_undone(struct xw_in *in)
 {
-    return in->pundone ? pend_at(in, in->pn - in->pundone) : NULL;
-}
-
-/* Drops finished, claimed entries from the head. */
-static void pend_trim(struct xw_in *in)
-{
-    while (in->pn > 0 && pend_at(in, 0)->dead && pend_at(in, 0)->done) {
-        in->phead = (in->phead + 1) & (in->pcap - 1);
-        in->pn--;
-    }
-}
-
-/* Room for one more entry: squeeze out finished, claimed entries (left behind a
- * reply nobody has claimed yet); grow only when that frees too little. Growth
- * happens during warm-up, never per request once the ring is big enough. */
-static int pend_room(struct xw_in *in)
-{
-    if (in->pn < in->pcap)
-        return 0;
-    size_t keep = 0;
-    for (size_t i = 0; i < in->pn; i++) {
-        struct xw_pend *e = pend_at(in, i);
-        if (!(e->dead && e->done))
-            *pend_at(in, keep++) = *e;
-    }
-    in->pn = keep;
-    if (in->pcap && keep <= in->pcap - in->pcap / 4)
-        return 0;
-    size_t ncap = in->pcap ? in->pcap * 2 : PEND_INITIAL;
-    struct xw_pend *n = malloc(ncap * sizeof(*n));
-    if (!n)
-        return in->pn < in->pcap ? 0 : -ENOMEM;
-    for (size_t i = 0; i < in->pn; i++)
-        n[i] = *pend_at(in, i);
-    free(in->pend);
-    in->pend = n;
-    in->pcap = ncap;
-    in->phead = 0;
-    return 0;
+    struct xw_pend_store *s = &in->pend;
+    return s->undone ? xw__pend_at(s, s->n - s->undone) : NULL;
 }
 
 int xw__pend_add(xw_connection_t *c, uint64_t seq, int flags, const xw_protocol_request_t *req)
@@ -67,7 +23,7 @@ int xw__pend_add(xw_connection_t *c, uint64_t seq, int flags, const xw_protocol_
         xw__borrow_track(c, seq, flags, req);
         return 0;
     }
-    if (XW_UNLIKELY(in->pn == in->pcap) && pend_room(in) < 0)
+    if (XW_UNLIKELY(!in->pend.next) && xw__pend_room(&in->pend) < 0)
         return -ENOMEM;
     xw__pend_push(c, seq, flags, req);
     if (flags & XW_REQUEST_REPLY_FDS)
@@ -75,43 +31,33 @@ int xw__pend_add(xw_connection_t *c, uint64_t seq, int flags, const xw_protocol_
     return 0;
 }
 
-/* Binary search: entries are in increasing sequence order. */
-static struct xw_pend *pend_find(struct xw_in *in, uint64_t seq)
-{
-    /* replies are usually taken in the order they were asked for: the oldest first */
-    if (in->pn && pend_at(in, 0)->seq == seq)
-        return pend_at(in, 0);
-    size_t lo = 0, hi = in->pn;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        struct xw_pend *e = pend_at(in, mid);
-        if (e->seq == seq)
-            return e;
-        if (e->seq < seq)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return NULL;
-}
-
 static void finish(struct xw_in *in, struct xw_pend *e)
 {
-    if (!e->done) {
-        e->done = 1;
-        in->pundone--;
-        if (e->flags & XW_REQUEST_REPLY_FDS)
-            in->fdwait--;
-    }
+    if (!e->done && (e->flags & XW_REQUEST_REPLY_FDS))
+        in->fdwait--;
+    xw__pend_finish(&in->pend, e);
 }
 
-/* A packet with sequence seq means the server finished every request before it. */
-static void complete_before(struct xw_in *in, uint64_t seq)
+/* Something a caller can claim: a reply inline, or packets queued. */
+static int holds(const struct xw_pend *e)
+{
+    return e->inl || e->q.head;
+}
+
+/* A packet with sequence seq means the server finished every request before it.
+ * A void request finished without an error has nothing to hand out: its entry
+ * retires now, as libxcb frees it, so checked requests nobody checks do not pile
+ * up (a later check finds no entry and knows from done_seq it is finished). */
+static struct xw_pend *complete_before(struct xw_in *in, uint64_t seq)
 {
     struct xw_pend *e;
-    while ((e = first_undone(in)) && e->seq < seq)
+    while ((e = first_undone(in)) && e->seq < seq) {
         finish(in, e);
-    pend_trim(in);
+        if (e->isvoid && !e->q.head)
+            xw__pend_retire(&in->pend, e);
+    }
+    xw__pend_trim(&in->pend);
+    return e; /* now the oldest unfinished entry (trimming drops finished ones only) */
 }
 
 void xw__queue_push(struct xw_queue *q, struct xw_pkt *p)
@@ -293,13 +239,22 @@ static inline __attribute__((always_inline)) int keep_reply(xw_connection_t *c, 
         xw__close_fds((int *)fds, nfds);
         if (rec)
             xw__pkt_free(c, rec);
-        pend_trim(in);
+        xw__pend_trim(&in->pend);
         return 0;
     }
     struct xw_pkt *p;
     if (e->validate && e->validate(w, n) != 0) {
         xw__close_fds((int *)fds, nfds);
         p = malformed_record(c, rec, seq, 0, 0);
+    } else if (n == 32 && !nfds && e->done && !e->q.head) {
+        /* the common reply: kept in the entry, no record (the waiting fields it
+         * overwrites are not needed once the request is finished) */
+        e->byte1 = w[1];
+        memcpy(e->body, w + 8, sizeof(e->body));
+        e->inl = 1;
+        if (rec)
+            xw__pkt_free(c, rec);
+        return 0;
     } else {
         p = rec ? rec : xw__pkt_alloc(c, n + nfds * sizeof(int));
         if (p && !rec)
@@ -336,10 +291,10 @@ static __attribute__((noinline)) int route_reply_fds(xw_connection_t *c, struct 
     return keep_reply(c, e, w, n, rec, seq, fds, nfds);
 }
 
-static int route_reply(xw_connection_t *c, const uint8_t *w, size_t n, struct xw_pkt *rec, uint64_t seq,
-                       uint64_t at)
+/* e: the oldest unfinished entry. */
+static int route_reply(xw_connection_t *c, struct xw_pend *e, const uint8_t *w, size_t n, struct xw_pkt *rec,
+                       uint64_t seq, uint64_t at)
 {
-    struct xw_pend *e = first_undone(&c->in);
     if (!e || e->seq != seq || e->isvoid)
         return fail_pkt(c, rec, "malformed reply: sequence %llu belongs to no request awaiting a reply (%llu sent)",
                         (unsigned long long)seq, (unsigned long long)c->out.seq);
@@ -360,7 +315,7 @@ static int route_error(xw_connection_t *c, const uint8_t *w, struct xw_pkt *rec,
     if (e && e->dead && !(e->flags & XW_REQUEST_ERROR_TO_EVENTS)) {
         if (rec)
             xw__pkt_free(c, rec);
-        pend_trim(in);
+        xw__pend_trim(&in->pend);
         return 0;
     }
     struct xw_pkt *p = event_record(c, w, 32, rec, seq);
@@ -371,7 +326,7 @@ static int route_error(xw_connection_t *c, const uint8_t *w, struct xw_pkt *rec,
         xw__queue_push(&e->q, p);
     else
         xw__queue_push(&in->events, p);
-    pend_trim(in);
+    xw__pend_trim(&in->pend);
     return 0;
 }
 
@@ -430,9 +385,9 @@ static int route(xw_connection_t *c, const uint8_t *w, size_t n, struct xw_pkt *
                             (unsigned long long)seq, (unsigned long long)c->out.seq);
         in->last_seq = seq;
     }
-    complete_before(in, seq);
+    struct xw_pend *e = complete_before(in, seq);
     if (type == 1)
-        return route_reply(c, w, n, rec, seq, at);
+        return route_reply(c, e, w, n, rec, seq, at);
     if (type == 0)
         return route_error(c, w, rec, seq);
     return route_event(c, w, n, rec, seq);
@@ -641,10 +596,10 @@ static int reply_wait(xw_connection_t *c, uint64_t seq, int64_t deadline, struct
     xw__out_flush_to(c, seq);
     int polled = 0;
     for (;;) {
-        struct xw_pend *e = pend_find(&c->in, seq);
-        if (!e || (e->dead && !e->q.head))
+        struct xw_pend *e = xw__pend_find(&c->in.pend, seq);
+        if (!e || (e->dead && !holds(e)))
             return 1;
-        if (e->q.head || e->done) {
+        if (e->done || e->q.head) { /* an inline reply means done */
             *ep = e;
             return 1;
         }
@@ -657,14 +612,35 @@ static int reply_wait(xw_connection_t *c, uint64_t seq, int64_t deadline, struct
     }
 }
 
-/* Pops the entry's next packet; the entry retires once finished and empty. */
+/* The entry retires once finished and empty. */
+static void retire_if_empty(xw_connection_t *c, struct xw_pend *e)
+{
+    if (!holds(e) && e->done) {
+        xw__pend_retire(&c->in.pend, e);
+        xw__pend_trim(&c->in.pend);
+    }
+}
+
+/* Pops the entry's next packet (an inline reply moves to a record). */
 static struct xw_pkt *reply_pop(xw_connection_t *c, struct xw_pend *e)
 {
-    struct xw_pkt *p = queue_pop(&e->q);
-    if (!e->q.head && e->done) {
-        e->dead = 1;
-        pend_trim(&c->in);
+    struct xw_pkt *p;
+    if (e->inl) {
+        p = xw__pkt_alloc(c, 32);
+        if (p) {
+            xw__pend_reply(e, XW_PKT_DATA(p));
+            p->len = 32;
+            p->seq = e->seq;
+            p->kind = XW_PKT_REPLY;
+        } else {
+            xw__conn_fail(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for a 32-byte reply");
+        }
+        e->inl = 0;
+        e->q = (struct xw_queue){0};
+    } else {
+        p = queue_pop(&e->q);
     }
+    retire_if_empty(c, e);
     return p;
 }
 
@@ -680,9 +656,8 @@ int xw__reply_take(xw_connection_t *c, uint64_t seq, int64_t deadline, struct xw
     return r;
 }
 
-/* Like xw__reply_take but leaves the packet queued when it needs more than cap bytes. */
 int xw__reply_take_fit(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need,
-                       struct xw_pkt **pkt)
+                       struct xw_pkt **pkt, void *buf)
 {
     struct xw_pend *e;
     if (XW_UNLIKELY(c->borrow))
@@ -691,6 +666,17 @@ int xw__reply_take_fit(xw_connection_t *c, uint64_t seq, int64_t deadline, size_
     int r = reply_wait(c, seq, deadline, &e);
     if (r != 1 || !e)
         return r;
+    if (e->inl) { /* straight from the entry to the caller: no record */
+        if (cap < 32) {
+            *need = 32;
+            return -ENOSPC;
+        }
+        xw__pend_reply(e, buf);
+        e->inl = 0;
+        e->q = (struct xw_queue){0};
+        retire_if_empty(c, e);
+        return 2;
+    }
     struct xw_pkt *p = e->q.head;
     if (p && p->kind == XW_PKT_REPLY && p->len + p->nfds * sizeof(int) > cap) {
         *need = p->len + p->nfds * sizeof(int);
@@ -739,7 +725,7 @@ int xw__check_wait(xw_connection_t *c, uint64_t seq, struct xw_pkt **pkt)
     if (XW_UNLIKELY(c->borrow))
         return xw__borrow_check(c, seq, pkt);
     *pkt = NULL;
-    struct xw_pend *e = pend_find(&c->in, seq);
+    struct xw_pend *e = xw__pend_find(&c->in.pend, seq);
     int tracked = e != NULL;
     /* an entry retires only once finished, so without one done_seq says it */
     int done = e ? e->done : seq <= done_seq(&c->in);
@@ -758,10 +744,14 @@ void xw__discard(xw_connection_t *c, uint64_t seq, int keep_errors)
         xw__borrow_discard(c, seq);
         return;
     }
-    struct xw_pend *e = pend_find(&c->in, seq);
-    if (!e || (e->dead && !e->q.head))
+    struct xw_pend *e = xw__pend_find(&c->in.pend, seq);
+    if (!e || (e->dead && !holds(e)))
         return;
     struct xw_pkt *p;
+    if (e->inl) {
+        e->inl = 0;
+        e->q = (struct xw_queue){0};
+    }
     while ((p = queue_pop(&e->q))) {
         if (p->kind == XW_PKT_ERROR && keep_errors) {
             xw__queue_push(&c->in.events, p);
@@ -770,9 +760,9 @@ void xw__discard(xw_connection_t *c, uint64_t seq, int keep_errors)
         xw__close_fds((int *)(XW_PKT_DATA(p) + p->len), p->nfds);
         xw__pkt_free(c, p);
     }
-    e->dead = 1;
+    xw__pend_retire(&c->in.pend, e);
     e->flags |= XW_REQUEST_DISCARD_REPLY | (keep_errors ? XW_REQUEST_ERROR_TO_EVENTS : 0);
-    pend_trim(&c->in);
+    xw__pend_trim(&c->in.pend);
 }
 
 /* ---- events (used by event.c) ---- */
@@ -819,9 +809,12 @@ void xw__queue_free(xw_connection_t *c, struct xw_queue *q)
 void xw__in_fini(xw_connection_t *c)
 {
     struct xw_in *in = &c->in;
-    for (size_t i = 0; i < in->pn; i++)
-        queue_free(c, &pend_at(in, i)->q);
-    free(in->pend);
+    for (size_t i = 0; i < in->pend.n; i++) {
+        struct xw_pend *e = xw__pend_at(&in->pend, i);
+        if (!e->inl)
+            queue_free(c, &e->q);
+    }
+    xw__pend_fini(&in->pend);
     queue_free(c, &in->events);
     while (in->special) {
         struct xw_special_event *se = in->special;

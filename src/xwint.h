@@ -122,19 +122,55 @@ struct xw_queue {
     struct xw_pkt *head, *tail;
 };
 
-/* ---- requests awaiting a reply, an error or a check (in.c) ---- */
+/* ---- requests awaiting a reply, an error or a check (pend.c, routed by in.c) ---- */
 
+/* One request the connection tracks. 40 bytes: a 32-byte reply (nearly every reply)
+ * is kept in the entry itself once it arrives, in the space the waiting fields no
+ * longer need, so a reply costs no memory of its own. */
 struct xw_pend {
     uint64_t seq;
-    xw_validate_fn validate;
-    struct xw_queue q; /* replies (or one error) not yet claimed */
-    uint16_t flags;    /* XW_REQUEST_* */
+    union {
+        struct {                    /* while no reply is held inline (inl 0) */
+            xw_validate_fn validate;
+            struct xw_queue q;      /* replies (or one error) not yet claimed */
+        };
+        uint8_t body[24];           /* inl 1: bytes 8..31 of the 32-byte reply */
+    };
+    uint8_t flags;     /* XW_REQUEST_* (all below 1 << 8) */
     uint8_t isvoid;
     uint8_t multi;     /* replies until one whose byte 1 is multi_end (xw_protocol_request_t) */
     uint8_t multi_end;
-    uint8_t done; /* the server has finished this request */
-    uint8_t dead; /* claimed or discarded: the slot may be reused once done */
+    uint8_t done;      /* the server has finished this request */
+    uint8_t dead;      /* claimed or discarded: the slot may be reused once done */
+    uint8_t inl;       /* the reply is held inline: byte 1 in byte1, the rest in body */
+    uint8_t byte1;
 };
+
+/* Entries live in fixed blocks of XW_PEND_BLOCK, found through a ring of block
+ * pointers indexed by the entry's running index; a block is given back as soon as
+ * its last entry retires (a few are kept for reuse), so a deep pipeline never
+ * copies the table or maps it anew, and a drained one holds almost nothing. */
+#define XW_PEND_SHIFT 8
+#define XW_PEND_BLOCK (1u << XW_PEND_SHIFT)
+#define XW_PEND_SPARE 16u
+
+struct xw_pend_store {
+    struct xw_pend **blk; /* bcap (a power of two) slots; entry index i is in blk[(i >> SHIFT) & (bcap - 1)] */
+    size_t bcap;
+    uint64_t head;        /* running index of the oldest entry */
+    size_t n;             /* entries held: head .. head + n */
+    size_t undone;        /* the last undone entries are not finished */
+    size_t gone;          /* entries dead and done but not at the head (reclaimed by compaction) */
+    struct xw_pend *next; /* where entry head + n goes; NULL: its block is needed first */
+    void *spare;          /* free blocks, chained through their first bytes (owned) */
+    unsigned nspare;
+};
+
+static inline struct xw_pend *xw__pend_at(const struct xw_pend_store *s, size_t i)
+{
+    uint64_t k = s->head + i;
+    return &s->blk[(k >> XW_PEND_SHIFT) & (s->bcap - 1)][k & (XW_PEND_BLOCK - 1)];
+}
 
 struct xw_special_event {
     struct xw_special_event *next;
@@ -221,8 +257,7 @@ struct xw_in {
     unsigned fdwait;   /* unfinished requests whose reply brings fds */
     unsigned nfdb;     /* fd batches held, in stream order */
     struct xw_fd_batch fdb[XW_FD_BATCHES];
-    struct xw_pend *pend;    /* ring, sorted by seq */
-    size_t pcap, phead, pn, pundone; /* the last pundone entries are not done */
+    struct xw_pend_store pend; /* sorted by seq */
     struct xw_queue events;
     struct xw_special_event *special;
 };
@@ -272,29 +307,30 @@ static inline void xw__out_refresh(xw_connection_t *c)
 }
 
 /* Lock held. True when a tracked request may take a pending entry without a call:
- * the ring has room. (A borrowed connection never allocates the ring, since the
- * owner tracks its replies, so pcap stays 0 and this is false there.) */
+ * the current block has room. (A borrowed connection never allocates a block, since
+ * the owner tracks its replies, so this is false there.) */
 static inline int xw__pend_fast_ok(const xw_connection_t *c)
 {
-    return c->in.pn != c->in.pcap;
+    return c->in.pend.next != NULL;
 }
 
-/* Lock held, the ring has room, seq just taken. Appends the pending entry of a
+/* Lock held, xw__pend_fast_ok, seq just taken. Appends the pending entry of a
  * tracked request; a reply-bearing one also moves the automatic sync's limit. */
 static inline void xw__pend_push(xw_connection_t *c, uint64_t seq, int flags, const xw_protocol_request_t *req)
 {
-    struct xw_in *in = &c->in;
-    in->pend[(in->phead + in->pn) & (in->pcap - 1)] = (struct xw_pend){
+    struct xw_pend_store *s = &c->in.pend;
+    *s->next = (struct xw_pend){
         .seq = seq,
         .validate = req->validate,
-        .flags = (uint16_t)flags,
+        .flags = (uint8_t)flags,
         .isvoid = req->isvoid,
         .multi = req->multi_reply,
         .multi_end = req->multi_end,
         .dead = (flags & XW_REQUEST_DISCARD_REPLY) ? 1 : 0,
     };
-    in->pn++;
-    in->pundone++;
+    s->n++;
+    s->undone++;
+    s->next = ((s->head + s->n) & (XW_PEND_BLOCK - 1)) ? s->next + 1 : NULL;
     if (!req->isvoid) {
         c->out.last_reply = seq;
         xw__out_refresh(c);
@@ -474,11 +510,91 @@ int xw__out_sync(xw_connection_t *c);
 int xw__in_wait(xw_connection_t *c, int64_t deadline);
 int xw__in_read_nonblock(xw_connection_t *c);
 int xw__pend_add(xw_connection_t *c, uint64_t seq, int flags, const xw_protocol_request_t *req);
+
+/* pend.c (lock held): the store behind xw__pend_at / xw__pend_push. */
+int xw__pend_room(struct xw_pend_store *s);
+void xw__pend_trim_head(struct xw_pend_store *s);
+void xw__pend_block_passed(struct xw_pend_store *s);
+struct xw_pend *xw__pend_search(const struct xw_pend_store *s, uint64_t seq);
+void xw__pend_fini(struct xw_pend_store *s);
+
+/* Drops finished, claimed entries from the head. Inline: nearly always there is
+ * nothing to drop, and gone says so in one load. */
+static inline void xw__pend_trim(struct xw_pend_store *s)
+{
+    if (s->gone && xw__pend_at(s, 0)->dead && xw__pend_at(s, 0)->done)
+        xw__pend_trim_head(s);
+}
+
+/* The entry of request seq, or NULL. Replies are usually taken in the order they
+ * were asked for, so the oldest is tried before the search. */
+static inline struct xw_pend *xw__pend_find(const struct xw_pend_store *s, uint64_t seq)
+{
+    if (s->n && xw__pend_at(s, 0)->seq == seq)
+        return xw__pend_at(s, 0);
+    return xw__pend_search(s, seq);
+}
+
+/* The server has finished e (the oldest unfinished entry). */
+static inline void xw__pend_finish(struct xw_pend_store *s, struct xw_pend *e)
+{
+    if (e->done)
+        return;
+    e->done = 1;
+    s->undone--;
+    s->gone += e->dead;
+}
+
+/* The 32-byte reply held inline in e, as the server sent it. */
+static inline void xw__pend_reply(const struct xw_pend *e, uint8_t *dst)
+{
+    dst[0] = 1;
+    dst[1] = e->byte1;
+    xw__wr16(dst + 2, (uint16_t)e->seq);
+    xw__wr32(dst + 4, 0);
+    memcpy(dst + 8, e->body, sizeof(e->body));
+}
+
+/* The claim of nearly every reply, with no call: when request (a 64-bit sequence,
+ * or a 32-bit cookie's, widened as xw__widen32 does) is the oldest entry and its
+ * 32-byte reply is held inline, copies the reply to buf (32 bytes), drops the
+ * entry and returns 1; else 0 and nothing changed. (A reply that has arrived was
+ * flushed, so the caller's flush is not needed either; a borrowed connection has
+ * no entries.) */
+static inline int xw__pend_take_inline(struct xw_pend_store *s, uint64_t last_sent, uint64_t request, void *buf)
+{
+    if (!s->n)
+        return 0;
+    struct xw_pend *e = xw__pend_at(s, 0);
+    int match = request >> 32 ? e->seq == request
+                              : (uint32_t)e->seq == (uint32_t)request && last_sent - e->seq <= 0xffffffffu;
+    if (!match || !e->inl) /* inl: done, and not dead */
+        return 0;
+    xw__pend_reply(e, buf);
+    s->head++;
+    s->n--;
+    if (!(s->head & (XW_PEND_BLOCK - 1)))
+        xw__pend_block_passed(s);
+    xw__pend_trim(s);
+    return 1;
+}
+
+/* Nobody will claim e any more. */
+static inline void xw__pend_retire(struct xw_pend_store *s, struct xw_pend *e)
+{
+    if (e->dead)
+        return;
+    e->dead = 1;
+    s->gone += e->done;
+}
 /* Waits for request seq and moves its first packet out: 1 with *pkt (reply or error)
  * or NULL (finished without one), 0 on timeout, -errno on connection error. */
 int xw__reply_take(xw_connection_t *c, uint64_t seq, int64_t deadline, struct xw_pkt **pkt);
+/* Like xw__reply_take but leaves the packet queued (-ENOSPC, *need set) when it needs
+ * more than cap bytes; a reply held inline in its entry is written straight to buf
+ * instead (returns 2, 32 bytes). */
 int xw__reply_take_fit(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need,
-                       struct xw_pkt **pkt);
+                       struct xw_pkt **pkt, void *buf);
 int xw__check_wait(xw_connection_t *c, uint64_t seq, struct xw_pkt **pkt);
 void xw__discard(xw_connection_t *c, uint64_t seq, int keep_errors);
 int xw__queue_wait(xw_connection_t *c, struct xw_queue *q, int64_t deadline, int reading);
