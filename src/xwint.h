@@ -332,8 +332,17 @@ static inline void xw__pend_push(xw_connection_t *c, uint64_t seq, int flags, co
     s->undone++;
     s->next = ((s->head + s->n) & (XW_PEND_BLOCK - 1)) ? s->next + 1 : NULL;
     if (!req->isvoid) {
-        c->out.last_reply = seq;
-        xw__out_refresh(c);
+        struct xw_out *o = &c->out;
+        o->last_reply = seq;
+        if (!o->fast_limit) { /* closed: xw__out_refresh keeps it so */
+            xw__out_refresh(c);
+            return;
+        }
+        /* open (fast_limit says so): only the automatic sync's limit moves */
+        uint64_t run = seq + XW_MAX_VOID_RUN, wrap = o->seq | 0xffffffffu;
+        o->fast_limit = run < wrap ? run : wrap;
+        if (c->single)
+            __atomic_store_n(&o->inline_limit, o->fast_limit, __ATOMIC_RELAXED);
     }
 }
 
