@@ -188,11 +188,13 @@ static struct xw_pkt *stash_take(xw_connection_t *c, uint64_t seq)
     return NULL;
 }
 
-/* Lock held. xw__reply_take_fit on a borrowed connection. Our buffer is written
- * first: the owner would wait forever for a request it cannot see. */
+/* Lock held. xw__reply_take_fit on a borrowed connection (every reply comes as a
+ * record, so buf is never written). Our buffer is written first: the owner would
+ * wait forever for a request it cannot see. */
 static int borrow_reply_fit(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need,
-                            struct xw_pkt **pkt)
+                            struct xw_pkt **pkt, void *buf)
 {
+    (void)buf;
     *pkt = stash_take(c, seq);
     if (!*pkt) {
         void *r = NULL;
@@ -222,7 +224,7 @@ static int borrow_reply_fit(xw_connection_t *c, uint64_t seq, int64_t deadline, 
 /* Lock held. xw__reply_take: no size limit. */
 static int borrow_reply(xw_connection_t *c, uint64_t seq, int64_t deadline, struct xw_pkt **pkt)
 {
-    return borrow_reply_fit(c, seq, deadline, SIZE_MAX, NULL, pkt);
+    return borrow_reply_fit(c, seq, deadline, SIZE_MAX, NULL, pkt, NULL);
 }
 
 /* Lock held. The owner checks (and syncs if it must); it takes our bytes first. */

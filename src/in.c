@@ -7,63 +7,19 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#define PEND_INITIAL 64
-
-/* ---- the pending ring: requests whose reply, error or completion someone awaits ---- */
-
-static struct xw_pend *pend_at(struct xw_in *in, size_t i)
-{
-    return &in->pend[(in->phead + i) & (in->pcap - 1)];
-}
+/* ---- the pending store (pend.c): requests whose reply, error or completion someone awaits ---- */
 
 /* The oldest request the server has not finished; all later ones are unfinished too. */
 static struct xw_pend *first_undone(struct xw_in *in)
 {
-    return in->pundone ? pend_at(in, in->pn - in->pundone) : NULL;
-}
-
-/* Drops finished, claimed entries from the head. */
-static void pend_trim(struct xw_in *in)
-{
-    while (in->pn > 0 && pend_at(in, 0)->dead && pend_at(in, 0)->done) {
-        in->phead = (in->phead + 1) & (in->pcap - 1);
-        in->pn--;
-    }
-}
-
-/* Room for one more entry: squeeze out finished, claimed entries (left behind a
- * reply nobody has claimed yet); grow only when that frees too little. Growth
- * happens during warm-up, never per request once the ring is big enough. */
-static int pend_room(struct xw_in *in)
-{
-    if (in->pn < in->pcap)
-        return 0;
-    size_t keep = 0;
-    for (size_t i = 0; i < in->pn; i++) {
-        struct xw_pend *e = pend_at(in, i);
-        if (!(e->dead && e->done))
-            *pend_at(in, keep++) = *e;
-    }
-    in->pn = keep;
-    if (in->pcap && keep <= in->pcap - in->pcap / 4)
-        return 0;
-    size_t ncap = in->pcap ? in->pcap * 2 : PEND_INITIAL;
-    struct xw_pend *n = malloc(ncap * sizeof(*n));
-    if (!n)
-        return in->pn < in->pcap ? 0 : -ENOMEM;
-    for (size_t i = 0; i < in->pn; i++)
-        n[i] = *pend_at(in, i);
-    free(in->pend);
-    in->pend = n;
-    in->pcap = ncap;
-    in->phead = 0;
-    return 0;
+    struct xw_pend_store *s = &in->pend;
+    return s->undone ? xw__pend_at(s, s->n - s->undone) : NULL;
 }
 
 int xw__in_track(xw_connection_t *c, uint64_t seq, int flags, const struct xw_request *rq)
 {
     struct xw_in *in = &c->in;
-    if (XW_UNLIKELY(in->pn == in->pcap) && pend_room(in) < 0)
+    if (XW_UNLIKELY(!in->pend.next) && xw__pend_room(&in->pend) < 0)
         return -ENOMEM;
     xw__pend_push(c, seq, flags, rq);
     if (flags & XW_REQUEST_REPLY_FDS)
@@ -71,43 +27,33 @@ int xw__in_track(xw_connection_t *c, uint64_t seq, int flags, const struct xw_re
     return 0;
 }
 
-/* Binary search: entries are in increasing sequence order. */
-static struct xw_pend *pend_find(struct xw_in *in, uint64_t seq)
-{
-    /* replies are usually taken in the order they were asked for: the oldest first */
-    if (in->pn && pend_at(in, 0)->seq == seq)
-        return pend_at(in, 0);
-    size_t lo = 0, hi = in->pn;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        struct xw_pend *e = pend_at(in, mid);
-        if (e->seq == seq)
-            return e;
-        if (e->seq < seq)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return NULL;
-}
-
 static void finish(struct xw_in *in, struct xw_pend *e)
 {
-    if (!e->done) {
-        e->done = 1;
-        in->pundone--;
-        if (e->flags & XW_REQUEST_REPLY_FDS)
-            in->fdwait--;
-    }
+    if (!e->done && (e->flags & XW_REQUEST_REPLY_FDS))
+        in->fdwait--;
+    xw__pend_finish(&in->pend, e);
 }
 
-/* A packet with sequence seq means the server finished every request before it. */
-static void complete_before(struct xw_in *in, uint64_t seq)
+/* Something a caller can claim: a reply inline, or packets queued. */
+static int holds(const struct xw_pend *e)
+{
+    return e->inl || e->q.head;
+}
+
+/* A packet with sequence seq means the server finished every request before it.
+ * A void request finished without an error has nothing to hand out: its entry
+ * retires now, as libxcb frees it, so checked requests nobody checks do not pile
+ * up (a later check finds no entry and knows from done_seq it is finished). */
+static struct xw_pend *complete_before(struct xw_in *in, uint64_t seq)
 {
     struct xw_pend *e;
-    while ((e = first_undone(in)) && e->seq < seq)
+    while ((e = first_undone(in)) && e->seq < seq) {
         finish(in, e);
-    pend_trim(in);
+        if (e->isvoid && !e->q.head)
+            xw__pend_retire(&in->pend, e);
+    }
+    xw__pend_trim(&in->pend);
+    return e; /* now the oldest unfinished entry (trimming drops finished ones only) */
 }
 
 void xw__queue_push(struct xw_queue *q, struct xw_pkt *p)
@@ -287,40 +233,36 @@ static int is_last_reply(const struct xw_pend *e, const uint8_t *w)
     return !e->multi || w[1] == e->multi_end;
 }
 
-static int route_reply(xw_connection_t *c, const uint8_t *w, size_t n, struct xw_pkt *rec, uint64_t seq,
-                       uint64_t at)
+/* Finishes entry e with the reply of n bytes at w (in rec, when given) and queues
+ * it for its caller with the nfds fds at fds (owned here), or drops it when nobody
+ * will claim it. */
+static inline __attribute__((always_inline)) int keep_reply(xw_connection_t *c, struct xw_pend *e, const uint8_t *w,
+                                                            size_t n, struct xw_pkt *rec, uint64_t seq,
+                                                            const int *fds, unsigned nfds, int may_inline)
 {
     struct xw_in *in = &c->in;
-    struct xw_pend own, *e = first_undone(in);
-    if (!e || e->seq != seq || e->isvoid) {
-        /* a request another owner wrote through xw_writev: kept by sequence */
-        if ((e && e->seq == seq) || !xw__lend_owner(c, seq, &own))
-            return fail_pkt(c, rec,
-                            "malformed reply: sequence %llu belongs to no request awaiting a reply (%llu sent)",
-                            (unsigned long long)seq, (unsigned long long)c->out.seq);
-        e = &own;
-    }
-    unsigned nfds = (e->flags & XW_REQUEST_REPLY_FDS) ? w[1] : 0;
-    int fds[XW_MAX_FDS]; /* owned here until they move into the packet or are closed */
-    if (nfds) { /* nearly every reply claims none */
-        unsigned have = fds_before(in, at + n);
-        if (nfds > have || nfds > XW_MAX_FDS)
-            return fail_pkt(c, rec, "malformed reply: claims %llu fds, %llu received", nfds, have);
-        take_fds(in, at, at + n, fds, nfds);
-    }
     if (is_last_reply(e, w))
         finish(in, e);
     if (e->dead) {
-        xw__close_fds(fds, nfds);
+        xw__close_fds((int *)fds, nfds);
         if (rec)
             xw__pkt_free(c, rec);
-        pend_trim(in);
+        xw__pend_trim(&in->pend);
         return 0;
     }
     struct xw_pkt *p;
     if (e->validate && e->validate(w, n) != 0) {
-        xw__close_fds(fds, nfds);
+        xw__close_fds((int *)fds, nfds);
         p = malformed_record(c, rec, seq, 0, 0);
+    } else if (may_inline && n == 32 && !nfds && e->done && !e->q.head) {
+        /* the common reply: kept in the entry, no record (the waiting fields it
+         * overwrites are not needed once the request is finished) */
+        e->byte1 = w[1];
+        memcpy(e->body, w + 8, sizeof(e->body));
+        e->inl = 1;
+        if (rec)
+            xw__pkt_free(c, rec);
+        return 0;
     } else {
         p = rec ? rec : xw__pkt_alloc(c, n + nfds * sizeof(int));
         if (p && !rec)
@@ -329,23 +271,66 @@ static int route_reply(xw_connection_t *c, const uint8_t *w, size_t n, struct xw
             p->len = (uint32_t)n;
             p->seq = seq;
             p->kind = XW_PKT_REPLY;
-            memcpy(XW_PKT_DATA(p) + n, fds, nfds * sizeof(int));
+            if (nfds)
+                memcpy(XW_PKT_DATA(p) + n, fds, nfds * sizeof(int));
             p->nfds = (uint16_t)nfds;
         } else {
-            xw__close_fds(fds, nfds);
+            xw__close_fds((int *)fds, nfds);
         }
     }
     if (!p)
         return xw__conn_fail(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for a %zu-byte reply", n);
     xw__queue_push(&e->q, p);
-    if (e == &own)
-        xw__lend_keep(c, &own.q);
     return 0;
+}
+
+/* A reply that claims fds (its request asked for them, byte 1 counts them): they
+ * come from the reads that brought its bytes [at, at + n), or earlier ones. */
+static __attribute__((noinline)) int route_reply_fds(xw_connection_t *c, struct xw_pend *e, const uint8_t *w,
+                                                     size_t n, struct xw_pkt *rec, uint64_t seq, uint64_t at)
+{
+    struct xw_in *in = &c->in;
+    unsigned nfds = w[1];
+    int fds[XW_MAX_FDS]; /* owned here until they move into the packet or are closed */
+    unsigned have = fds_before(in, at + n);
+    if (nfds > have || nfds > XW_MAX_FDS)
+        return fail_pkt(c, rec, "malformed reply: claims %llu fds, %llu received", nfds, have);
+    take_fds(in, at, at + n, fds, nfds);
+    return keep_reply(c, e, w, n, rec, seq, fds, nfds, 0);
+}
+
+/* A reply to no request of ours: one another owner wrote through xw_writev while it
+ * held the socket (xw_take_socket) goes, with its fds, to the stash by sequence
+ * (never inline: the entry is a stand-in on the stack); anything else breaks the
+ * protocol. e: the oldest unfinished entry. */
+static __attribute__((noinline)) int route_owner_reply(xw_connection_t *c, struct xw_pend *e, const uint8_t *w,
+                                                       size_t n, struct xw_pkt *rec, uint64_t seq, uint64_t at)
+{
+    struct xw_pend own;
+    if ((e && e->seq == seq) || !xw__lend_owner(c, seq, &own))
+        return fail_pkt(c, rec, "malformed reply: sequence %llu belongs to no request awaiting a reply (%llu sent)",
+                        (unsigned long long)seq, (unsigned long long)c->out.seq);
+    int r = (own.flags & XW_REQUEST_REPLY_FDS) && w[1] ? route_reply_fds(c, &own, w, n, rec, seq, at)
+                                                       : keep_reply(c, &own, w, n, rec, seq, NULL, 0, 0);
+    xw__lend_keep(c, &own.q);
+    return r;
+}
+
+/* e: the oldest unfinished entry. */
+static int route_reply(xw_connection_t *c, struct xw_pend *e, const uint8_t *w, size_t n, struct xw_pkt *rec,
+                       uint64_t seq, uint64_t at)
+{
+    if (XW_UNLIKELY(!e || e->seq != seq || e->isvoid))
+        return route_owner_reply(c, e, w, n, rec, seq, at);
+    if (XW_UNLIKELY(e->flags & XW_REQUEST_REPLY_FDS) && w[1]) /* nearly every reply claims none */
+        return route_reply_fds(c, e, w, n, rec, seq, at);
+    return keep_reply(c, e, w, n, rec, seq, NULL, 0, 1);
 }
 
 static int route_error(xw_connection_t *c, const uint8_t *w, struct xw_pkt *rec, uint64_t seq)
 {
     struct xw_in *in = &c->in;
+    in->err_seq = seq; /* an error finishes its own request too (done_seq) */
     struct xw_pend own, *e = first_undone(in);
     if (e && e->seq != seq)
         e = NULL;
@@ -356,7 +341,7 @@ static int route_error(xw_connection_t *c, const uint8_t *w, struct xw_pkt *rec,
     if (e && e->dead && !(e->flags & XW_REQUEST_ERROR_TO_EVENTS)) {
         if (rec)
             xw__pkt_free(c, rec);
-        pend_trim(in);
+        xw__pend_trim(&in->pend);
         return 0;
     }
     struct xw_pkt *p = event_record(c, w, 32, rec, seq);
@@ -369,7 +354,7 @@ static int route_error(xw_connection_t *c, const uint8_t *w, struct xw_pkt *rec,
             xw__lend_keep(c, &own.q);
     } else
         xw__queue_push(&in->events, p);
-    pend_trim(in);
+    xw__pend_trim(&in->pend);
     return 0;
 }
 
@@ -428,13 +413,9 @@ static int route(xw_connection_t *c, const uint8_t *w, size_t n, struct xw_pkt *
                             (unsigned long long)seq, (unsigned long long)c->out.seq);
         in->last_seq = seq;
     }
-    /* any packet finishes the requests before it; an error, its own too */
-    uint64_t done = type == 0 ? seq : seq - 1;
-    if (seq && done > in->done_seq)
-        in->done_seq = done;
-    complete_before(in, seq);
+    struct xw_pend *e = complete_before(in, seq);
     if (type == 1)
-        return route_reply(c, w, n, rec, seq, at);
+        return route_reply(c, e, w, n, rec, seq, at);
     if (type == 0)
         return route_error(c, w, rec, seq);
     return route_event(c, w, n, rec, seq);
@@ -653,12 +634,12 @@ static int reply_wait(xw_connection_t *c, uint64_t seq, int64_t deadline, struct
     xw__out_flush_to(c, seq);
     int polled = 0;
     for (;;) {
-        struct xw_pend *e = pend_find(&c->in, seq);
+        struct xw_pend *e = xw__pend_find(&c->in.pend, seq);
         if (!e && XW_UNLIKELY(c->lend.used))
             return 2; /* maybe another owner's request (xw_take_socket) */
-        if (!e || (e->dead && !e->q.head))
+        if (!e || (e->dead && !holds(e)))
             return 1;
-        if (e->q.head || e->done) {
+        if (e->done || e->q.head) { /* an inline reply means done */
             *ep = e;
             return 1;
         }
@@ -668,14 +649,35 @@ static int reply_wait(xw_connection_t *c, uint64_t seq, int64_t deadline, struct
     }
 }
 
-/* Pops the entry's next packet; the entry retires once finished and empty. */
+/* The entry retires once finished and empty. */
+static void retire_if_empty(xw_connection_t *c, struct xw_pend *e)
+{
+    if (!holds(e) && e->done) {
+        xw__pend_retire(&c->in.pend, e);
+        xw__pend_trim(&c->in.pend);
+    }
+}
+
+/* Pops the entry's next packet (an inline reply moves to a record). */
 static struct xw_pkt *reply_pop(xw_connection_t *c, struct xw_pend *e)
 {
-    struct xw_pkt *p = queue_pop(&e->q);
-    if (!e->q.head && e->done) {
-        e->dead = 1;
-        pend_trim(&c->in);
+    struct xw_pkt *p;
+    if (e->inl) {
+        p = xw__pkt_alloc(c, 32);
+        if (p) {
+            xw__pend_reply(e, XW_PKT_DATA(p));
+            p->len = 32;
+            p->seq = e->seq;
+            p->kind = XW_PKT_REPLY;
+        } else {
+            xw__conn_fail(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for a 32-byte reply");
+        }
+        e->inl = 0;
+        e->q = (struct xw_queue){0};
+    } else {
+        p = queue_pop(&e->q);
     }
+    retire_if_empty(c, e);
     return p;
 }
 
@@ -691,9 +693,10 @@ int xw__in_reply(xw_connection_t *c, uint64_t seq, int64_t deadline, struct xw_p
     return r;
 }
 
-/* Like xw__in_reply but leaves the packet queued when it needs more than cap bytes. */
+/* Like xw__in_reply but leaves the packet queued when it needs more than cap bytes;
+ * a reply held inline in its entry goes straight to buf (returns 2, 32 bytes). */
 int xw__in_reply_fit(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need,
-                     struct xw_pkt **pkt)
+                     struct xw_pkt **pkt, void *buf)
 {
     struct xw_pend *e;
     *pkt = NULL;
@@ -702,6 +705,17 @@ int xw__in_reply_fit(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t 
         return xw__lend_take(c, seq, deadline, cap, need, pkt);
     if (r != 1 || !e)
         return r;
+    if (e->inl) { /* straight from the entry to the caller: no record */
+        if (cap < 32) {
+            *need = 32;
+            return -ENOSPC;
+        }
+        xw__pend_reply(e, buf);
+        e->inl = 0;
+        e->q = (struct xw_queue){0};
+        retire_if_empty(c, e);
+        return 2;
+    }
     struct xw_pkt *p = e->q.head;
     if (p && p->kind == XW_PKT_REPLY && p->len + p->nfds * sizeof(int) > cap) {
         *need = p->len + p->nfds * sizeof(int);
@@ -711,11 +725,20 @@ int xw__in_reply_fit(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t 
     return 1;
 }
 
+/* Every request up to the returned one is finished: any packet finishes the
+ * requests before it, an error its own too. Worked out on demand from what route
+ * keeps anyway, so the per-packet path stores nothing for it. */
+uint64_t xw__in_done_seq(const struct xw_in *in)
+{
+    uint64_t before = in->last_seq ? in->last_seq - 1 : 0;
+    return in->err_seq > before ? in->err_seq : before;
+}
+
 /* Lock held. Waits until the server has finished request seq, which has no
  * pending entry (an unchecked void request): a later packet must arrive. */
 static int done_wait(xw_connection_t *c, uint64_t seq)
 {
-    while (seq > c->in.done_seq) {
+    while (seq > xw__in_done_seq(&c->in)) {
         if (c->error)
             return -EPIPE;
         xw__in_wait(c, -1);
@@ -739,10 +762,10 @@ static int ask_for_news(xw_connection_t *c, uint64_t seq)
 int xw__in_check(xw_connection_t *c, uint64_t seq, struct xw_pkt **pkt)
 {
     *pkt = NULL;
-    struct xw_pend *e = pend_find(&c->in, seq);
+    struct xw_pend *e = xw__pend_find(&c->in.pend, seq);
     int tracked = e != NULL;
     /* an entry retires only once finished, so without one done_seq says it */
-    int done = e ? e->done : seq <= c->in.done_seq;
+    int done = e ? e->done : seq <= xw__in_done_seq(&c->in);
     /* after a connection error the waits below return at once (a checked
      * request's error already read is still handed back) */
     if (!done && !c->error && ask_for_news(c, seq) < 0 && !c->error)
@@ -754,10 +777,14 @@ int xw__in_check(xw_connection_t *c, uint64_t seq, struct xw_pkt **pkt)
  * keep_errors an error still reaches the event queue. */
 void xw__in_discard(xw_connection_t *c, uint64_t seq, int keep_errors)
 {
-    struct xw_pend *e = pend_find(&c->in, seq);
-    if (!e || (e->dead && !e->q.head))
+    struct xw_pend *e = xw__pend_find(&c->in.pend, seq);
+    if (!e || (e->dead && !holds(e)))
         return;
     struct xw_pkt *p;
+    if (e->inl) {
+        e->inl = 0;
+        e->q = (struct xw_queue){0};
+    }
     while ((p = queue_pop(&e->q))) {
         if (p->kind == XW_PKT_ERROR && keep_errors) {
             xw__queue_push(&c->in.events, p);
@@ -766,9 +793,9 @@ void xw__in_discard(xw_connection_t *c, uint64_t seq, int keep_errors)
         xw__close_fds((int *)(XW_PKT_DATA(p) + p->len), p->nfds);
         xw__pkt_free(c, p);
     }
-    e->dead = 1;
+    xw__pend_retire(&c->in.pend, e);
     e->flags |= XW_REQUEST_DISCARD_REPLY | (keep_errors ? XW_REQUEST_ERROR_TO_EVENTS : 0);
-    pend_trim(&c->in);
+    xw__pend_trim(&c->in.pend);
 }
 
 /* ---- events (used by event.c) ---- */
@@ -805,9 +832,12 @@ void xw__queue_free(xw_connection_t *c, struct xw_queue *q)
 void xw__in_fini(xw_connection_t *c)
 {
     struct xw_in *in = &c->in;
-    for (size_t i = 0; i < in->pn; i++)
-        queue_free(c, &pend_at(in, i)->q);
-    free(in->pend);
+    for (size_t i = 0; i < in->pend.n; i++) {
+        struct xw_pend *e = xw__pend_at(&in->pend, i);
+        if (!e->inl)
+            queue_free(c, &e->q);
+    }
+    xw__pend_fini(&in->pend);
     queue_free(c, &in->events);
     while (in->special) {
         struct xw_special_event *se = in->special;

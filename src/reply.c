@@ -43,15 +43,49 @@ static void *deliver(xw_connection_t *c, struct xw_pkt *p, xw_generic_error_t **
     return NULL;
 }
 
-XW_EXPORT void *xw_wait_for_reply64(xw_connection_t *c, uint64_t request, xw_generic_error_t **e)
+/* libxcb's malloc'd forms: waits for request seq, then *reply (or *e) is the
+ * caller's block. A 32-byte reply comes out of its pending entry through small and
+ * is copied to the heap after the lock is released. Same returns as xw__reply_take. */
+static __attribute__((noinline)) int take_heap_slow(xw_connection_t *c, uint64_t request, int64_t deadline,
+                                                    void **reply, xw_generic_error_t **e)
 {
     struct xw_pkt *p;
+    uint8_t small[32];
+    size_t need;
+    xw__lock(c);
+    int r = xw__reply_take_fit(c, widen_any(c, request), deadline, SIZE_MAX, &need, &p, small);
+    if (r != 2)
+        *reply = r == 1 ? deliver(c, p, e) : NULL;
+    xw__unlock(c);
+    if (r == 2) {
+        *reply = malloc(sizeof(small));
+        if (*reply)
+            memcpy(*reply, small, sizeof(small));
+        r = 1;
+    }
+    return r;
+}
+
+static int take_heap(xw_connection_t *c, uint64_t request, int timeout_ms, void **reply, xw_generic_error_t **e)
+{
+    uint8_t small[32];
+    xw__lock(c);
+    int got = xw__pend_take_inline(&c->in.pend, c->out.seq, request, small);
+    xw__unlock(c);
+    if (!got)
+        return take_heap_slow(c, request, timeout_ms == 0 ? 0 : xw__deadline(timeout_ms), reply, e);
+    *reply = malloc(sizeof(small)); /* outside the lock */
+    if (*reply)
+        memcpy(*reply, small, sizeof(small));
+    return 1;
+}
+
+XW_EXPORT void *xw_wait_for_reply64(xw_connection_t *c, uint64_t request, xw_generic_error_t **e)
+{
+    void *r;
     if (e)
         *e = NULL;
-    xw__lock(c);
-    xw__reply_take(c, widen_any(c, request), -1, &p);
-    void *r = deliver(c, p, e);
-    xw__unlock(c);
+    take_heap(c, request, -1, &r, e);
     return r;
 }
 
@@ -63,16 +97,9 @@ XW_EXPORT void *xw_wait_for_reply(xw_connection_t *c, unsigned int request, xw_g
 XW_EXPORT int xw_wait_for_reply64_timeout(xw_connection_t *c, uint64_t request, int timeout_ms, void **reply,
                                           xw_generic_error_t **error)
 {
-    struct xw_pkt *p;
-    *reply = NULL;
     if (error)
         *error = NULL;
-    int64_t deadline = timeout_ms == 0 ? 0 : xw__deadline(timeout_ms);
-    xw__lock(c);
-    int r = xw__reply_take(c, widen_any(c, request), deadline, &p);
-    *reply = deliver(c, p, error);
-    xw__unlock(c);
-    return r;
+    return take_heap(c, request, timeout_ms, reply, error);
 }
 
 /* libxcb: 1 when finished (reply, error or neither), 0 when not yet; after a
@@ -101,15 +128,18 @@ static int copy_out(xw_connection_t *c, struct xw_pkt *p, void *buf, size_t *len
     return kind == XW_PKT_REPLY ? 1 : 2;
 }
 
-XW_EXPORT int xw_wait_for_reply_into(xw_connection_t *c, uint64_t request, void *buf, size_t cap, size_t *len,
-                                     xw_generic_error_t *error, int timeout_ms)
+static __attribute__((noinline)) int into_slow(xw_connection_t *c, uint64_t request, void *buf, size_t cap,
+                                               size_t *len, xw_generic_error_t *error, int timeout_ms)
 {
     struct xw_pkt *p;
     size_t need = 0;
     int64_t deadline = timeout_ms == 0 ? 0 : xw__deadline(timeout_ms);
     xw__lock(c);
-    int r = xw__reply_take_fit(c, widen_any(c, request), deadline, cap, &need, &p);
-    if (r == 1)
+    int r = xw__reply_take_fit(c, widen_any(c, request), deadline, cap, &need, &p, buf);
+    if (r == 2) { /* a 32-byte reply, already in buf */
+        *len = 32;
+        r = 1;
+    } else if (r == 1)
         r = p ? copy_out(c, p, buf, len, error) : 0;
     else if (r == 0)
         r = -ETIMEDOUT;
@@ -117,6 +147,18 @@ XW_EXPORT int xw_wait_for_reply_into(xw_connection_t *c, uint64_t request, void 
         *len = need;
     xw__unlock(c);
     return r;
+}
+
+XW_EXPORT int xw_wait_for_reply_into(xw_connection_t *c, uint64_t request, void *buf, size_t cap, size_t *len,
+                                     xw_generic_error_t *error, int timeout_ms)
+{
+    xw__lock(c);
+    int got = cap >= 32 && xw__pend_take_inline(&c->in.pend, c->out.seq, request, buf);
+    xw__unlock(c);
+    if (XW_UNLIKELY(!got))
+        return into_slow(c, request, buf, cap, len, error, timeout_ms);
+    *len = 32;
+    return 1;
 }
 
 XW_EXPORT xw_generic_error_t *xw_request_check(xw_connection_t *c, xw_void_cookie_t cookie)

@@ -151,19 +151,55 @@ struct xw_request {
 _Static_assert(sizeof(xw_protocol_request_t) == 24 && offsetof(struct xw_request, validate) == 24,
                "xwire's facts must fit in the padding of libxcb's 24 bytes");
 
-/* ---- requests awaiting a reply, an error or a check (in.c) ---- */
+/* ---- requests awaiting a reply, an error or a check (pend.c, routed by in.c) ---- */
 
+/* One request the connection tracks. 40 bytes: a 32-byte reply (nearly every reply)
+ * is kept in the entry itself once it arrives, in the space the waiting fields no
+ * longer need, so a reply costs no memory of its own. */
 struct xw_pend {
     uint64_t seq;
-    xw_validate_fn validate;
-    struct xw_queue q; /* replies (or one error) not yet claimed */
-    uint16_t flags;    /* XW_REQUEST_* */
+    union {
+        struct {                    /* while no reply is held inline (inl 0) */
+            xw_validate_fn validate;
+            struct xw_queue q;      /* replies (or one error) not yet claimed */
+        };
+        uint8_t body[24];           /* inl 1: bytes 8..31 of the 32-byte reply */
+    };
+    uint8_t flags;     /* XW_REQUEST_* (all below 1 << 8) */
     uint8_t isvoid;
     uint8_t multi;     /* replies until one whose byte 1 is multi_end (struct xw_request) */
     uint8_t multi_end;
-    uint8_t done; /* the server has finished this request */
-    uint8_t dead; /* claimed or discarded: the slot may be reused once done */
+    uint8_t done;      /* the server has finished this request */
+    uint8_t dead;      /* claimed or discarded: the slot may be reused once done */
+    uint8_t inl;       /* the reply is held inline: byte 1 in byte1, the rest in body */
+    uint8_t byte1;
 };
+
+/* Entries live in fixed blocks of XW_PEND_BLOCK, found through a ring of block
+ * pointers indexed by the entry's running index; a block is given back as soon as
+ * its last entry retires (a few are kept for reuse), so a deep pipeline never
+ * copies the table or maps it anew, and a drained one holds almost nothing. */
+#define XW_PEND_SHIFT 8
+#define XW_PEND_BLOCK (1u << XW_PEND_SHIFT)
+#define XW_PEND_SPARE 16u
+
+struct xw_pend_store {
+    struct xw_pend **blk; /* bcap (a power of two) slots; entry index i is in blk[(i >> SHIFT) & (bcap - 1)] */
+    size_t bcap;
+    uint64_t head;        /* running index of the oldest entry */
+    size_t n;             /* entries held: head .. head + n */
+    size_t undone;        /* the last undone entries are not finished */
+    size_t gone;          /* entries dead and done but not at the head (reclaimed by compaction) */
+    struct xw_pend *next; /* where entry head + n goes; NULL: its block is needed first */
+    void *spare;          /* free blocks, chained through their first bytes (owned) */
+    unsigned nspare;
+};
+
+static inline struct xw_pend *xw__pend_at(const struct xw_pend_store *s, size_t i)
+{
+    uint64_t k = s->head + i;
+    return &s->blk[(k >> XW_PEND_SHIFT) & (s->bcap - 1)][k & (XW_PEND_BLOCK - 1)];
+}
 
 struct xw_special_event {
     struct xw_special_event *next;
@@ -252,15 +288,14 @@ struct xw_in {
     struct xw_pkt *partial; /* a packet larger than buf being filled in place */
     size_t pfill, pneed;
     uint64_t last_seq; /* widened sequence of the last packet read */
-    uint64_t done_seq; /* the server has finished every request up to this one */
+    uint64_t err_seq;  /* sequence of the last error read (see done_seq in in.c) */
     int reading;       /* a thread is in poll()/recvmsg() for this connection */
     uint64_t rpos;     /* stream offset just past the last byte received */
     uint64_t pstart;   /* stream offset of the partial packet's first byte */
     unsigned fdwait;   /* unfinished requests whose reply brings fds */
     unsigned nfdb;     /* fd batches held, in stream order */
     struct xw_fd_batch fdb[XW_FD_BATCHES];
-    struct xw_pend *pend;    /* ring, sorted by seq */
-    size_t pcap, phead, pn, pundone; /* the last pundone entries are not done */
+    struct xw_pend_store pend; /* sorted by seq */
     struct xw_queue events;
     struct xw_special_event *special;
 };
@@ -299,7 +334,7 @@ struct xw_transport {
     uint64_t (*widen)(xw_connection_t *c, unsigned int seq);
     int (*reply)(xw_connection_t *c, uint64_t seq, int64_t deadline, struct xw_pkt **pkt);
     int (*reply_fit)(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need,
-                     struct xw_pkt **pkt);
+                     struct xw_pkt **pkt, void *buf);
     int (*check)(xw_connection_t *c, uint64_t seq, struct xw_pkt **pkt);
     void (*discard)(xw_connection_t *c, uint64_t seq, int keep_errors);
     int (*wait)(xw_connection_t *c, struct xw_queue *q, int64_t deadline, int reading);
@@ -397,32 +432,42 @@ static inline void xw__out_refresh(xw_connection_t *c)
 }
 
 /* Lock held. True when a tracked request may take a pending entry without a call:
- * the ring has room. (A borrowed connection never allocates the ring, since the
- * owner tracks its replies, so pcap stays 0 and this is false there.) */
+ * the current block has room. (A borrowed connection never allocates a block, since
+ * the owner tracks its replies, so this is false there.) */
 static inline int xw__pend_fast_ok(const xw_connection_t *c)
 {
-    return c->in.pn != c->in.pcap;
+    return c->in.pend.next != NULL;
 }
 
-/* Lock held, the ring has room, seq just taken. Appends the pending entry of a
+/* Lock held, xw__pend_fast_ok, seq just taken. Appends the pending entry of a
  * tracked request; a reply-bearing one also moves the automatic sync's limit. */
 static inline void xw__pend_push(xw_connection_t *c, uint64_t seq, int flags, const struct xw_request *rq)
 {
-    struct xw_in *in = &c->in;
-    in->pend[(in->phead + in->pn) & (in->pcap - 1)] = (struct xw_pend){
+    struct xw_pend_store *s = &c->in.pend;
+    *s->next = (struct xw_pend){
         .seq = seq,
         .validate = rq->validate,
-        .flags = (uint16_t)flags,
+        .flags = (uint8_t)flags,
         .isvoid = rq->f.isvoid,
         .multi = rq->f.multi_reply,
         .multi_end = rq->f.multi_end,
         .dead = (flags & XW_REQUEST_DISCARD_REPLY) ? 1 : 0,
     };
-    in->pn++;
-    in->pundone++;
+    s->n++;
+    s->undone++;
+    s->next = ((s->head + s->n) & (XW_PEND_BLOCK - 1)) ? s->next + 1 : NULL;
     if (!rq->f.isvoid) {
-        c->out.last_reply = seq;
-        xw__out_set_limit(c, 0); /* a request is going out: the socket is not lent */
+        struct xw_out *o = &c->out;
+        o->last_reply = seq;
+        if (!o->fast_limit) { /* closed: a request is going out, so the socket is not lent */
+            xw__out_set_limit(c, 0);
+            return;
+        }
+        /* open (fast_limit says so): only the automatic sync's limit moves */
+        uint64_t run = seq + XW_MAX_VOID_RUN, wrap = o->seq | 0xffffffffu;
+        o->fast_limit = run < wrap ? run : wrap;
+        if (c->single)
+            __atomic_store_n(&o->inline_limit, o->fast_limit, __ATOMIC_RELAXED);
     }
 }
 
@@ -609,15 +654,94 @@ void xw__out_queue_fd(xw_connection_t *c, int fd);
 /* in.c (lock held) */
 int xw__in_wait(xw_connection_t *c, int64_t deadline);
 int xw__in_read_nonblock(xw_connection_t *c);
+/* Every request up to the returned sequence is finished (lock held). */
+uint64_t xw__in_done_seq(const struct xw_in *in);
 /* The own socket's side of the transport seam's reading half (see the wrappers below). */
 int xw__in_track(xw_connection_t *c, uint64_t seq, int flags, const struct xw_request *rq);
 uint64_t xw__in_widen(xw_connection_t *c, unsigned int seq);
 int xw__in_reply(xw_connection_t *c, uint64_t seq, int64_t deadline, struct xw_pkt **pkt);
 int xw__in_reply_fit(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need,
-                     struct xw_pkt **pkt);
+                     struct xw_pkt **pkt, void *buf);
 int xw__in_check(xw_connection_t *c, uint64_t seq, struct xw_pkt **pkt);
 void xw__in_discard(xw_connection_t *c, uint64_t seq, int keep_errors);
 int xw__in_queue_wait(xw_connection_t *c, struct xw_queue *q, int64_t deadline, int reading);
+
+/* pend.c (lock held): the store behind xw__pend_at / xw__pend_push. */
+int xw__pend_room(struct xw_pend_store *s);
+void xw__pend_trim_head(struct xw_pend_store *s);
+void xw__pend_block_passed(struct xw_pend_store *s);
+struct xw_pend *xw__pend_search(const struct xw_pend_store *s, uint64_t seq);
+void xw__pend_fini(struct xw_pend_store *s);
+
+/* Drops finished, claimed entries from the head. Inline: nearly always there is
+ * nothing to drop, and gone says so in one load. */
+static inline void xw__pend_trim(struct xw_pend_store *s)
+{
+    if (s->gone && xw__pend_at(s, 0)->dead && xw__pend_at(s, 0)->done)
+        xw__pend_trim_head(s);
+}
+
+/* The entry of request seq, or NULL. Replies are usually taken in the order they
+ * were asked for, so the oldest is tried before the search. */
+static inline struct xw_pend *xw__pend_find(const struct xw_pend_store *s, uint64_t seq)
+{
+    if (s->n && xw__pend_at(s, 0)->seq == seq)
+        return xw__pend_at(s, 0);
+    return xw__pend_search(s, seq);
+}
+
+/* The server has finished e (the oldest unfinished entry). */
+static inline void xw__pend_finish(struct xw_pend_store *s, struct xw_pend *e)
+{
+    if (e->done)
+        return;
+    e->done = 1;
+    s->undone--;
+    s->gone += e->dead;
+}
+
+/* The 32-byte reply held inline in e, as the server sent it. */
+static inline void xw__pend_reply(const struct xw_pend *e, uint8_t *dst)
+{
+    dst[0] = 1;
+    dst[1] = e->byte1;
+    xw__wr16(dst + 2, (uint16_t)e->seq);
+    xw__wr32(dst + 4, 0);
+    memcpy(dst + 8, e->body, sizeof(e->body));
+}
+
+/* The claim of nearly every reply, with no call: when request (a 64-bit sequence,
+ * or a 32-bit cookie's, widened as xw__widen32 does) is the oldest entry and its
+ * 32-byte reply is held inline, copies the reply to buf (32 bytes), drops the
+ * entry and returns 1; else 0 and nothing changed. (A reply that has arrived was
+ * flushed, so the caller's flush is not needed either; a borrowed connection has
+ * no entries.) */
+static inline int xw__pend_take_inline(struct xw_pend_store *s, uint64_t last_sent, uint64_t request, void *buf)
+{
+    if (!s->n)
+        return 0;
+    struct xw_pend *e = xw__pend_at(s, 0);
+    int match = request >> 32 ? e->seq == request
+                              : (uint32_t)e->seq == (uint32_t)request && last_sent - e->seq <= 0xffffffffu;
+    if (!match || !e->inl) /* inl: done, and not dead */
+        return 0;
+    xw__pend_reply(e, buf);
+    s->head++;
+    s->n--;
+    if (!(s->head & (XW_PEND_BLOCK - 1)))
+        xw__pend_block_passed(s);
+    xw__pend_trim(s);
+    return 1;
+}
+
+/* Nobody will claim e any more. */
+static inline void xw__pend_retire(struct xw_pend_store *s, struct xw_pend *e)
+{
+    if (e->dead)
+        return;
+    e->dead = 1;
+    s->gone += e->done;
+}
 void xw__queue_push(struct xw_queue *q, struct xw_pkt *p);
 struct xw_pkt *xw__queue_pop(struct xw_queue *q);
 void xw__queue_unlink(struct xw_queue *q, struct xw_pkt *prev, struct xw_pkt *p);
@@ -648,11 +772,13 @@ static inline int xw__reply_take(xw_connection_t *c, uint64_t seq, int64_t deadl
     return c->tp->reply(c, seq, deadline, pkt);
 }
 
-/* Like xw__reply_take, but -ENOSPC (*need set, the packet kept) for a reply over cap bytes. */
+/* Like xw__reply_take, but -ENOSPC (*need set, the packet kept) for a reply over cap
+ * bytes; a reply the transport holds without a record (a 32-byte reply kept in its
+ * pending entry) is written straight to buf instead: returns 2, 32 bytes. */
 static inline int xw__reply_take_fit(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need,
-                                     struct xw_pkt **pkt)
+                                     struct xw_pkt **pkt, void *buf)
 {
-    return c->tp->reply_fit(c, seq, deadline, cap, need, pkt);
+    return c->tp->reply_fit(c, seq, deadline, cap, need, pkt, buf);
 }
 
 /* Waits until void request seq is finished; 1 with its error in *pkt, or NULL. */

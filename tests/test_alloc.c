@@ -113,6 +113,62 @@ START_TEST(into_path_allocates_nothing_after_warmup)
 }
 END_TEST
 
+/* libxcb frees a checked void request's pending entry once the request is finished
+ * without an error; xwire must not keep it either, or checked requests nobody
+ * checks would grow the pending store without end. */
+START_TEST(unchecked_checked_voids_hold_nothing)
+{
+    uint8_t buf[64];
+    size_t len;
+    int bad = 0;
+    for (int r = 0; r < 2; r++) { /* warm-up: the same pattern, so the store has its blocks */
+        for (int i = 0; i < 1000; i++)
+            send_op(XW_REQUEST_CHECKED, 127, 1);
+        xw_wait_for_reply_into(c, send_op(XW_REQUEST_CHECKED, 16, 0), buf, sizeof(buf), &len, NULL, -1);
+    }
+    uint64_t first = 0;
+    unsigned long a = alloc_count_begin();
+    for (int r = 0; r < 200; r++) {
+        for (int i = 0; i < 1000; i++) {
+            uint64_t s = send_op(XW_REQUEST_CHECKED, 127, 1);
+            first = first ? first : s;
+        }
+        bad += xw_wait_for_reply_into(c, send_op(XW_REQUEST_CHECKED, 16, 0), buf, sizeof(buf), &len, NULL, -1) != 1;
+    }
+    unsigned long n = alloc_count_end(a);
+    ck_assert_int_eq(bad, 0);
+    ck_assert_msg(n == 0, "%lu allocations for 200,000 unchecked checked void requests", n);
+    /* checking one late still says "no error", at once */
+    ck_assert_ptr_null(xw_request_check(c, (xw_void_cookie_t){(unsigned int)first}));
+}
+END_TEST
+
+/* Replies claimed newest first: every claim but the last searches the store, and
+ * the claimed entries left behind the oldest are reclaimed as the store grows. */
+START_TEST(replies_claimed_out_of_order)
+{
+    static uint64_t seqs[20000];
+    uint8_t buf[64];
+    size_t len;
+    int bad = 0;
+    for (int round = 0; round < 3; round++) {
+        for (int i = 0; i < 20000; i++)
+            seqs[i] = send_op(XW_REQUEST_CHECKED, 16, 0);
+        for (int i = 19999; i >= 0; i--) {
+            uint32_t atom = 0;
+            bad += xw_wait_for_reply_into(c, seqs[i], buf, sizeof(buf), &len, NULL, -1) != 1 || len != 32;
+            memcpy(&atom, buf + 8, 4);
+            bad += atom != (uint32_t)seqs[i];
+            if (i % 4000 == 0) /* more requests while the old ones wait: the store compacts */
+                for (int k = 0; k < 3000; k++)
+                    xw_discard_reply64(c, send_op(XW_REQUEST_CHECKED, 16, 0));
+        }
+    }
+    ck_assert_int_eq(bad, 0);
+    ck_assert_int_eq(xw_wait_for_reply_into(c, seqs[0], buf, sizeof(buf), &len, NULL, 0), 0); /* claimed already */
+}
+END_TEST
+
 START_TEST(libxcb_path_allocates_only_the_result)
 {
     for (int i = 0; i < 100; i++)
@@ -137,6 +193,8 @@ int main(void)
     tcase_add_test(tc, requests_allocate_nothing);
     tcase_add_test(tc, into_path_allocates_nothing_after_warmup);
     tcase_add_test(tc, libxcb_path_allocates_only_the_result);
+    tcase_add_test(tc, unchecked_checked_voids_hold_nothing);
+    tcase_add_test(tc, replies_claimed_out_of_order);
     suite_add_tcase(s, tc);
     return xwtest_run(s);
 }

@@ -1,0 +1,167 @@
+/* pend.c — the pending store: tracked requests in fixed, reused blocks, oldest first. */
+#include "xwint.h"
+
+#include <stdlib.h>
+
+/* Spare blocks are chained through their first bytes. */
+struct spare {
+    struct spare *next;
+};
+
+static struct xw_pend *block_get(struct xw_pend_store *s)
+{
+    struct spare *b = s->spare;
+    if (b) {
+        s->spare = b->next;
+        s->nspare--;
+        return (struct xw_pend *)(void *)b;
+    }
+    return malloc(XW_PEND_BLOCK * sizeof(struct xw_pend));
+}
+
+static void block_put(struct xw_pend_store *s, struct xw_pend *blk)
+{
+    if (s->nspare >= XW_PEND_SPARE) {
+        free(blk);
+        return;
+    }
+    struct spare *b = (struct spare *)(void *)blk;
+    b->next = s->spare;
+    s->spare = b;
+    s->nspare++;
+}
+
+static struct xw_pend **slot_of(struct xw_pend_store *s, uint64_t k)
+{
+    return &s->blk[(k >> XW_PEND_SHIFT) & (s->bcap - 1)];
+}
+
+/* Gives back the blocks holding only indices in [from, to) (from rounded up to a
+ * block boundary: the block of a mid-block index still holds the next entry). */
+static void blocks_release(struct xw_pend_store *s, uint64_t from, uint64_t to)
+{
+    for (uint64_t k = (from + XW_PEND_BLOCK - 1) & ~(uint64_t)(XW_PEND_BLOCK - 1); k < to; k += XW_PEND_BLOCK) {
+        block_put(s, *slot_of(s, k));
+        *slot_of(s, k) = NULL;
+    }
+}
+
+/* Where entry head + n goes, when its block is there. */
+static void set_next(struct xw_pend_store *s)
+{
+    uint64_t t = s->head + s->n;
+    s->next = (t & (XW_PEND_BLOCK - 1)) ? &(*slot_of(s, t))[t & (XW_PEND_BLOCK - 1)] : NULL;
+}
+
+/* Squeezes out the entries that are dead and done but not at the head (left behind
+ * replies claimed out of order, or one nobody claims), keeping the order. */
+static void compact(struct xw_pend_store *s)
+{
+    size_t keep = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        struct xw_pend *e = xw__pend_at(s, i);
+        if (e->dead && e->done)
+            continue;
+        if (keep != i)
+            *xw__pend_at(s, keep) = *e;
+        keep++;
+    }
+    uint64_t end = s->head + s->n;
+    s->n = keep;
+    s->gone = 0;
+    blocks_release(s, s->head + keep, end);
+    set_next(s);
+}
+
+/* The pointer ring doubles when the live blocks fill it: 8 bytes per
+ * XW_PEND_BLOCK entries, so it stays small while the entries never move. */
+static int ring_grow(struct xw_pend_store *s)
+{
+    size_t ncap = s->bcap ? s->bcap * 2 : 8;
+    struct xw_pend **n = calloc(ncap, sizeof(*n));
+    if (!n)
+        return -ENOMEM;
+    for (uint64_t k = s->head & ~(uint64_t)(XW_PEND_BLOCK - 1); k < s->head + s->n; k += XW_PEND_BLOCK)
+        n[(k >> XW_PEND_SHIFT) & (ncap - 1)] = *slot_of(s, k);
+    free(s->blk);
+    s->blk = n;
+    s->bcap = ncap;
+    return 0;
+}
+
+/* Room for entry head + n (next is NULL, so it starts a block): reclaim the dead
+ * entries when they are half the store, else add a block. Returns 0 or -ENOMEM. */
+int xw__pend_room(struct xw_pend_store *s)
+{
+    if (s->gone >= XW_PEND_BLOCK && s->gone * 2 >= s->n) {
+        compact(s);
+        if (s->next)
+            return 0;
+    }
+    /* next is NULL: head + n starts a block, so the live blocks are those before it */
+    uint64_t t = s->head + s->n;
+    size_t live = (size_t)((t >> XW_PEND_SHIFT) - (s->head >> XW_PEND_SHIFT));
+    if (live + 1 > s->bcap && ring_grow(s) < 0)
+        return -ENOMEM;
+    struct xw_pend *b = block_get(s);
+    if (!b)
+        return -ENOMEM;
+    *slot_of(s, t) = b;
+    s->next = b;
+    return 0;
+}
+
+/* xw__pend_trim's work once the head entry is finished and claimed: drops such
+ * entries from the head, giving back emptied blocks. */
+void xw__pend_trim_head(struct xw_pend_store *s)
+{
+    uint64_t from = s->head;
+    while (s->n > 0) {
+        struct xw_pend *e = xw__pend_at(s, 0);
+        if (!(e->dead && e->done))
+            break;
+        s->head++;
+        s->n--;
+        s->gone--;
+    }
+    /* a block goes back once the head has passed its last entry */
+    blocks_release(s, from & ~(uint64_t)(XW_PEND_BLOCK - 1), (s->head & ~(uint64_t)(XW_PEND_BLOCK - 1)));
+}
+
+/* The head has just left a block: it goes back. */
+void xw__pend_block_passed(struct xw_pend_store *s)
+{
+    uint64_t k = s->head - XW_PEND_BLOCK;
+    block_put(s, *slot_of(s, k));
+    *slot_of(s, k) = NULL;
+}
+
+/* Binary search: entries are in increasing sequence order. */
+struct xw_pend *xw__pend_search(const struct xw_pend_store *s, uint64_t seq)
+{
+    size_t lo = 0, hi = s->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        struct xw_pend *e = xw__pend_at(s, mid);
+        if (e->seq == seq)
+            return e;
+        if (e->seq < seq)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+/* The entries' queues are freed by the caller first. */
+void xw__pend_fini(struct xw_pend_store *s)
+{
+    blocks_release(s, s->head & ~(uint64_t)(XW_PEND_BLOCK - 1), s->head + s->n);
+    while (s->spare) {
+        struct spare *b = s->spare;
+        s->spare = b->next;
+        free(b);
+    }
+    free(s->blk);
+    *s = (struct xw_pend_store){0};
+}
