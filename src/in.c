@@ -283,10 +283,15 @@ static int route_reply(xw_connection_t *c, const uint8_t *w, size_t n, struct xw
                        uint64_t at)
 {
     struct xw_in *in = &c->in;
-    struct xw_pend *e = first_undone(in);
-    if (!e || e->seq != seq || e->isvoid)
-        return fail_pkt(c, rec, "malformed reply: sequence %llu belongs to no request awaiting a reply (%llu sent)",
-                        (unsigned long long)seq, (unsigned long long)c->out.seq);
+    struct xw_pend own, *e = first_undone(in);
+    if (!e || e->seq != seq || e->isvoid) {
+        /* a request another owner wrote through xw_writev: kept by sequence */
+        if ((e && e->seq == seq) || !xw__lend_owner(c, seq, &own))
+            return fail_pkt(c, rec,
+                            "malformed reply: sequence %llu belongs to no request awaiting a reply (%llu sent)",
+                            (unsigned long long)seq, (unsigned long long)c->out.seq);
+        e = &own;
+    }
     unsigned nfds = (e->flags & XW_REQUEST_REPLY_FDS) ? w[1] : 0;
     int fds[XW_MAX_FDS]; /* owned here until they move into the packet or are closed */
     if (nfds) { /* nearly every reply claims none */
@@ -325,15 +330,19 @@ static int route_reply(xw_connection_t *c, const uint8_t *w, size_t n, struct xw
     if (!p)
         return xw__conn_fail(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for a %zu-byte reply", n);
     xw__queue_push(&e->q, p);
+    if (e == &own)
+        xw__lend_keep(c, &own.q);
     return 0;
 }
 
 static int route_error(xw_connection_t *c, const uint8_t *w, struct xw_pkt *rec, uint64_t seq)
 {
     struct xw_in *in = &c->in;
-    struct xw_pend *e = first_undone(in);
+    struct xw_pend own, *e = first_undone(in);
     if (e && e->seq != seq)
         e = NULL;
+    if (!e && xw__lend_owner(c, seq, &own)) /* another owner's request (xw_writev) */
+        e = &own;
     if (e)
         finish(in, e);
     if (e && e->dead && !(e->flags & XW_REQUEST_ERROR_TO_EVENTS)) {
@@ -346,9 +355,11 @@ static int route_error(xw_connection_t *c, const uint8_t *w, struct xw_pkt *rec,
     if (!p)
         return xw__conn_fail(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for an error");
     p->kind = XW_PKT_ERROR;
-    if (e && !e->dead && (e->flags & XW_REQUEST_CHECKED))
+    if (e && !e->dead && (e->flags & XW_REQUEST_CHECKED)) {
         xw__queue_push(&e->q, p);
-    else
+        if (e == &own)
+            xw__lend_keep(c, &own.q);
+    } else
         xw__queue_push(&in->events, p);
     pend_trim(in);
     return 0;
@@ -656,6 +667,8 @@ int xw__reply_take(xw_connection_t *c, uint64_t seq, int64_t deadline, struct xw
     struct xw_pend *e;
     if (XW_UNLIKELY(c->borrow))
         return xw__borrow_reply(c, seq, deadline, SIZE_MAX, NULL, pkt);
+    if (XW_UNLIKELY(c->lend.used) && !pend_find(&c->in, seq)) /* maybe another owner's request */
+        return xw__lend_take(c, seq, deadline, SIZE_MAX, NULL, pkt);
     *pkt = NULL;
     int r = reply_wait(c, seq, deadline, &e);
     if (r == 1 && e)
@@ -670,6 +683,8 @@ int xw__reply_take_fit(xw_connection_t *c, uint64_t seq, int64_t deadline, size_
     struct xw_pend *e;
     if (XW_UNLIKELY(c->borrow))
         return xw__borrow_reply(c, seq, deadline, cap, need, pkt);
+    if (XW_UNLIKELY(c->lend.used) && !pend_find(&c->in, seq))
+        return xw__lend_take(c, seq, deadline, cap, need, pkt);
     *pkt = NULL;
     int r = reply_wait(c, seq, deadline, &e);
     if (r != 1 || !e)
@@ -806,6 +821,7 @@ void xw__in_fini(xw_connection_t *c)
     if (in->partial)
         xw__pkt_free(c, in->partial);
     queue_free(c, &c->borrow_stash);
+    queue_free(c, &c->lend.stash);
     xw__in_close_fds(c);
 }
 

@@ -140,6 +140,16 @@ static void wait_not_writing(xw_connection_t *c)
         xw__cond_wait(&c->out_cond, &c->mu, -1);
 }
 
+/* Lock held. Before anything of xwire's enters the buffer: the socket back from an
+ * owner it was lent to (xw_take_socket), then no other thread writing. */
+static int own_socket(xw_connection_t *c)
+{
+    if (XW_UNLIKELY(c->lend.give_back) && xw__lend_take_back(c) < 0)
+        return -EPIPE;
+    wait_not_writing(c);
+    return c->error ? -EPIPE : 0;
+}
+
 int xw__out_flush(xw_connection_t *c)
 {
     struct xw_out *o = &c->out;
@@ -161,12 +171,23 @@ int xw__out_flush_to(xw_connection_t *c, uint64_t seq)
     return seq > c->out.flushed ? xw__out_flush(c) : (c->error ? -EPIPE : 0);
 }
 
+int xw__out_write_through(xw_connection_t *c, struct iovec *iov, size_t n, uint64_t requests)
+{
+    int r = xw__out_flush(c); /* xwire's own bytes first: empty while the socket is lent */
+    if (r < 0)
+        return r;
+    c->out.seq += requests;
+    return write_vec(c, iov, n);
+}
+
 /* Lock held, not writing. A GetInputFocus whose reply is dropped: it resets the
  * void run, burns a sequence number with zero low bits, or completes a check. */
 int xw__out_sync(xw_connection_t *c)
 {
     static const xw_protocol_request_t sync_req = {.count = 1, .opcode = XW_GET_INPUT_FOCUS};
     xw_get_input_focus_request_t r = {0};
+    if (own_socket(c) < 0)
+        return -EPIPE;
     xw__out_frame((uint8_t *)&r, &sync_req, XW_GET_INPUT_FOCUS, sizeof(r) / 4);
     uint64_t seq = c->out.seq + 1;
     if (xw__pend_add(c, seq, XW_REQUEST_DISCARD_REPLY, &sync_req) < 0)
@@ -239,7 +260,9 @@ static int make_room(xw_connection_t *c, int isvoid, unsigned nfds)
         if (c->error)
             return -EPIPE;
         int r;
-        if (c->borrow && !c->borrow_owned)
+        if (XW_UNLIKELY(c->lend.give_back))
+            r = xw__lend_take_back(c); /* then round again: another thread may write */
+        else if (c->borrow && !c->borrow_owned)
             r = xw__borrow_take(c); /* the sequence number comes from the owner */
         else if (o->nfds + nfds > XW_MAX_FDS)
             r = xw__out_flush(c);
@@ -421,7 +444,7 @@ XW_EXPORT void xw_send_fd(xw_connection_t *c, int fd)
         return;
     }
     xw__lock(c);
-    wait_not_writing(c);
+    own_socket(c);
     if (!c->error && c->out.nfds == XW_MAX_FDS)
         xw__out_flush(c);
     if (c->error || c->out.nfds == XW_MAX_FDS)

@@ -227,6 +227,29 @@ struct xw_in {
     struct xw_special_event *special;
 };
 
+/* ---- the socket lent to another owner (lend.c): xw_take_socket / xw_writev ---- */
+
+/* Sequences one owner's turn with the socket covered, with the flags it took it
+ * with: a packet for a sequence xwire does not track is the owner's only inside one.
+ * Ranges the server has answered past are dropped; when all are live the two
+ * oldest merge (the merged range then also covers xwire's requests between them). */
+#define XW_LEND_RANGES 16u
+
+struct xw_lend_range {
+    uint64_t first, last; /* last is UINT64_MAX while the owner holds the socket */
+    int flags;            /* XW_REQUEST_CHECKED, _DISCARD_REPLY, _REPLY_FDS */
+};
+
+struct xw_lend {
+    void (*give_back)(void *closure); /* the owner's return callback; NULL while xwire holds the socket */
+    void *closure;
+    int moving;   /* give_back is running with the lock released */
+    int used;     /* the socket has been lent: unknown sequences may be the owner's */
+    unsigned nranges;
+    struct xw_lend_range ranges[XW_LEND_RANGES];
+    struct xw_queue stash; /* the owner's replies and kept errors, in sequence order (owned) */
+};
+
 struct xw_connection_t {
     struct xw_out out; /* first: the send fast path touches only this, single, mu */
     int single;        /* xw_connection_set_single_threaded: no locking */
@@ -252,6 +275,7 @@ struct xw_connection_t {
     int borrow_owned;
     int borrow_fd;
     struct xw_queue borrow_stash; /* replies left by a too-small _into buffer (owned) */
+    struct xw_lend lend;
 };
 
 /* ---- send limits and the pending ring's inline path (out.c's fast path, in.c) ---- */
@@ -259,14 +283,15 @@ struct xw_connection_t {
 /* Lock held. The fast path runs while seq < fast_limit: that single compare covers
  * a fatal error, a thread writing with the lock released, the automatic sync after
  * XW_MAX_VOID_RUN void requests and a sequence number whose low 32 bits are zero
- * (a 32-bit cookie of 0 means "failed"), and a borrowed connection that does not
- * hold its owner's socket. */
+ * (a 32-bit cookie of 0 means "failed"), a borrowed connection that does not
+ * hold its owner's socket, and a socket lent to another owner (xw_take_socket). */
 static inline void xw__out_refresh(xw_connection_t *c)
 {
     struct xw_out *o = &c->out;
     uint64_t run = o->last_reply + XW_MAX_VOID_RUN;
     uint64_t wrap = o->seq | 0xffffffffu;
-    int closed = c->error || o->writing || (c->borrow && !c->borrow_owned); /* borrowed: no socket yet */
+    int closed = c->error || o->writing || (c->borrow && !c->borrow_owned) /* borrowed: no socket yet */
+                 || c->lend.give_back; /* lent out: the first send takes it back */
     o->fast_limit = closed ? 0 : (run < wrap ? run : wrap);
     __atomic_store_n(&o->inline_limit, c->single ? o->fast_limit : 0, __ATOMIC_RELAXED);
 }
@@ -512,6 +537,16 @@ int xw__borrow_reply(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t 
 int xw__borrow_check(xw_connection_t *c, uint64_t seq, struct xw_pkt **pkt);
 void xw__borrow_discard(xw_connection_t *c, uint64_t seq);
 int xw__borrow_event(xw_connection_t *c, int64_t deadline, int reading, struct xw_pkt **pkt);
+
+/* lend.c (lock held): the socket lent to another owner. take_back runs the owner's
+ * callback with the lock released; the others never release it. */
+int xw__lend_take_back(xw_connection_t *c);
+int xw__lend_owner(xw_connection_t *c, uint64_t seq, struct xw_pend *e);
+void xw__lend_keep(xw_connection_t *c, struct xw_queue *q);
+int xw__lend_take(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need,
+                  struct xw_pkt **pkt);
+/* out.c: the owner's bytes, now, after xwire's own; requests joins the count. */
+int xw__out_write_through(xw_connection_t *c, struct iovec *iov, size_t n, uint64_t requests);
 
 /* setup.c */
 int xw__setup_check(const uint8_t *s, size_t len, char *why, size_t whycap);

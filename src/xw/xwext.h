@@ -160,6 +160,36 @@ XW_EXPORT int xw_wait_for_reply64_timeout(xw_connection_t *c, uint64_t request, 
  * instead of being dropped. */
 XW_EXPORT void xw_discard_reply_keep_error64(xw_connection_t *c, uint64_t sequence);
 
+/* ---- lending the socket to another owner (src/lend.c) ----
+ * libxcb's xcb_take_socket/xcb_writev, as libX11 uses them: the other owner writes
+ * its requests itself and numbers them; xwire still reads every packet. */
+
+/** Lends the connection's socket to another owner. First takes it back from a
+ * current owner (running its return_socket), then writes everything xwire has
+ * buffered. *sent = the 64-bit sequence number of the last request sent; the
+ * owner's requests follow it. From then on the owner writes with xw_writev() until
+ * xwire needs the socket for a request of its own (any send, sync, QueryExtension,
+ * xw_send_fd, or another take): xwire then calls return_socket(closure) with its
+ * lock released, and the owner writes what it holds through xw_writev() before
+ * returning. Flushes, reply waits and event calls do not take the socket back.
+ * flags: XW_REQUEST_CHECKED keeps errors for the owner's requests for
+ * xw_poll_for_reply64()/xw_wait_for_reply64() instead of the event queue;
+ * XW_REQUEST_DISCARD_REPLY drops their replies; XW_REQUEST_REPLY_FDS makes each of
+ * their replies claim fds (byte 1), as libxcb does. Replies to the owner's requests
+ * are kept by sequence until claimed with those calls, which answer as libxcb's do.
+ * The owner must send a reply-bearing request at least every 65,535 requests; its
+ * requests count as void for xwire's automatic sync. Returns 1, or 0 when the
+ * connection has failed, return_socket is NULL or c is a borrowed connection.
+ * Thread-safe. */
+XW_EXPORT int xw_take_socket(xw_connection_t *c, void (*return_socket)(void *closure), void *closure, int flags,
+                             uint64_t *sent);
+
+/** The socket's owner (after xw_take_socket()) writes count iovecs (empty ones and
+ * count 0 allowed) completing requests requests (possibly 0), which join the
+ * sequence count. Blocks until every byte is written, reading what the server
+ * sends meanwhile; the iovecs are advanced in place. Returns 1, or 0 on a
+ * connection error. Thread-safe. */
+XW_EXPORT int xw_writev(xw_connection_t *c, struct iovec *vector, int count, uint64_t requests);
 
 /* ---- borrowed connections (src/borrow.c) ----
  * For libxwire-xcb, and any other library that owns a connection with a socket

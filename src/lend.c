@@ -1,0 +1,203 @@
+/* lend.c — the socket lent to another owner (xw_take_socket, xw_writev): Xlib's side of its I/O on xwire. */
+#include "xwint.h"
+
+/* Who owns what: between xw_take_socket() and the next xwire send, the owner (Xlib)
+ * writes its own requests through xw_writev() and numbers them itself; xwire still
+ * reads everything. Replies and kept errors to the owner's requests go to
+ * lend.stash (owned by the connection, freed at disconnect) until the owner claims
+ * them with xw_poll_for_reply64()/xw_wait_for_reply64(); its other errors and every
+ * event go to the event queue as usual.
+ * Locks: the owner's return callback runs with xwire's lock released (it takes the
+ * owner's locks and re-enters xw_writev); lend.moving keeps the other threads of
+ * ours from sending meanwhile, since the fast path stays closed while give_back is
+ * set (xw__out_refresh). */
+
+/* The server has answered past seq: no packet for it can come any more. */
+static int answered_past(const xw_connection_t *c, uint64_t seq)
+{
+    return seq < c->in.last_seq;
+}
+
+static void range_drop(xw_connection_t *c, unsigned i)
+{
+    struct xw_lend *l = &c->lend;
+    if (l->ranges[i].flags & XW_REQUEST_REPLY_FDS)
+        c->in.fdwait--; /* its fds no longer need keeping */
+    memmove(l->ranges + i, l->ranges + i + 1, (l->nranges - i - 1) * sizeof(l->ranges[0]));
+    l->nranges--;
+}
+
+/* Room for one more range: drop the answered ones, else merge the two oldest. */
+static void range_room(xw_connection_t *c)
+{
+    struct xw_lend *l = &c->lend;
+    for (unsigned i = l->nranges; i-- > 0;)
+        if (l->ranges[i].last != UINT64_MAX && answered_past(c, l->ranges[i].last))
+            range_drop(c, i);
+    if (l->nranges < XW_LEND_RANGES)
+        return;
+    /* the merged range keeps both turns' flags; range_drop releases the second's fd wait */
+    if ((l->ranges[1].flags & ~l->ranges[0].flags) & XW_REQUEST_REPLY_FDS)
+        c->in.fdwait++;
+    l->ranges[0].flags |= l->ranges[1].flags;
+    l->ranges[0].last = l->ranges[1].last;
+    range_drop(c, 1);
+}
+
+/* The owner's turn ends at out.seq; a turn in which it sent nothing leaves no range. */
+static void range_close(xw_connection_t *c)
+{
+    struct xw_lend *l = &c->lend;
+    struct xw_lend_range *r = &l->ranges[l->nranges - 1];
+    if (r->first <= c->out.seq)
+        r->last = c->out.seq;
+    else
+        range_drop(c, l->nranges - 1);
+}
+
+int xw__lend_take_back(xw_connection_t *c)
+{
+    struct xw_lend *l = &c->lend;
+    while (l->give_back && l->moving && !c->error)
+        xw__cond_wait(&c->out_cond, &c->mu, -1);
+    if (!l->give_back || c->error)
+        return c->error ? -EPIPE : 0;
+    void (*give_back)(void *) = l->give_back;
+    l->moving = 1;
+    xw__unlock(c);
+    give_back(l->closure); /* the owner writes what it holds through xw_writev */
+    xw__lock(c);
+    l->moving = 0;
+    l->give_back = NULL;
+    l->closure = NULL;
+    range_close(c);
+    xw__out_refresh(c);
+    xw__cond_broadcast(&c->out_cond);
+    return c->error ? -EPIPE : 0;
+}
+
+/* Lock held. Whether seq, which xwire's pending ring does not track, is the owner's;
+ * if so *e is a finished entry with the flags of the owner's turn (routing then
+ * leaves the ring alone). */
+int xw__lend_owner(xw_connection_t *c, uint64_t seq, struct xw_pend *e)
+{
+    const struct xw_lend *l = &c->lend;
+    for (unsigned i = 0; i < l->nranges; i++) {
+        const struct xw_lend_range *r = &l->ranges[i];
+        if (seq < r->first || seq > r->last)
+            continue;
+        *e = (struct xw_pend){
+            .seq = seq,
+            .flags = (uint16_t)r->flags,
+            .done = 1,
+            .dead = (r->flags & XW_REQUEST_DISCARD_REPLY) ? 1 : 0,
+        };
+        return 1;
+    }
+    return 0;
+}
+
+/* Lock held. Moves the routed packets of q to the stash: they arrive in sequence
+ * order, so the stash stays sorted. */
+void xw__lend_keep(xw_connection_t *c, struct xw_queue *q)
+{
+    struct xw_pkt *p;
+    while ((p = xw__queue_pop(q)))
+        xw__queue_push(&c->lend.stash, p);
+}
+
+/* The first stashed packet of seq and the one before it (NULL: it is the head). */
+static struct xw_pkt *stash_find(struct xw_queue *s, uint64_t seq, struct xw_pkt **prev)
+{
+    *prev = NULL;
+    for (struct xw_pkt *p = s->head; p && p->seq <= seq; *prev = p, p = p->next)
+        if (p->seq == seq)
+            return p;
+    return NULL;
+}
+
+static void stash_unlink(struct xw_queue *s, struct xw_pkt *prev, struct xw_pkt *p)
+{
+    if (prev)
+        prev->next = p->next;
+    else
+        s->head = p->next;
+    if (s->tail == p)
+        s->tail = prev;
+    p->next = NULL;
+}
+
+/* Lock held. libxcb's answer for a request xwire does not track: its next stashed
+ * reply or error; nothing once the server is past it (a later packet, or its own
+ * error, was read) or when it was never sent; else wait for input until the
+ * deadline. Returns as xw__reply_take_fit does. */
+int xw__lend_take(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need,
+                  struct xw_pkt **pkt)
+{
+    int polled = 0;
+    *pkt = NULL;
+    for (;;) {
+        struct xw_pkt *prev, *p = stash_find(&c->lend.stash, seq, &prev);
+        if (p && p->kind == XW_PKT_REPLY && p->len + p->nfds * sizeof(int) > cap) {
+            *need = p->len + p->nfds * sizeof(int);
+            return -ENOSPC;
+        }
+        if (p) {
+            stash_unlink(&c->lend.stash, prev, p);
+            *pkt = p;
+            return 1;
+        }
+        if (seq <= c->in.done_seq || seq > c->out.seq || !seq)
+            return 1;
+        if (c->error)
+            return -EPIPE;
+        if (deadline == 0 && polled++)
+            return 0;
+        if (xw__in_wait(c, deadline) == -ETIMEDOUT)
+            return 0;
+    }
+}
+
+/* Lock held. Takes the socket back from a current owner and writes everything
+ * buffered, however often other threads add to it meanwhile. */
+static int settle(xw_connection_t *c)
+{
+    for (;;) {
+        if (xw__lend_take_back(c) < 0 || xw__out_flush(c) < 0)
+            return -EPIPE;
+        if (!c->lend.give_back && !c->out.writing && c->out.ptr == c->out.buf)
+            return 0;
+    }
+}
+
+XW_EXPORT int xw_take_socket(xw_connection_t *c, void (*return_socket)(void *closure), void *closure, int flags,
+                             uint64_t *sent)
+{
+    int ok = 0;
+    xw__lock(c);
+    if (!c->error && !c->borrow && return_socket && settle(c) == 0) {
+        struct xw_lend *l = &c->lend;
+        range_room(c);
+        l->ranges[l->nranges++] = (struct xw_lend_range){c->out.seq + 1, UINT64_MAX, flags};
+        if (flags & XW_REQUEST_REPLY_FDS)
+            c->in.fdwait++;
+        l->give_back = return_socket;
+        l->closure = closure;
+        l->used = 1;
+        xw__out_refresh(c);
+        *sent = c->out.seq;
+        ok = 1;
+    }
+    xw__unlock(c);
+    return ok;
+}
+
+XW_EXPORT int xw_writev(xw_connection_t *c, struct iovec *vector, int count, uint64_t requests)
+{
+    int ok = 0;
+    xw__lock(c);
+    if (!c->error && !c->borrow && count >= 0)
+        ok = xw__out_write_through(c, vector, (size_t)count, requests) == 0;
+    xw__unlock(c);
+    return ok;
+}
