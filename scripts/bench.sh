@@ -23,6 +23,6 @@ if [[ -f $dir/build.ninja ]]; then
 else
   quiet meson setup "$dir" -Dbuildtype=release -Dtests=false
 fi
-quiet ninja -C "$dir" bench/xwbench
+quiet nice ninja -C "$dir" xwbench-all
 
 exec "$dir/bench/xwbench" --results "$root/results" "$@"
