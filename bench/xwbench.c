@@ -11,6 +11,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "alloc_count.h"
+
 #ifdef XWBENCH_CALLGRIND
 #include <valgrind/callgrind.h>
 #define INSTRUMENT_ON() CALLGRIND_START_INSTRUMENTATION
@@ -92,7 +94,7 @@ static int n_series;
 void meter_start(struct meter *m)
 {
     m->server_cpu0 = m->server && !server_is_fake(m->server) ? server_cpu_seconds(m->server) : -1;
-    m->allocs0 = alloc_count();
+    m->allocs0 = alloc_count_total();
     getrusage(RUSAGE_SELF, &m->r0);
     clock_gettime(CLOCK_MONOTONIC, &m->t0);
     INSTRUMENT_ON();
@@ -103,7 +105,7 @@ void meter_stop(struct meter *m)
     INSTRUMENT_OFF();
     clock_gettime(CLOCK_MONOTONIC, &m->t1);
     getrusage(RUSAGE_SELF, &m->r1);
-    m->allocs1 = alloc_count();
+    m->allocs1 = alloc_count_total();
     m->server_cpu1 = m->server_cpu0 >= 0 ? server_cpu_seconds(m->server) : -1;
 }
 

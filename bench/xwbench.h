@@ -78,9 +78,8 @@ struct meter {
 void meter_start(struct meter *m);
 void meter_stop(struct meter *m);
 
-/* Heap calls (malloc, calloc, realloc, free excluded) seen so far by the interposed
- * allocator in alloc_count.c; UINT64_MAX when counting is compiled out (sanitizers). */
-uint64_t alloc_count(void);
+/* Heap calls are counted by the allocator the tests interpose too (tests/lib/alloc_count.h,
+ * alloc_count_total: every thread's, UINT64_MAX when a sanitizer owns malloc). */
 
 /* ---- cases ---- */
 

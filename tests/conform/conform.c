@@ -12,41 +12,19 @@
 #include <xcb/xcb.h>
 #include <xw/xw.h>
 
+#include "alloc_count.h"
 #include "conform.h"
 #include "conform_list.h"
 #include "fake_server.h"
 #include "fdcheck.h"
 #include "harness.h"
 
-/* ---- heap allocations made by xwire's request calls (glibc's allocator replaced) ---- */
+/* ---- heap allocations made by xwire's request calls (alloc_count.h) ---- */
 
-
-static _Thread_local int counting;
+/* The test thread's count when xwire's request call began; the calls since are
+ * added at cf_end. */
+static unsigned long counted_from;
 static unsigned long allocs, warm_allocs;
-
-#if XW_COUNT_ALLOCS
-void *__libc_malloc(size_t size);
-void *__libc_calloc(size_t n, size_t size);
-void *__libc_realloc(void *p, size_t size);
-
-void *malloc(size_t size)
-{
-    allocs += counting;
-    return __libc_malloc(size);
-}
-
-void *calloc(size_t n, size_t size)
-{
-    allocs += counting;
-    return __libc_calloc(n, size);
-}
-
-void *realloc(void *p, size_t size)
-{
-    allocs += counting;
-    return __libc_realloc(p, size);
-}
-#endif
 
 /* Known differences, each with its reason: libxcb is wrong on the wire here, xwire
  * follows the protocol (see shared/FACTS.md). Listed, never skipped silently. */
@@ -339,7 +317,7 @@ void cf_begin(struct cf *cf)
 void cf_mid(struct cf *cf)
 {
     if (cf->skip_xcb) {
-        counting = 1;
+        counted_from = alloc_count_begin();
         return;
     }
     free(xcb_get_input_focus_reply(cf->xc, xcb_get_input_focus(cf->xc), NULL));
@@ -357,7 +335,7 @@ void cf_mid(struct cf *cf)
         return;
     }
     take(&sx, &xcb_bytes, &xcb_len, &xcb_fds);
-    counting = 1; /* only xwire's request call runs until cf_end */
+    counted_from = alloc_count_begin(); /* only xwire's request call runs until cf_end */
 }
 
 static int known_index(const struct cf_case *c)
@@ -408,7 +386,7 @@ void cf_end(struct cf *cf)
     uint8_t *b;
     size_t n;
     int f;
-    counting = 0;
+    allocs += alloc_count_end(counted_from);
     if (current_v == 0) { /* the first call of a form may query its extension once */
         warm_allocs += allocs;
         allocs = 0;

@@ -21,6 +21,8 @@ for x in good/*.xml; do
         ko "xwgen failed on $x"
     fi
 done
+# The core-style description keeps a golden inline sender (the unlocked write-buffer path).
+if grep -q 'xw__out_reserve' good/coredemo.c; then ok; else ko "good/coredemo.c has no inline sender path"; fi
 for x in bad/*.xml; do
     want=$(cat "${x%.xml}.err")
     got=$("$xwgen" -I "$proto" -o "$out/a" "$x" 2>&1 >/dev/null)

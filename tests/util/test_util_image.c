@@ -25,7 +25,7 @@
 
 #include "util_oracle.h"
 
-#include "other6/dpyserver.h"
+#include "dpyserver.h"
 #include "xwtest.h"
 
 static xw_connection_t *c;

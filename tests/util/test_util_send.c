@@ -1,7 +1,7 @@
 /* test_util_send.c — every helper of xw_aux.h and xw_icccm.h that sends puts the same
  * bytes on the wire as its xcb-util twin: xcb-util, xwire and xwire on a connection
  * borrowed from libxcb, each connected to one recording fake server
- * (tests/other6/dpyserver.c), run the same cases (util_send_cases.inc, written once in
+ * (tests/xlib/dpyserver.c), run the same cases (util_send_cases.inc, written once in
  * xcb-util's names and included again renamed). Also counts the heap allocations per
  * call of each, after warm-up: 0 for xwire's senders and fixed-size getters. */
 #include <check.h>

@@ -23,7 +23,7 @@ struct req_mark *tally_find(const char *ext, const char *name)
     for (size_t i = 0; i < nall; i++)
         if (!strcmp(all[i].ext, ext) && !strcmp(all[i].name, name))
             return &all[i];
-    fprintf(stderr, "other6: request %s %s is not in the list (test bug)\n", ext, name);
+    fprintf(stderr, "tally: request %s %s is not in the list (test bug)\n", ext, name);
     abort();
 }
 
@@ -32,7 +32,7 @@ int tally_case(struct req_mark *m, int ok, const char *what)
     m->cases++;
     if (ok) {
         passed++;
-        if (getenv("OTHER6_VERBOSE"))
+        if (getenv("XW_TALLY_VERBOSE"))
             printf("ok    %s %s: %s\n", m->ext, m->name, what);
     } else {
         m->failed++;

@@ -5,8 +5,8 @@
  * requests (XKB UseExtension; XInput GetExtensionVersion, XIQueryVersion, OpenDevice,
  * ChangeDeviceControl; RandR QueryVersion) with minimal valid replies, and records every
  * request per connection. */
-#ifndef XW_OTHER6_DPYSERVER_H
-#define XW_OTHER6_DPYSERVER_H
+#ifndef XW_XLIB_DPYSERVER_H
+#define XW_XLIB_DPYSERVER_H
 
 #include <pthread.h>
 #include <stddef.h>

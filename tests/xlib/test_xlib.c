@@ -566,7 +566,7 @@ static const char *const not_expressible[] = {
 
 int main(void)
 {
-    xlc_watchdog("other6-xlib", 40);
+    xlc_watchdog("xlib-oracle", 40);
     tally_begin("Xlib (libXext Xdbe, libXxf86vm)", marks, sizeof(marks) / sizeof(marks[0]));
     int fds_at_start = count_open_fds();
     if (xlc_open() < 0)

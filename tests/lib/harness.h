@@ -25,16 +25,4 @@ static inline uint64_t harness_seed(const char *a, const char *b)
     return h;
 }
 
-/* Sanitizers bring their own allocator: allocation counts are made in plain builds. */
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define XW_COUNT_ALLOCS 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define XW_COUNT_ALLOCS 0
-#endif
-#endif
-#ifndef XW_COUNT_ALLOCS
-#define XW_COUNT_ALLOCS 1
-#endif
-
 #endif

@@ -1,8 +1,8 @@
 /* tally.h — per-request bookkeeping for the "other six" checks: every request of a
  * description is listed, each case compares bytes (or a server's verdict), and a request
  * counts as checked only when it had at least one case and none failed. */
-#ifndef XW_OTHER6_TALLY_H
-#define XW_OTHER6_TALLY_H
+#ifndef XW_XLIB_TALLY_H
+#define XW_XLIB_TALLY_H
 
 #include <stddef.h>
 #include <stdint.h>

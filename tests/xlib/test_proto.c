@@ -14,7 +14,7 @@
  * STRING8/char/BYTE are followed by zero padding to 4 bytes where the XML says
  * <pad align="4"/> and at the end of the request.
  *
- * The fake server (tests/fake_server.h, over a socketpair) answers QueryExtension and
+ * The fake server (tests/lib/fake_server.h, over a socketpair) answers QueryExtension and
  * GetInputFocus only; requests of the three extensions are recorded, never answered, and
  * reply cookies are discarded. */
 #include <signal.h>
@@ -473,7 +473,7 @@ static void xevie_cases(void)
 static void on_alarm(int sig)
 {
     (void)sig;
-    static const char msg[] = "other6-proto: timed out after 30 s\n0 passed, 1 failed\n";
+    static const char msg[] = "protocol-by-hand: timed out after 30 s\n0 passed, 1 failed\n";
     (void)!write(1, msg, sizeof(msg) - 1);
     _exit(1);
 }

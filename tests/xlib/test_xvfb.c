@@ -211,7 +211,7 @@ static void dbe_cases(void)
 static void on_alarm(int sig)
 {
     (void)sig;
-    static const char msg[] = "other6-xvfb: timed out after 40 s\n0 passed, 1 failed\n";
+    static const char msg[] = "ge-dbe-xvfb: timed out after 40 s\n0 passed, 1 failed\n";
     (void)!write(1, msg, sizeof(msg) - 1);
     if (X.pid > 0)
         kill(X.pid, SIGKILL);

@@ -1,8 +1,8 @@
 /* xlcapture.h — one Xlib connection and one xwire connection to the same fake server
  * (dpyserver.c), and the requests each sent around a call, for byte comparisons of Xlib-side
  * libraries against xwire. */
-#ifndef XW_OTHER6_XLCAPTURE_H
-#define XW_OTHER6_XLCAPTURE_H
+#ifndef XW_XLIB_XLCAPTURE_H
+#define XW_XLIB_XLCAPTURE_H
 
 #include <stddef.h>
 #include <stdint.h>

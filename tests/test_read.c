@@ -1,0 +1,524 @@
+/* test_read.c — the read path against a scripted fake server: packets split
+ * anywhere, sequence numbers, lengths, validators, XGE, and hostile servers. */
+#include <check.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "fake_conn.h"
+
+/* A reply header for seq whose length field claims words more words. */
+static void send_reply_claiming(uint64_t seq, uint32_t words)
+{
+    uint8_t b[32];
+    fake_reply(b, (uint16_t)seq, 0, NULL, 0);
+    memcpy(b + 4, &words, 4);
+    fake_send(&F, b, 32);
+}
+
+/* ---- the read path ---- */
+
+/* An event, a reply with 8 extra bytes and an error, split at byte k. */
+START_TEST(split_at_every_byte)
+{
+    uint8_t stream[128], extra[32];
+    for (int i = 0; i < 32; i++)
+        extra[i] = (uint8_t)(i + 1);
+    size_t n = 0;
+    fake_event(stream, 33, 1, 0xabcdef);
+    n += 32;
+    n += fake_reply(stream + n, 1, 7, extra, 32);
+    fake_error(stream + n, 2, 3, 0x1200005, 8, 0);
+    n += 32;
+    for (size_t k = 1; k < n; k++) {
+        c = fake_connect(&F, NULL, 0);
+        uint64_t s1 = send_reply_req(XW_REQUEST_CHECKED, 16);
+        uint64_t s2 = send_void(XW_REQUEST_CHECKED, 8);
+        ck_assert_uint_eq(s1, 1);
+        ck_assert_uint_eq(s2, 2);
+        ck_assert_int_eq(xw_flush(c), 1);
+        expect_requests(2);
+        fake_send(&F, stream, k);
+        xw_generic_event_t *ev = xw_poll_for_event(c); /* reads the first part */
+        if (k < 32)
+            ck_assert_ptr_null(ev);
+        free(ev);
+        fake_send(&F, stream + k, n - k);
+        if (k >= 32)
+            ev = NULL;
+        else
+            ev = xw_wait_for_event(c);
+        if (k < 32) {
+            ck_assert_ptr_nonnull(ev);
+            ck_assert_uint_eq(ev->response_type, 33);
+            ck_assert_uint_eq(ev->full_sequence, 1);
+            free(ev);
+        }
+        uint8_t *r = xw_wait_for_reply(c, (unsigned)s1, NULL);
+        ck_assert_ptr_nonnull(r);
+        ck_assert_uint_eq(r[1], 7);
+        ck_assert_uint_eq(fs_rd32(r + 4), 2);
+        ck_assert_int_eq(memcmp(r + 8, extra, 32), 0);
+        free(r);
+        xw_void_cookie_t ck = {(unsigned)s2};
+        xw_generic_error_t *e = xw_request_check(c, ck);
+        ck_assert_ptr_nonnull(e);
+        ck_assert_uint_eq(e->error_code, 3);
+        ck_assert_uint_eq(e->resource_id, 0x1200005);
+        ck_assert_uint_eq(e->full_sequence, 2);
+        free(e);
+        ck_assert_int_eq(xw_connection_has_error(c), 0);
+        hang_up();
+    }
+}
+END_TEST
+
+/* A reply bigger than the read buffer, fed in awkward pieces. */
+START_TEST(big_reply_in_pieces)
+{
+    static const size_t pieces[] = {1, 31, 32, 33, 4095, 65535, 65536, 65537, 99999};
+    size_t extra_len = 200000;
+    uint8_t *extra = malloc(extra_len), *stream = malloc(extra_len + 64);
+    for (size_t i = 0; i < extra_len; i++)
+        extra[i] = (uint8_t)(i * 7);
+    size_t n = fake_reply(stream, 1, 0, extra, extra_len);
+    for (size_t p = 0; p < sizeof(pieces) / sizeof(pieces[0]); p++) {
+        uint64_t s1 = connect_and_ask(XW_REQUEST_CHECKED, 20);
+        for (size_t off = 0; off < n; off += pieces[p]) {
+            size_t k = n - off < pieces[p] ? n - off : pieces[p];
+            fake_send(&F, stream + off, k);
+            void *none = NULL;
+            xw_generic_error_t *e = NULL;
+            if (off + k < n) {
+                ck_assert_int_eq(xw_poll_for_reply64(c, s1, &none, &e), 0);
+            }
+        }
+        uint8_t *r = xw_wait_for_reply64(c, s1, NULL);
+        ck_assert_ptr_nonnull(r);
+        ck_assert_int_eq(memcmp(r + 8, extra, extra_len), 0);
+        free(r);
+        hang_up();
+    }
+    free(extra);
+    free(stream);
+}
+END_TEST
+
+START_TEST(out_of_order_sequence_is_fatal)
+{
+    c = fake_connect(&F, NULL, 0);
+    uint64_t s1 = send_reply_req(XW_REQUEST_CHECKED, 16);
+    uint64_t s2 = send_reply_req(XW_REQUEST_CHECKED, 16);
+    flush_to_server(2);
+    send_reply(s2, 0);
+    send_reply(s1, 0);
+    void *r = xw_wait_for_reply64(c, s1, NULL);
+    ck_assert_ptr_null(r);
+    free(xw_wait_for_reply64(c, s2, NULL));
+    ck_assert_ptr_nonnull(strstr(dead_with(XW_CONN_CLOSED_MALFORMED), "was never sent"));
+    check_dead_connection_returns_at_once();
+}
+END_TEST
+
+START_TEST(huge_length_is_fatal_before_allocating)
+{
+    uint64_t s1 = connect_and_ask(XW_REQUEST_CHECKED, 16);
+    send_reply_claiming(s1, 0xffffffffu);
+    ck_assert_str_eq(wait_ends_connection(s1, XW_CONN_CLOSED_MALFORMED), "malformed reply: length 4294967295 words");
+}
+END_TEST
+
+static int reject_ee(const void *packet, size_t len)
+{
+    return len >= 9 && ((const uint8_t *)packet)[8] == 0xee ? -1 : 0;
+}
+
+START_TEST(validator_turns_reply_into_error)
+{
+    uint8_t b[64], extra[24] = {0xee}, ok[24] = {1};
+    c = fake_connect(&F, NULL, 0);
+    uint64_t s1 = send_req(XW_REQUEST_CHECKED, 16, 0, 0, NULL, 0, NULL, reject_ee);
+    uint64_t s2 = send_req(XW_REQUEST_CHECKED, 16, 0, 0, NULL, 0, NULL, reject_ee);
+    flush_to_server(2);
+    fake_send(&F, b, fake_reply(b, (uint16_t)s1, 0, extra, 24));
+    fake_send(&F, b, fake_reply(b, (uint16_t)s2, 0, ok, 24));
+    uint8_t buf[64];
+    size_t len = 0;
+    xw_generic_error_t err;
+    ck_assert_int_eq(xw_wait_for_reply_into(c, s1, buf, sizeof(buf), &len, &err, -1), 2);
+    ck_assert_uint_eq(err.response_type, 0);
+    ck_assert_uint_eq(err.error_code, XW_ERROR_MALFORMED_REPLY);
+    ck_assert_uint_eq(err.full_sequence, (uint32_t)s1);
+    ck_assert_int_eq(xw_wait_for_reply_into(c, s2, buf, sizeof(buf), &len, &err, -1), 1);
+    ck_assert_uint_eq(len, 32);
+    ck_assert_uint_eq(buf[8], 1);
+    ck_assert_int_eq(xw_connection_has_error(c), 0);
+}
+END_TEST
+
+/* The server sends the first n bytes of a packet and closes its side while the
+ * client waits for seq's reply. */
+static void closes_mid_packet(uint64_t seq, const uint8_t *packet, size_t n)
+{
+    fake_send(&F, packet, n);
+    shutdown(F.fd, SHUT_WR);
+    ck_assert_str_eq(wait_ends_connection(seq, XW_CONN_ERROR),
+                     "server closed the connection in the middle of a packet");
+    check_dead_connection_returns_at_once();
+}
+
+START_TEST(server_closes_mid_reply)
+{
+    uint8_t b[64];
+    uint64_t s1 = connect_and_ask(XW_REQUEST_CHECKED, 16);
+    fake_reply(b, (uint16_t)s1, 0, NULL, 0);
+    closes_mid_packet(s1, b, 20);
+}
+END_TEST
+
+START_TEST(reply_to_void_request_is_fatal)
+{
+    c = fake_connect(&F, NULL, 0);
+    uint64_t s1 = send_void(0, 127);
+    flush_to_server(1);
+    send_reply(s1, 0);
+    ck_assert_ptr_null(xw_wait_for_event(c));
+    ck_assert_ptr_nonnull(strstr(dead_with(XW_CONN_CLOSED_MALFORMED), "belongs to no request awaiting a reply"));
+}
+END_TEST
+
+START_TEST(keymap_notify_has_no_sequence)
+{
+    uint8_t b[64];
+    uint64_t s1 = connect_and_ask(XW_REQUEST_CHECKED, 43);
+    send_reply(s1, 0);
+    memset(b, 0xff, 32);
+    b[0] = 11;
+    fake_send(&F, b, 32);
+    free(xw_wait_for_reply64(c, s1, NULL));
+    xw_generic_event_t *ev = xw_wait_for_event(c);
+    ck_assert_ptr_nonnull(ev);
+    ck_assert_uint_eq(ev->response_type, 11);
+    ck_assert_uint_eq(ev->full_sequence, (uint32_t)s1);
+    free(ev);
+    ck_assert_int_eq(xw_connection_has_error(c), 0);
+}
+END_TEST
+
+START_TEST(list_fonts_with_info_multi_reply)
+{
+    c = fake_connect(&F, NULL, 0);
+    /* the description xwgen writes for ListFontsWithInfo (its replies, 32 bytes
+     * here, would not pass the generated validator) */
+    uint8_t hdr[4] = {0};
+    struct iovec parts[3] = {{0}, {0}, {hdr, 4}};
+    xw_protocol_request_t req = {.count = 1, .opcode = XW_LIST_FONTS_WITH_INFO, .multi_reply = 1, .multi_end = 0};
+    uint64_t s1 = xw_send(c, XW_REQUEST_CHECKED, parts + 2, &req, 4, 0, NULL);
+    uint64_t s2 = send_reply_req(XW_REQUEST_CHECKED, 43);
+    flush_to_server(2);
+    for (uint8_t namelen = 3; namelen != 255; namelen = namelen ? namelen - 1 : 255)
+        send_reply(s1, namelen);
+    send_reply(s2, 9);
+    for (int want = 3; want >= 0; want--) {
+        uint8_t *r = xw_wait_for_reply64(c, s1, NULL);
+        ck_assert_ptr_nonnull(r);
+        ck_assert_int_eq(r[1], want);
+        free(r);
+    }
+    ck_assert_ptr_null(xw_wait_for_reply64(c, s1, NULL));
+    uint8_t *r = xw_wait_for_reply64(c, s2, NULL);
+    ck_assert_ptr_nonnull(r);
+    ck_assert_int_eq(r[1], 9);
+    free(r);
+    ck_assert_int_eq(xw_connection_has_error(c), 0);
+}
+END_TEST
+
+START_TEST(timeouts)
+{
+    c = fake_connect(&F, NULL, 0);
+    uint64_t s1 = send_reply_req(XW_REQUEST_CHECKED, 43);
+    void *r = NULL;
+    xw_generic_error_t *e = NULL;
+    ck_assert_int_eq(xw_wait_for_reply64_timeout(c, s1, 20, &r, &e), 0);
+    ck_assert_ptr_null(r);
+    ck_assert_ptr_null(xw_wait_for_event_timeout(c, 10));
+    uint8_t buf[64];
+    size_t len;
+    ck_assert_int_eq(xw_wait_for_event_into(c, buf, sizeof(buf), &len, 0), 0);
+    ck_assert_int_eq(xw_wait_for_reply_into(c, s1, buf, sizeof(buf), &len, NULL, 0), -ETIMEDOUT);
+    expect_requests(1);
+    send_reply(s1, 0);
+    ck_assert_int_eq(xw_wait_for_reply64_timeout(c, s1, 10000, &r, &e), 1);
+    ck_assert_ptr_nonnull(r);
+    free(r);
+    ck_assert_int_eq(xw_connection_has_error(c), 0);
+}
+END_TEST
+
+START_TEST(discard_and_error_routing)
+{
+    c = fake_connect(&F, NULL, 0);
+    uint64_t s1 = send_reply_req(XW_REQUEST_CHECKED, 43);
+    uint64_t s2 = send_reply_req(XW_REQUEST_CHECKED, 43);
+    uint64_t s3 = send_reply_req(XW_REQUEST_CHECKED, 43);
+    uint64_t s4 = send_reply_req(0, 43); /* unchecked: error to events */
+    uint64_t s5 = send_reply_req(XW_REQUEST_DISCARD_REPLY | XW_REQUEST_ERROR_TO_EVENTS, 43);
+    xw_discard_reply64(c, s1);
+    xw_discard_reply_keep_error64(c, s2);
+    xw_discard_reply(c, (unsigned)s3);
+    flush_to_server(5);
+    send_reply(s1, 0);
+    send_error(s2, 5, 0x22, 43);
+    send_error(s3, 6, 0x33, 43);
+    send_error(s4, 7, 0x44, 43);
+    send_error(s5, 8, 0x55, 43);
+    xw_generic_error_t *e = NULL;
+    ck_assert_ptr_null(xw_wait_for_reply64(c, s4, &e));
+    ck_assert_ptr_null(e);
+    static const uint8_t want_codes[] = {5, 7, 8};
+    for (int i = 0; i < 3; i++) {
+        xw_generic_event_t *ev = xw_wait_for_event(c);
+        ck_assert_ptr_nonnull(ev);
+        ck_assert_uint_eq(ev->response_type, 0);
+        ck_assert_uint_eq(((xw_generic_error_t *)ev)->error_code, want_codes[i]);
+        free(ev);
+    }
+    ck_assert_ptr_null(xw_poll_for_queued_event(c));
+    ck_assert_int_eq(xw_connection_has_error(c), 0);
+}
+END_TEST
+
+START_TEST(into_too_small_keeps_packet)
+{
+    uint8_t b[256], extra[100];
+    memset(extra, 0x5a, sizeof(extra));
+    uint64_t s1 = connect_and_ask(XW_REQUEST_CHECKED, 43);
+    size_t n = fake_reply(b, (uint16_t)s1, 0, extra, sizeof(extra));
+    fake_send(&F, b, n);
+    send_event(33, s1, 1);
+    uint8_t buf[256];
+    size_t len = 0;
+    ck_assert_int_eq(xw_wait_for_reply_into(c, s1, buf, 40, &len, NULL, -1), -ENOSPC);
+    ck_assert_uint_eq(len, n);
+    ck_assert_int_eq(xw_wait_for_reply_into(c, s1, buf, sizeof(buf), &len, NULL, -1), 1);
+    ck_assert_uint_eq(len, n);
+    ck_assert_int_eq(xw_wait_for_event_into(c, buf, 10, &len, -1), -ENOSPC);
+    ck_assert_uint_eq(len, 36);
+    ck_assert_int_eq(xw_wait_for_event_into(c, buf, sizeof(buf), &len, -1), 1);
+    ck_assert_uint_eq(len, 36);
+    ck_assert_uint_eq(fs_rd32(buf + 32), (uint32_t)s1);
+    ck_assert_int_eq(xw_wait_for_reply_into(c, s1, buf, sizeof(buf), &len, NULL, -1), 0);
+}
+END_TEST
+
+/* ---- XGE and special events ---- */
+
+/* Validators see the event as stored: wire byte 40 is at 44, after full_sequence. */
+static int reject_xge(const void *packet, size_t len)
+{
+    return len > 44 && ((const uint8_t *)packet)[44] == 0xee ? -1 : 0;
+}
+
+static const xw_validate_fn present_validators[2] = {NULL, reject_xge};
+static const xw_ext_desc_t present_desc = {.xname = "Present", .n_xge = 2, .xge_validators = present_validators};
+static xw_extension_t present_ext = {"Present", 0, &present_desc};
+static const struct fake_ext present_exts[] = {{"Present", 140, 0, 0}, {NULL, 0, 0, 0}};
+
+static void xge(uint8_t *b, uint16_t seq, uint32_t eid, uint8_t mark)
+{
+    memset(b, 0, 48);
+    b[0] = 35;
+    b[1] = 140;
+    memcpy(b + 2, &seq, 2);
+    uint32_t len = 4;
+    memcpy(b + 4, &len, 4);
+    uint16_t type = 1;
+    memcpy(b + 8, &type, 2);
+    memcpy(b + 12, &eid, 4);
+    b[40] = mark;
+    b[47] = 0x77;
+}
+
+static int send_xges(struct fake_server *f, const uint8_t *req, size_t len)
+{
+    (void)len;
+    if (req[0] != 60)
+        return 0;
+    uint8_t b[48];
+    xge(b, (uint16_t)f->seq, 0x1234, 1);
+    fake_send(f, b, 48);
+    xge(b, (uint16_t)f->seq, 0x9999, 2);
+    fake_send(f, b, 48);
+    xge(b, (uint16_t)f->seq, 0x1234, 0xee);
+    fake_send(f, b, 48);
+    return 1;
+}
+
+START_TEST(xge_special_queue_and_validation)
+{
+    c = fake_connect(&F, NULL, 0);
+    F.exts = present_exts;
+    F.on_request = send_xges;
+    fake_serve_start(&F);
+    uint32_t stamp = 0;
+    xw_special_event_t *se = xw_register_for_special_xge(c, &present_ext, 0x1234, &stamp);
+    ck_assert_ptr_nonnull(se);
+    uint64_t s = send_void(0, 60);
+    xw_generic_event_t *ev = xw_wait_for_special_event(c, se);
+    ck_assert_ptr_nonnull(ev);
+    const uint8_t *p = (const uint8_t *)ev;
+    ck_assert_uint_eq(p[0], 35);
+    ck_assert_uint_eq(ev->full_sequence, (uint32_t)s);
+    ck_assert_uint_eq(p[36 + 8], 1);     /* wire byte 40 */
+    ck_assert_uint_eq(p[36 + 15], 0x77); /* wire byte 47 */
+    free(ev);
+    ev = xw_wait_for_event(c);
+    ck_assert_ptr_nonnull(ev);
+    ck_assert_uint_eq(((uint8_t *)ev)[44], 2);
+    free(ev);
+    ev = xw_wait_for_event(c); /* the malformed one, as an error */
+    ck_assert_ptr_nonnull(ev);
+    ck_assert_uint_eq(ev->response_type, 0);
+    ck_assert_uint_eq(((xw_generic_error_t *)ev)->error_code, XW_ERROR_MALFORMED_REPLY);
+    ck_assert_uint_eq(((xw_generic_error_t *)ev)->major_code, 35);
+    free(ev);
+    ck_assert_uint_eq(stamp, 1);
+    ck_assert_ptr_null(xw_poll_for_special_event(c, se));
+    xw_unregister_for_special_event(c, se);
+    ck_assert_int_eq(xw_connection_has_error(c), 0);
+}
+END_TEST
+
+START_TEST(error_text)
+{
+    c = fake_connect(&F, NULL, 0);
+    xw_generic_error_t e = {.response_type = 0, .error_code = 3, .resource_id = 0x1200005, .major_code = 1};
+    char buf[160];
+    xw_error_text(c, &e, buf, sizeof(buf));
+    ck_assert_str_eq(buf, "BadWindow (3) in CreateWindow (major 1, minor 0), resource 0x1200005");
+    e.error_code = 0;
+    e.major_code = 200;
+    xw_error_text(c, &e, buf, sizeof(buf));
+    ck_assert_str_eq(buf, "MalformedReply (0) in UnknownRequest (major 200, minor 0), resource 0x1200005");
+}
+END_TEST
+
+/* ---- more hostile servers: each ends in a documented state ---- */
+
+/* A generic event whose length field is 2^32-1 words: refused before allocating. */
+START_TEST(xge_huge_length_is_fatal)
+{
+    uint8_t b[32] = {35, 140};
+    uint64_t s1 = connect_and_ask(XW_REQUEST_CHECKED, 43);
+    memcpy(b + 2, &(uint16_t){(uint16_t)s1}, 2);
+    memset(b + 4, 0xff, 4);
+    fake_send(&F, b, 32);
+    ck_assert_str_eq(wait_ends_connection(s1, XW_CONN_CLOSED_MALFORMED), "malformed event: length 4294967295 words");
+}
+END_TEST
+
+/* One word past the packet cap (256 MiB) is refused; the cap is checked, not the
+ * memory the machine happens to have. */
+START_TEST(length_one_word_over_the_cap_is_fatal)
+{
+    uint64_t s1 = connect_and_ask(XW_REQUEST_CHECKED, 16);
+    send_reply_claiming(s1, ((256u << 20) - 32) / 4 + 1);
+    ck_assert_ptr_nonnull(
+        strstr(wait_ends_connection(s1, XW_CONN_CLOSED_MALFORMED), "malformed reply: length 67108857 words"));
+}
+END_TEST
+
+/* The same reply twice: the first is delivered, the repeat is fatal. */
+START_TEST(repeated_sequence_is_fatal)
+{
+    c = fake_connect(&F, NULL, 0);
+    uint64_t s1 = send_reply_req(XW_REQUEST_CHECKED, 16);
+    uint64_t s2 = send_reply_req(XW_REQUEST_CHECKED, 16);
+    flush_to_server(2);
+    send_reply(s1, 0);
+    send_reply(s1, 0);
+    uint8_t *r = xw_wait_for_reply64(c, s1, NULL);
+    ck_assert_ptr_nonnull(r);
+    free(r);
+    ck_assert_ptr_nonnull(
+        strstr(wait_ends_connection(s2, XW_CONN_CLOSED_MALFORMED), "belongs to no request awaiting a reply"));
+    check_dead_connection_returns_at_once();
+}
+END_TEST
+
+/* An error and an event naming sequence numbers never sent. */
+START_TEST(unknown_sequence_error_and_event_are_fatal)
+{
+    for (int kind = 0; kind < 2; kind++) {
+        uint64_t s1 = connect_and_ask(XW_REQUEST_CHECKED, 16);
+        if (kind == 0)
+            send_error(s1 + 5, 3, 0, 16);
+        else
+            send_event(33, s1 + 5, 0);
+        ck_assert_ptr_nonnull(strstr(wait_ends_connection(s1, XW_CONN_CLOSED_MALFORMED), "was never sent"));
+        hang_up();
+    }
+}
+END_TEST
+
+/* Event codes nobody registered (an unknown extension's, the top of the range, one
+ * with the SendEvent bit) are data: delivered as they came, the connection fine. */
+START_TEST(event_with_unknown_code)
+{
+    static const uint8_t codes[] = {64, 127, 0x80 | 100, 2 /* KeyPress: known, for contrast */};
+    uint64_t s1 = connect_and_ask(XW_REQUEST_CHECKED, 43);
+    for (size_t i = 0; i < sizeof(codes); i++)
+        send_event(codes[i], s1, 0xc0de0000u + (uint32_t)i);
+    send_reply(s1, 0);
+    free(xw_wait_for_reply64(c, s1, NULL));
+    for (size_t i = 0; i < sizeof(codes); i++) {
+        xw_generic_event_t *ev = xw_poll_for_queued_event(c);
+        ck_assert_ptr_nonnull(ev);
+        ck_assert_uint_eq(ev->response_type, codes[i]);
+        ck_assert_uint_eq(fs_rd32((uint8_t *)ev + 4), 0xc0de0000u + i);
+        ck_assert_uint_eq(ev->full_sequence, (uint32_t)s1);
+        free(ev);
+    }
+    ck_assert_int_eq(xw_connection_has_error(c), 0);
+}
+END_TEST
+
+/* Truncated packets: an event cut at 20 bytes, a 200 KB reply cut in the middle
+ * (being filled in its own record), then the server closes. */
+START_TEST(server_closes_mid_event_and_mid_big_reply)
+{
+    for (int kind = 0; kind < 2; kind++) {
+        uint64_t s1 = connect_and_ask(XW_REQUEST_CHECKED, 16);
+        static uint8_t stream[200032];
+        size_t n;
+        if (kind == 0) {
+            fake_event(stream, 33, (uint16_t)s1, 0);
+            n = 20;
+        } else {
+            static uint8_t extra[200000];
+            n = fake_reply(stream, (uint16_t)s1, 0, extra, sizeof(extra)) - 100000;
+        }
+        closes_mid_packet(s1, stream, n);
+        hang_up();
+    }
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = xwtest_suite("read");
+    fake_conn_tcase(s, "read",
+                    (const TTest *const[]){split_at_every_byte, big_reply_in_pieces, out_of_order_sequence_is_fatal,
+                                           huge_length_is_fatal_before_allocating, validator_turns_reply_into_error,
+                                           server_closes_mid_reply, reply_to_void_request_is_fatal,
+                                           keymap_notify_has_no_sequence, list_fonts_with_info_multi_reply, timeouts,
+                                           discard_and_error_routing, into_too_small_keeps_packet,
+                                           xge_special_queue_and_validation, error_text, NULL});
+    fake_conn_tcase(s, "hostile",
+                    (const TTest *const[]){xge_huge_length_is_fatal, length_one_word_over_the_cap_is_fatal,
+                                           repeated_sequence_is_fatal, unknown_sequence_error_and_event_are_fatal,
+                                           event_with_unknown_code, server_closes_mid_event_and_mid_big_reply, NULL});
+    return xwtest_run(s);
+}

@@ -1,0 +1,352 @@
+/* test_write.c — the write path against a scripted fake server: automatic syncs,
+ * sequence wrap, big and too-long requests, blocked writes, and xw_request_check as a barrier. */
+#include <check.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+
+#include "fake_conn.h"
+
+/* ---- the write path with a serving thread ---- */
+
+START_TEST(auto_sync_before_65535_voids)
+{
+    c = fake_connect(&F, NULL, 0);
+    fake_serve_start(&F);
+    for (int i = 0; i < 70000; i++)
+        ck_assert_uint_ne(send_void(0, 127), 0);
+    uint64_t s = send_reply_req(XW_REQUEST_CHECKED, 43);
+    ck_assert_uint_eq(s, 70002); /* one sync went in */
+    uint8_t *r = xw_wait_for_reply64(c, s, NULL);
+    ck_assert_ptr_nonnull(r);
+    ck_assert_uint_eq(fs_rd32(r + 8), 70002); /* requests the server saw, ours included */
+    free(r);
+    hang_up();
+    ck_assert_uint_eq(F.first_sync_at, 65535);
+    ck_assert_uint_eq(F.opcode_count[43], 2);
+    ck_assert_uint_eq(F.opcode_count[127], 70000);
+}
+END_TEST
+
+static int map_window_fails(struct fake_server *f, const uint8_t *req, size_t len)
+{
+    (void)len;
+    if (req[0] != 8)
+        return 0;
+    uint8_t b[32];
+    fake_error(b, (uint16_t)f->seq, 3, 0xdead, 8, 0);
+    fake_send(f, b, 32);
+    return 1;
+}
+
+START_TEST(sequence_wrap)
+{
+    c = fake_connect(&F, NULL, 0);
+    F.on_request = map_window_fails;
+    fake_serve_start(&F);
+    for (int i = 0; i < 140000; i++)
+        send_void(0, 127);
+    uint64_t checked = send_void(XW_REQUEST_CHECKED, 8);
+    uint64_t unchecked = send_void(0, 8);
+    uint64_t s = send_reply_req(XW_REQUEST_CHECKED, 43);
+    ck_assert_uint_eq(checked, 140003);
+    ck_assert_uint_eq(s, 140005);
+    xw_generic_error_t *e = xw_request_check(c, (xw_void_cookie_t){(unsigned)checked});
+    ck_assert_ptr_nonnull(e);
+    ck_assert_uint_eq(e->full_sequence, (uint32_t)checked);
+    free(e);
+    uint8_t *r = xw_wait_for_reply64(c, s, NULL);
+    ck_assert_ptr_nonnull(r);
+    free(r);
+    xw_generic_event_t *ev = xw_poll_for_queued_event(c);
+    ck_assert_ptr_nonnull(ev);
+    ck_assert_uint_eq(ev->response_type, 0);
+    ck_assert_uint_eq(ev->full_sequence, (uint32_t)unchecked);
+    free(ev);
+    ck_assert_int_eq(xw_connection_has_error(c), 0);
+}
+END_TEST
+
+/* A checked request already on the wire (flushed, or written straight out as a
+ * large request) still gets its sync: request_check must not wait forever. */
+START_TEST(check_after_flush)
+{
+    c = fake_connect(&F, NULL, 0);
+    fake_serve_start(&F);
+    uint64_t ok = send_void(XW_REQUEST_CHECKED, 127);
+    ck_assert_int_gt(xw_flush(c), 0); /* libxcb's convention: > 0 on success */
+    ck_assert_ptr_null(xw_request_check(c, (xw_void_cookie_t){(unsigned)ok}));
+    static uint8_t body[8192];
+    uint64_t big = send_req(XW_REQUEST_CHECKED, 127, 0, 1, body, sizeof(body), NULL, NULL);
+    ck_assert_ptr_null(xw_request_check(c, (xw_void_cookie_t){(unsigned)big}));
+    ck_assert_int_eq(xw_connection_has_error(c), 0);
+}
+END_TEST
+
+/* ---- xw_request_check as a barrier ---- */
+
+/* 1 when the client has written something the server has not read, within ms. */
+static int server_has_input(int ms)
+{
+    struct pollfd p = {.fd = F.fd, .events = POLLIN};
+    return poll(&p, 1, ms) == 1 && (p.revents & POLLIN);
+}
+
+/* The next request the server reads: its major opcode (its sequence is F.seq). */
+static int next_opcode(void)
+{
+    uint8_t buf[256];
+    ck_assert_msg(server_has_input(5000), "the client wrote nothing");
+    ck_assert_int_gt(fake_read_request(&F, buf, sizeof(buf), NULL, NULL), 0);
+    return buf[0];
+}
+
+struct checker {
+    pthread_t t;
+    uint64_t seq;
+    int done;
+    xw_generic_error_t *error;
+};
+
+static void *check_thread(void *arg)
+{
+    struct checker *k = arg;
+    k->error = xw_request_check(c, (xw_void_cookie_t){(unsigned)k->seq});
+    __atomic_store_n(&k->done, 1, __ATOMIC_RELEASE);
+    return NULL;
+}
+
+static void check_start(struct checker *k, uint64_t seq)
+{
+    *k = (struct checker){.seq = seq};
+    ck_assert_int_eq(pthread_create(&k->t, NULL, check_thread, k), 0);
+}
+
+/* Still blocked after ms. */
+static int check_blocked(struct checker *k, int ms)
+{
+    struct timespec t = {0, (long)ms * 1000000L};
+    nanosleep(&t, NULL);
+    return !__atomic_load_n(&k->done, __ATOMIC_ACQUIRE);
+}
+
+static xw_generic_error_t *check_join(struct checker *k)
+{
+    ck_assert_int_eq(pthread_join(k->t, NULL), 0);
+    return k->error;
+}
+
+/* An unchecked void request with nothing after it: exactly one GetInputFocus
+ * follows it, and the check returns only once the request is known finished (an
+ * event of its own sequence does not say so; its error does), NULL, with the
+ * error in the event queue; the sync's reply is dropped. */
+START_TEST(check_unchecked_waits_for_the_server)
+{
+    c = fake_connect(&F, NULL, 0);
+    uint64_t v = send_void(0, 8);
+    flush_to_server(1);
+    struct checker k;
+    check_start(&k, v);
+    ck_assert_int_eq(next_opcode(), 43);
+    ck_assert_uint_eq(F.seq, v + 1);
+    ck_assert(check_blocked(&k, 200));
+    send_event(33, v, 1); /* generated while v runs: v may still fail */
+    ck_assert(check_blocked(&k, 200));
+    send_error(v, 3, 0x1234, 8);
+    ck_assert_ptr_null(check_join(&k));
+    send_reply(v + 1, 0);
+    xw_generic_event_t *ev = xw_wait_for_event(c);
+    ck_assert_uint_eq(ev->response_type, 33);
+    free(ev);
+    ev = xw_wait_for_event(c);
+    ck_assert_uint_eq(ev->response_type, 0);
+    ck_assert_uint_eq(((xw_generic_error_t *)ev)->resource_id, 0x1234);
+    ck_assert_uint_eq(ev->full_sequence, v);
+    free(ev);
+    /* no second sync, and the dropped reply left nothing behind */
+    uint64_t s = send_void(0, 127);
+    xw_flush(c);
+    ck_assert_int_eq(next_opcode(), 127);
+    ck_assert_uint_eq(F.seq, s);
+    ck_assert(!server_has_input(50));
+    ck_assert_ptr_null(xw_poll_for_event(c));
+    /* without an error: the sync's reply ends the wait */
+    check_start(&k, s);
+    ck_assert_int_eq(next_opcode(), 43);
+    ck_assert(check_blocked(&k, 100));
+    send_reply(s + 1, 0);
+    ck_assert_ptr_null(check_join(&k));
+    ck_assert(!server_has_input(50));
+    ck_assert_ptr_null(xw_poll_for_event(c));
+    ck_assert_int_eq(xw_connection_has_error(c), 0);
+}
+END_TEST
+
+/* A reply-bearing request after the void one tells when it finished: no sync,
+ * checked or not, even when the void request was flushed and the later one was
+ * not (the check must send it). Once known finished, the check neither writes
+ * nor waits. */
+START_TEST(check_without_redundant_sync)
+{
+    for (int flushed = 0; flushed < 2; flushed++) {
+        for (int checked = 0; checked < 2; checked++) {
+            c = fake_connect(&F, NULL, 0);
+            uint64_t v = send_void(checked ? XW_REQUEST_CHECKED : 0, 8);
+            if (flushed)
+                flush_to_server(1);
+            uint64_t r = send_reply_req(0, 200);
+            struct checker k;
+            check_start(&k, v);
+            if (!flushed)
+                ck_assert_int_eq(next_opcode(), 8);
+            ck_assert_int_eq(next_opcode(), 200);
+            ck_assert_uint_eq(F.seq, r);
+            ck_assert(check_blocked(&k, 100));
+            ck_assert(!server_has_input(0));
+            send_reply(r, 0);
+            ck_assert_ptr_null(check_join(&k));
+            ck_assert(!server_has_input(50)); /* no GetInputFocus, ever */
+            ck_assert_ptr_null(xw_request_check(c, (xw_void_cookie_t){(unsigned)v}));
+            ck_assert(!server_has_input(50));
+            uint8_t *rep = xw_wait_for_reply64(c, r, NULL);
+            ck_assert_ptr_nonnull(rep);
+            free(rep);
+            ck_assert_int_eq(xw_connection_has_error(c), 0);
+            hang_up();
+        }
+    }
+}
+END_TEST
+
+/* The connection fails while a check waits: it returns NULL instead of hanging. */
+START_TEST(check_unchecked_ends_with_the_connection)
+{
+    c = fake_connect(&F, NULL, 0);
+    uint64_t v = send_void(0, 8);
+    struct checker k;
+    check_start(&k, v);
+    ck_assert_int_eq(next_opcode(), 8);
+    ck_assert_int_eq(next_opcode(), 43);
+    ck_assert(check_blocked(&k, 100));
+    shutdown(F.fd, SHUT_RDWR);
+    ck_assert_ptr_null(check_join(&k));
+    ck_assert_int_ne(xw_connection_has_error(c), 0);
+    ck_assert_ptr_null(xw_request_check(c, (xw_void_cookie_t){(unsigned)v})); /* at once */
+}
+END_TEST
+
+static uint8_t big_body[600 * 1024];
+
+START_TEST(too_long_fails_alone)
+{
+    c = fake_connect(&F, NULL, 0);
+    fake_serve_start(&F);
+    ck_assert_uint_eq(send_req(0, 18, 0, 1, big_body, 65536 * 4, NULL, NULL), 0);
+    ck_assert_ptr_nonnull(strstr(xw_request_error_string(c), "longer than the server's limit of 262140 bytes"));
+    static xw_extension_t nope = {"NOPE", 0, NULL};
+    ck_assert_uint_eq(send_req(0, 1, 0, 1, NULL, 0, &nope, NULL), 0);
+    ck_assert_str_eq(xw_request_error_string(c), "extension NOPE is not present on this server");
+    ck_assert_ptr_null(xw_get_extension_data(c, &nope) ? NULL : NULL);
+    const uint8_t *q = (const uint8_t *)xw_get_extension_data(c, &nope);
+    ck_assert_ptr_nonnull(q);
+    ck_assert_uint_eq(q[8], 0); /* present = 0 */
+    ck_assert_int_eq(xw_connection_has_error(c), 0);
+    uint64_t s = send_reply_req(XW_REQUEST_CHECKED, 43);
+    ck_assert_uint_ne(s, 0);
+    free(xw_wait_for_reply64(c, s, NULL));
+    hang_up();
+    ck_assert_uint_eq(F.opcode_count[98], 2); /* BIG-REQUESTS and NOPE, each queried once */
+    ck_assert_uint_eq(F.opcode_count[18], 0);
+}
+END_TEST
+
+static const struct fake_ext bigreq_exts[] = {{"BIG-REQUESTS", 133, 0, 0}, {NULL, 0, 0, 0}};
+
+START_TEST(big_requests)
+{
+    c = fake_connect(&F, NULL, 0);
+    F.exts = bigreq_exts;
+    F.bigreq_max = 100000; /* words */
+    fake_serve_start(&F);
+    xw_prefetch_maximum_request_length(c);
+    ck_assert_uint_eq(xw_get_maximum_request_length(c), 100000);
+    ck_assert_uint_ne(send_req(0, 18, 0, 1, big_body, 300 * 1024, NULL, NULL), 0);
+    ck_assert_uint_eq(send_req(0, 18, 0, 1, big_body, 400 * 1024, NULL, NULL), 0);
+    ck_assert_ptr_nonnull(strstr(xw_request_error_string(c), "limit of 400000 bytes"));
+    uint64_t s = send_reply_req(XW_REQUEST_CHECKED, 43);
+    free(xw_wait_for_reply64(c, s, NULL));
+    hang_up();
+    ck_assert_uint_eq(F.big_requests, 1);
+    ck_assert_uint_eq(F.big_bytes, 300 * 1024 + 8);
+    ck_assert_uint_eq(F.opcode_count[18], 1);
+}
+END_TEST
+
+/* The server floods events before reading anything; the client's blocked write
+ * must keep reading or both sides wait forever. */
+#define FLOOD_EVENTS 100000
+
+static void *flood_then_drain(void *arg)
+{
+    struct fake_server *f = arg;
+    static uint8_t ev[32 * 1024];
+    for (size_t i = 0; i < sizeof(ev); i += 32)
+        fake_event(ev + i, 33, 0, 0);
+    for (int i = 0; i < FLOOD_EVENTS; i += 1024)
+        fake_send(f, ev, sizeof(ev));
+    uint8_t buf[64];
+    while (fake_read_request(f, buf, sizeof(buf), NULL, NULL) > 0)
+        f->nrequests++;
+    return NULL;
+}
+
+START_TEST(blocked_write_keeps_reading)
+{
+    c = fake_connect(&F, NULL, 0);
+    pthread_t t;
+    pthread_create(&t, NULL, flood_then_drain, &F);
+    for (int i = 0; i < 1000000; i++)
+        send_void(0, 127);
+    ck_assert_int_eq(xw_flush(c), 1);
+    int n = 0;
+    uint8_t buf[64];
+    size_t len;
+    while (n < FLOOD_EVENTS && xw_wait_for_event_into(c, buf, sizeof(buf), &len, -1) == 1)
+        n++;
+    ck_assert_int_eq(n, FLOOD_EVENTS);
+    xw_disconnect(c);
+    c = NULL;
+    pthread_join(t, NULL);
+    ck_assert_uint_ge(F.nrequests, 1000000);
+}
+END_TEST
+
+START_TEST(single_threaded_mode)
+{
+    c = fake_connect(&F, NULL, 0);
+    ck_assert_int_eq(xw_connection_set_single_threaded(c, 1), 0);
+    fake_serve_start(&F);
+    for (int i = 0; i < 100000; i++)
+        send_void(0, 127);
+    uint64_t s = send_reply_req(XW_REQUEST_CHECKED, 43);
+    uint8_t *r = xw_wait_for_reply64(c, s, NULL);
+    ck_assert_ptr_nonnull(r);
+    free(r);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = xwtest_suite("write");
+    fake_conn_tcase(s, "write",
+                    (const TTest *const[]){auto_sync_before_65535_voids, sequence_wrap, check_after_flush,
+                                           too_long_fails_alone, big_requests, blocked_write_keeps_reading,
+                                           single_threaded_mode, NULL});
+    fake_conn_tcase(s, "barrier",
+                    (const TTest *const[]){check_unchecked_waits_for_the_server, check_without_redundant_sync,
+                                           check_unchecked_ends_with_the_connection, NULL});
+    return xwtest_run(s);
+}
