@@ -2,6 +2,7 @@
  * uses them as libX11's xcb_io.c does, against a scripted fake server. */
 #include <check.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -10,6 +11,7 @@
 
 #include <xw/xwext.h>
 
+#include "alloc_count.h"
 #include "fake_server.h"
 #include "xwtest.h"
 
@@ -25,27 +27,35 @@ struct owner {
     uint64_t request;   /* the owner's last request number (Xlib's dpy->request) */
     uint64_t flushed;   /* the last one written (Xlib's last_flushed) */
     unsigned returns;   /* return callbacks run */
+    unsigned failed;    /* xw_writev failures inside them */
     uint8_t buf[1 << 20];
     size_t len;
 };
 
 static struct owner O;
 
-static void owner_flush(struct owner *o)
+static int owner_write(struct owner *o)
 {
     static const uint8_t pad[3];
     struct iovec v[3] = {{o->buf, o->len}, {NULL, 0}, {(void *)pad, 0}}; /* Xlib's three, two empty */
-    ck_assert_int_eq(xw_writev(c, v, 3, o->request - o->flushed), 1);
+    int ok = xw_writev(c, v, 3, o->request - o->flushed);
     o->flushed = o->request;
     o->len = 0;
+    return ok;
 }
 
-/* xwire wants the socket: write what is held, as Xlib's return_socket does. */
+static void owner_flush(struct owner *o)
+{
+    ck_assert_int_eq(owner_write(o), 1);
+}
+
+/* xwire wants the socket: write what is held, as Xlib's return_socket does (on
+ * xwire's thread, inside its call: failures are counted for the test to check). */
 static void owner_return(void *closure)
 {
     struct owner *o = closure;
     o->returns++;
-    owner_flush(o);
+    o->failed += !owner_write(o);
     o->holds = 0;
 }
 
@@ -89,6 +99,7 @@ static void teardown(void)
     c = NULL;
     fake_stop(&F);
     xwtest_fds_end();
+    ck_assert_uint_eq(O.failed, 0);
 }
 
 /* xwire's own request, hand-built (4-byte header, no body). */
@@ -452,6 +463,82 @@ START_TEST(owner_reply_fds)
 }
 END_TEST
 
+/* The hand-off allocates nothing once warm: takes, the owner's writes, take-backs,
+ * and the owner's replies claimed into caller storage. */
+START_TEST(hand_off_allocates_nothing)
+{
+    ck_assert_int_eq(fake_serve_start(&F), 0);
+    unsigned long a = 0;
+    uint8_t buf[64];
+    size_t len;
+    int bad = 0; /* no ck_assert inside the counted part: Check's own bookkeeping allocates */
+    for (int round = 0; round < 1100; round++) {
+        if (round == 100)
+            a = alloc_count_begin();
+        uint64_t sent = 0;
+        if (!O.holds) { /* owner_take without its assertion */
+            bad |= !xw_take_socket(c, owner_return, &O, 0, &sent);
+            O.request = O.flushed = sent;
+            O.holds = 1;
+        }
+        owner_req(&O, OP_NOOP, 0, 1);
+        uint64_t g = owner_req(&O, OP_GET_INPUT_FOCUS, 0, 1);
+        struct iovec v = {O.buf, O.len};
+        bad |= !xw_writev(c, &v, 1, O.request - O.flushed);
+        O.flushed = O.request;
+        O.len = 0;
+        bad |= xw_wait_for_reply_into(c, g, buf, sizeof(buf), &len, NULL, -1) != 1;
+        bad |= tag_of(buf) != (uint32_t)g;
+        bad |= xw_req(0, OP_NOOP, 1) == 0; /* takes the socket back */
+    }
+    ck_assert_uint_eq(alloc_count_end(a), 0);
+    ck_assert_int_eq(bad, 0);
+    ck_assert_uint_eq(O.returns, 1100);
+    fake_stop(&F);
+    ck_assert_int_eq(xw_connection_has_error(c), 0);
+}
+END_TEST
+
+/* Threads that send while the owner holds the socket: one of them takes it back
+ * (the callback runs once), the others wait for that, and every request of theirs
+ * is numbered after the owner's. */
+static uint64_t thread_seq[4];
+
+static void *sender(void *arg)
+{
+    uint64_t *seq = arg;
+    *seq = xw_req(0, OP_GET_INPUT_FOCUS, 0);
+    return NULL;
+}
+
+START_TEST(threads_wait_for_one_take_back)
+{
+    ck_assert_int_eq(fake_serve_start(&F), 0);
+    for (int round = 0; round < 50; round++) {
+        unsigned before = O.returns;
+        uint64_t last = 0;
+        for (int i = 0; i < 20; i++)
+            last = owner_req(&O, OP_NOOP, 0, 1);
+        pthread_t t[4];
+        for (int i = 0; i < 4; i++)
+            ck_assert_int_eq(pthread_create(&t[i], NULL, sender, &thread_seq[i]), 0);
+        for (int i = 0; i < 4; i++)
+            pthread_join(t[i], NULL);
+        ck_assert_uint_eq(O.returns, before + 1);
+        for (int i = 0; i < 4; i++) {
+            ck_assert_uint_gt(thread_seq[i], last);
+            ck_assert_uint_le(thread_seq[i], last + 4);
+            void *r = xw_wait_for_reply64(c, thread_seq[i], NULL);
+            ck_assert_ptr_nonnull(r);
+            ck_assert_uint_eq(tag_of(r), (uint32_t)thread_seq[i]);
+            free(r);
+        }
+    }
+    fake_stop(&F);
+    ck_assert_int_eq(xw_connection_has_error(c), 0);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = xwtest_suite("lend");
@@ -466,6 +553,8 @@ int main(void)
     tcase_add_test(tc, unknown_sequence_outside_the_owners_turns_is_fatal);
     tcase_add_test(tc, sixteen_bit_wrap_with_the_owner);
     tcase_add_test(tc, owner_reply_fds);
+    tcase_add_test(tc, hand_off_allocates_nothing);
+    tcase_add_test(tc, threads_wait_for_one_take_back);
     suite_add_tcase(s, tc);
     return xwtest_run(s);
 }
