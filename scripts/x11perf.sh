@@ -48,7 +48,7 @@ rate() { # LIB TEST
     printf 'x11perf.sh: x11perf %s on %s failed:\n%s\n' "$2" "$1" "$out" >&2
     return 1
   }
-  sed -n 's/.*(\([0-9.]*\)\/sec).*/\1/p' <<<"$out" | tail -n1 | grep . || {
+  sed -n 's/.*( *\([0-9.]*\)\/sec).*/\1/p' <<<"$out" | tail -n1 | grep . || {
     printf 'x11perf.sh: x11perf %s on %s printed no rate:\n%s\n' "$2" "$1" "$out" >&2
     return 1
   }
