@@ -17,14 +17,9 @@ case ${1-} in
 *) sed -n '2,9p' "$0" >&2; exit 2 ;;
 esac
 
-dir=${XW_BENCH_BUILD:-$root/build-bench}
+# XWBENCH: an xwbench already built (the shim beside it, in ../libxcb)
 bench=${XWBENCH:-}
-if [[ -z $bench ]]; then
-  "$root/scripts/deps.sh"
-  [[ -f $dir/build.ninja ]] || meson setup "$dir" -Dbuildtype=release -Dtests=false >/dev/null
-  nice ninja -C "$dir" xwbench-all >/dev/null
-  bench=$dir/bench/xwbench
-fi
+[[ -n $bench ]] || bench=$("$root/scripts/build-bench.sh")/bench/xwbench
 shim=${XWIRE_XCB_DIR:-$(dirname "$bench")/../libxcb}
 [[ -e $shim/libxcb.so.1 ]] || { echo "callgrind-xlib.sh: no libxcb.so.1 in $shim (built with -Dlibxcb=false?)" >&2; exit 2; }
 tmp=$(mktemp -d)

@@ -19,14 +19,9 @@ while (($#)); do
 done
 ((${#tests[@]})) || tests=(-noop -prop -getimage10 -ucirculate -pointer)
 
-dir=${XW_BENCH_BUILD:-$root/build-bench}
+# XWIRE_XCB_DIR: a libxcb.so.1 of xwire's already built
 shim=${XWIRE_XCB_DIR:-}
-if [[ -z $shim ]]; then
-  "$root/scripts/deps.sh"
-  [[ -f $dir/build.ninja ]] || meson setup "$dir" -Dbuildtype=release -Dtests=false >/dev/null
-  nice ninja -C "$dir" xwbench-all >/dev/null
-  shim=$dir/libxcb
-fi
+[[ -n $shim ]] || shim=$("$root/scripts/build-bench.sh")/libxcb
 [[ -e $shim/libxcb.so.1 ]] || { echo "x11perf.sh: no libxcb.so.1 in $shim" >&2; exit 2; }
 tmp=$(mktemp -d)
 
