@@ -53,12 +53,12 @@ double callgrind_per_op(const char *case_name, const struct library *lib, const 
             *p = '_';
     snprintf(outarg, sizeof outarg, "--callgrind-out-file=%s", out);
     snprintf(count, sizeof count, "%ld", n);
-    /* a shim row's child runs the case of the library it stands for, and checks it is on the shim */
-    char *name = (char *)(lib->shim_of ? lib->shim_of->name : lib->name);
+    /* a child row's child runs the case of the library it stands for (and checks it is on the shim) */
+    char *name = (char *)(lib->child_of ? lib->child_of->name : lib->name);
     char *argv[] = {"valgrind", "--tool=callgrind", "--instr-atstart=no", "-q", outarg, self, "--one",
                     (char *)case_name, "--lib", name, "--display", (char *)s->name, "--count", count,
-                    lib->shim_of ? "--shim" : NULL, NULL};
-    if (run_child(argv, lib->shim_of != NULL) < 0) {
+                    lib->on_shim ? "--shim" : NULL, NULL};
+    if (run_child(argv, lib->on_shim) < 0) {
         fprintf(stderr, "xwbench: callgrind run of %s for %s failed\n", case_name, lib->name);
         return -1;
     }

@@ -58,13 +58,13 @@ static const struct case_def cases[] = {
 /* Alternation order within a round, rotated every round so that no library always
  * goes first (after a pause, or on a freshly warmed server). */
 static const struct library *const libraries[] = {&lib_xw,     &lib_xw_fast, &lib_xw_zc,   &lib_xw_xcb, &lib_xcb,
-                                                  &lib_xcb_xw, &lib_xlib,    &lib_xlib_xw, &lib_raw};
+                                                  &lib_xcb_xw, &lib_xlib,    &lib_xlib_child, &lib_xlib_xw, &lib_raw};
 #define N_LIBS (int)(sizeof libraries / sizeof libraries[0])
 
 struct options {
     int quick, runs, callgrind;
     const char *results, *only_case, *only_lib, *only_server;
-    const char *one, *display; /* child mode (callgrind, shim rows): one case against display */
+    const char *one, *display; /* child mode (callgrind, child rows): one case against display */
     int server_pid, sample;    /* child mode: the server's pid (its CPU time), print the sample */
     int shim;                  /* child mode: refuse to run unless libxcb.so.1 is xwire's */
     const char *serve;         /* only run this server until killed (for strace, perf) */
@@ -202,10 +202,10 @@ static int wanted(const char *filter, const char *name)
 /* A shim row needs the shim built (-Dlibxcb, the default). */
 static int usable(const struct library *lib, enum case_id id)
 {
-    return lib->name && lib_case(lib, id) && (!lib->shim_of || shim_dir());
+    return lib->name && lib_case(lib, id) && (!lib->on_shim || shim_dir());
 }
 
-/* One run of one library, in this process or a shim row's in a child; a run that
+/* One run of one library, in this process or a child row's in a child; a run that
  * cannot confirm all its results marks the series failed. */
 static void run_one(struct series *s, const struct library *lib, enum case_id id, const struct target *t)
 {
@@ -215,7 +215,7 @@ static void run_one(struct series *s, const struct library *lib, enum case_id id
     snprintf(current_run, sizeof current_run, "%s vs %s, %s (more than %d s)\n", s->case_name, s->server, s->lib,
              RUN_TIMEOUT);
     alarm(RUN_TIMEOUT);
-    if (lib->shim_of) {
+    if (lib->child_of) {
         got = shim_run(lib, s->case_name, s->server, t, &sm);
     } else {
         got = lib->cases[id](t, &m);
@@ -345,13 +345,13 @@ static enum server_kind server_kind_of(const char *name)
     return SERVER_DRAIN;
 }
 
-/* The child (under callgrind, or a shim row's): one run of one case against a
+/* The child (under callgrind, or a child row's): one run of one case against a
  * server the parent owns; with --sample its results and sample on stdout. */
 static int run_single(const struct options *o)
 {
     const struct case_def *cd = find_case(o->one);
     const struct library *lib = find_lib(o->only_lib);
-    if (!cd || !lib || lib->shim_of || !lib->cases[cd->id] || !o->display || o->count <= 0)
+    if (!cd || !lib || lib->child_of || !lib->cases[cd->id] || !o->display || o->count <= 0)
         return 2;
     if (o->shim && !shim_loaded()) {
         fprintf(stderr, "xwbench: --shim: libxcb.so.1 here is not the one in %s\n", shim_dir() ? shim_dir() : "-");

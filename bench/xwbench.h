@@ -124,17 +124,18 @@ enum case_id {
 struct library {
     const char *name;
     case_fn cases[CASE_COUNT];
-    /* Set for the rows run in a child whose libxcb.so.1 is xwire's (shim.c): the
-     * library whose cases (and binary code) it runs there. */
-    const struct library *shim_of;
+    /* Set for the rows run in a child xwbench (shim.c): the library whose cases (and
+     * binary code) it runs there; on_shim: with xwire's libxcb.so.1 under it. */
+    const struct library *child_of;
+    int on_shim;
     /* A second yardstick for the table besides libxcb, by name, or NULL. */
     const char *vs;
 };
 
-/* The cases a library has: its own, or for a shim row those of the library it runs. */
+/* The cases a library has: its own, or for a child row those of the library it runs. */
 static inline case_fn lib_case(const struct library *lib, enum case_id id)
 {
-    return lib->shim_of ? lib->shim_of->cases[id] : lib->cases[id];
+    return lib->child_of ? lib->child_of->cases[id] : lib->cases[id];
 }
 
 extern const struct library lib_xcb, lib_xlib, lib_raw;
@@ -143,10 +144,11 @@ extern const struct library lib_xcb, lib_xlib, lib_raw;
 extern const struct library lib_xw, lib_xw_fast, lib_xw_zc;
 /* xwire's senders on a libxcb connection (libxwire-xcb). */
 extern const struct library lib_xw_xcb;
-/* Xlib and libxcb's cases, unmodified, on xwire's libxcb.so.1 (shim.c). */
-extern const struct library lib_xlib_xw, lib_xcb_xw;
+/* Xlib and libxcb's cases, unmodified, on xwire's libxcb.so.1, and Xlib's on
+ * Debian's libxcb in a child too, the fair yardstick for a fresh process (shim.c). */
+extern const struct library lib_xlib_xw, lib_xcb_xw, lib_xlib_child;
 
-/* ---- the shim rows (shim.c) ---- */
+/* ---- the child rows (shim.c) ---- */
 
 struct sample;
 /* The build tree's libxcb/ when libxcb.so.1 is built there, else NULL. */
@@ -155,7 +157,7 @@ const char *shim_dir(void);
 int shim_loaded(void);
 /* Puts the shim first on this process's LD_LIBRARY_PATH (for a child about to exec): 0 or -1. */
 int shim_setenv(void);
-/* One run of case_name for lib (a shim row) in a child xwbench against t->server,
+/* One run of case_name for lib (a child row) in a child xwbench against t->server,
  * named server_name; the child's sample in *out. Results confirmed, or -1. */
 long shim_run(const struct library *lib, const char *case_name, const char *server_name, const struct target *t,
               struct sample *out);
