@@ -4,7 +4,9 @@
 # min/median/max over the rounds. Timings: each pair runs back to back, the order swapped every round.
 #   scripts/x11perf.sh [--rounds N] [--time S] [TEST...]   (default: 5 rounds of 1 s each,
 #                                                           -noop -prop -getimage10 -ucirculate -pointer)
-# About 2 × rounds × tests × (time + 1 s of calibration); not part of bench.sh's 3 minutes.
+# About 2 × rounds × tests × (time + 1 s of calibration); not part of bench.sh's 3 minutes (here, loaded by
+# other builds, 3 rounds took 9 minutes). A test with several sub-tests (-ucirculate: 4 to 200 children)
+# is compared on its last one.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
