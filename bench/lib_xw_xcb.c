@@ -55,4 +55,5 @@ static long run_noop(const struct target *t, struct meter *m)
 const struct library lib_xw_xcb = {
     .name = LIB_NAME,
     .cases = {[CASE_NOOP] = run_noop},
+    .vs = "xwire",
 };

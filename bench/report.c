@@ -167,10 +167,12 @@ static void table_row(FILE *f, const struct series *v, int n, const struct serie
     cell(f, buf, 9);
     fmt_ratio(buf, sizeof buf, ratio(v, n, s, M_CPU));
     cell(f, buf, 8);
-    /* the drop-in's other yardstick: xwire on a connection of its own */
-    double own = strcmp(s->lib, lib_xw_xcb.name) ? NAN : ratio_to(v, n, s, M_CPU, lib_xw.name);
-    if (!isnan(own))
-        fprintf(f, " (CPU÷xwire %.2f×)", own);
+    /* the row's other yardstick: xwire on a connection of its own for the drop-ins,
+     * Xlib on libxcb for Xlib on xwire */
+    double own_rate = s->vs ? ratio_to(v, n, s, M_RATE, s->vs) : NAN;
+    double own_cpu = s->vs ? ratio_to(v, n, s, M_CPU, s->vs) : NAN;
+    if (!isnan(own_cpu))
+        fprintf(f, " (rate÷%s %.2f×, CPU÷%s %.2f×)", s->vs, own_rate, s->vs, own_cpu);
     fprintf(f, "%s\n", s->failed ? "  FAILED" : "");
 }
 
@@ -261,7 +263,11 @@ static int write_json(const char *dir, const struct series *v, int n, const char
         json_stat(f, "server_cpu_s_per_op", stats(&v[i], M_SERVER));
         json_stat(f, "page_faults_per_op", stats(&v[i], M_FAULTS));
         json_num(f, "rate_vs_libxcb", ratio(v, n, &v[i], M_RATE), ", ");
-        json_num(f, "cpu_vs_libxcb", ratio(v, n, &v[i], M_CPU), "}");
+        json_num(f, "cpu_vs_libxcb", ratio(v, n, &v[i], M_CPU), ", ");
+        /* the row's second yardstick, when it has one */
+        fprintf(f, "\"vs\": \"%s\", ", v[i].vs ? v[i].vs : "");
+        json_num(f, "rate_vs", v[i].vs ? ratio_to(v, n, &v[i], M_RATE, v[i].vs) : NAN, ", ");
+        json_num(f, "cpu_vs", v[i].vs ? ratio_to(v, n, &v[i], M_CPU, v[i].vs) : NAN, "}");
         fprintf(f, "%s\n", i + 1 < n ? "," : "");
     }
     fprintf(f, " ]}\n");

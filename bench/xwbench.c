@@ -57,13 +57,16 @@ static const struct case_def cases[] = {
 
 /* Alternation order within a round, rotated every round so that no library always
  * goes first (after a pause, or on a freshly warmed server). */
-static const struct library *const libraries[] = {&lib_xw, &lib_xw_fast, &lib_xw_zc, &lib_xw_xcb, &lib_xcb, &lib_xlib, &lib_raw};
+static const struct library *const libraries[] = {&lib_xw,     &lib_xw_fast, &lib_xw_zc,   &lib_xw_xcb, &lib_xcb,
+                                                  &lib_xcb_xw, &lib_xlib,    &lib_xlib_child, &lib_xlib_xw, &lib_raw};
 #define N_LIBS (int)(sizeof libraries / sizeof libraries[0])
 
 struct options {
     int quick, runs, callgrind;
     const char *results, *only_case, *only_lib, *only_server;
-    const char *one, *display; /* child mode under callgrind: one case against display */
+    const char *one, *display; /* child mode (callgrind, child rows): one case against display */
+    int server_pid, sample;    /* child mode: the server's pid (its CPU time), print the sample */
+    int shim;                  /* child mode: refuse to run unless libxcb.so.1 is xwire's */
     const char *serve;         /* only run this server until killed (for strace, perf) */
     long count;
 };
@@ -168,6 +171,7 @@ static struct series *new_series(const struct case_def *cd, long n, enum server_
     s->server = server_names[sk];
     s->server_note = server_notes[sk];
     s->lib = lib->name;
+    s->vs = lib->vs;
     s->unit = cd->unit;
     s->units_per_op = cd->units_per_op;
     s->ops = n * cd->ops_per_n;
@@ -190,14 +194,33 @@ static void on_timeout(int sig)
     _exit(3);
 }
 
-/* One run; a run that cannot confirm all its results marks the series failed. */
-static void run_one(struct series *s, case_fn fn, const struct target *t)
+static int wanted(const char *filter, const char *name)
+{
+    return !filter || !strcmp(filter, name);
+}
+
+/* A shim row needs the shim built (-Dlibxcb, the default). */
+static int usable(const struct library *lib, enum case_id id)
+{
+    return lib->name && lib_case(lib, id) && (!lib->on_shim || shim_dir());
+}
+
+/* One run of one library, in this process or a child row's in a child; a run that
+ * cannot confirm all its results marks the series failed. */
+static void run_one(struct series *s, const struct library *lib, enum case_id id, const struct target *t)
 {
     struct meter m = {.server = t->server};
+    struct sample sm;
+    long got;
     snprintf(current_run, sizeof current_run, "%s vs %s, %s (more than %d s)\n", s->case_name, s->server, s->lib,
              RUN_TIMEOUT);
     alarm(RUN_TIMEOUT);
-    long got = fn(t, &m);
+    if (lib->child_of) {
+        got = shim_run(lib, s->case_name, s->server, t, &sm);
+    } else {
+        got = lib->cases[id](t, &m);
+        sm = sample_of(&m);
+    }
     alarm(0);
     if (got != s->ops) {
         fprintf(stderr, "\nxwbench: %s vs %s, %s: confirmed %ld of %ld\n", s->case_name, s->server, s->lib, got,
@@ -205,12 +228,7 @@ static void run_one(struct series *s, case_fn fn, const struct target *t)
         s->failed = 1;
         return;
     }
-    s->s[s->runs++] = sample_of(&m);
-}
-
-static int wanted(const char *filter, const char *name)
-{
-    return !filter || !strcmp(filter, name);
+    s->s[s->runs++] = sm;
 }
 
 static void run_case(const struct case_def *cd, enum server_kind sk, const struct options *o)
@@ -223,7 +241,7 @@ static void run_case(const struct case_def *cd, enum server_kind sk, const struc
         n /= cd->xvfb_div;
     n /= server_div[sk];
     for (int i = 0; i < N_LIBS; i++)
-        if (libraries[i]->name && libraries[i]->cases[cd->id] && wanted(o->only_lib, libraries[i]->name)) {
+        if (usable(libraries[i], cd->id) && wanted(o->only_lib, libraries[i]->name)) {
             libs[k] = libraries[i];
             group[k++] = new_series(cd, n, sk, libraries[i]);
         }
@@ -234,7 +252,7 @@ static void run_case(const struct case_def *cd, enum server_kind sk, const struc
     for (int r = 0; r < o->runs; r++) {
         for (int j = 0; j < k; j++) {
             int i = (j + r) % k;
-            run_one(group[i], libs[i]->cases[cd->id], &t);
+            run_one(group[i], libs[i], cd->id, &t);
         }
         fputc('.', stderr);
     }
@@ -300,7 +318,7 @@ static void run_curve(const struct options *o)
                 for (int j = 0; j < k; j++) {
                     struct series *g = group[(j + r) % k];
                     const struct library *lib = find_lib(g->lib);
-                    run_one(g, lib->cases[CASE_ATOM_DEPTH], &t);
+                    run_one(g, lib, CASE_ATOM_DEPTH, &t);
                 }
             fputc('.', stderr);
         }
@@ -319,18 +337,37 @@ static const struct case_def *find_case(const char *name)
 }
 
 
-/* The child under callgrind: one run of one case against a server the parent owns. */
+static enum server_kind server_kind_of(const char *name)
+{
+    for (int k = 0; name && k < SERVER_COUNT; k++)
+        if (!strcmp(name, server_names[k]))
+            return (enum server_kind)k;
+    return SERVER_DRAIN;
+}
+
+/* The child (under callgrind, or a child row's): one run of one case against a
+ * server the parent owns; with --sample its results and sample on stdout. */
 static int run_single(const struct options *o)
 {
     const struct case_def *cd = find_case(o->one);
     const struct library *lib = find_lib(o->only_lib);
-    if (!cd || !lib || !lib->cases[cd->id] || !o->display || o->count <= 0)
+    if (!cd || !lib || lib->child_of || !lib->cases[cd->id] || !o->display || o->count <= 0)
         return 2;
-    struct server s = {.kind = SERVER_DRAIN};
+    if (o->shim && !shim_loaded()) {
+        fprintf(stderr, "xwbench: --shim: libxcb.so.1 here is not the one in %s\n", shim_dir() ? shim_dir() : "-");
+        return 2;
+    }
+    struct server s = {.kind = server_kind_of(o->only_server), .pid = o->server_pid};
     snprintf(s.name, sizeof s.name, "%s", o->display);
     struct target t = {.server = &s, .n = o->count};
     struct meter m = {.server = &s};
-    return lib->cases[cd->id](&t, &m) == o->count * cd->ops_per_n ? 0 : 1;
+    signal(SIGPIPE, SIG_IGN);
+    long got = lib->cases[cd->id](&t, &m);
+    if (o->sample) {
+        struct sample sm = sample_of(&m);
+        shim_print_sample(stdout, got, &sm);
+    }
+    return got == o->count * cd->ops_per_n ? 0 : 1;
 }
 
 /* Instructions per NoOperation and per pipelined InternAtom, each library; counted
@@ -362,9 +399,9 @@ static void count_instructions(const struct options *o)
         long n = o->quick ? counted[i].n_quick : counted[i].n_full;
         for (int j = 0; j < N_LIBS; j++) {
             const struct library *lib = libraries[j];
-            if (!lib->name || !lib->cases[cd->id] || !wanted(o->only_lib, lib->name))
+            if (!usable(lib, cd->id) || !wanted(o->only_lib, lib->name))
                 continue;
-            double ir = callgrind_per_op(cd->name, lib->name, &servers[SERVER_DRAIN], n, dir);
+            double ir = callgrind_per_op(cd->name, lib, &servers[SERVER_DRAIN], n, dir);
             instructions[n_instructions++] = (struct instr_count){cd->name, lib->name, ir};
             fputc('.', stderr);
         }
@@ -402,7 +439,12 @@ static void usage(FILE *f)
                "  --server NAME  only this server: Xvfb, drain, per-read, per-reply or small-buf\n"
                "  --callgrind    also count instructions per operation under valgrind (drain server)\n"
                "  --serve NAME   only start that fake server, print its display and wait (for strace, perf;\n"
-               "                 then xwbench --one CASE --lib NAME --display :N --count N runs one case)\n");
+               "                 then xwbench --one CASE --lib NAME --display :N --count N runs one case;\n"
+               "                 --server NAME says which server that is, --server-pid N lets it read the\n"
+               "                 server's CPU time, --sample prints the run's figures on stdout, --shim\n"
+               "                 refuses to run unless libxcb.so.1 is xwire's)\n"
+               "  Rows \"Xlib on xwire\" and \"xcb_ on xwire\" run the Xlib and libxcb cases in a child\n"
+               "  whose libxcb.so.1 is xwire's (the build tree's libxcb/), when it is built.\n");
 }
 
 static int parse_options(int argc, char **argv, struct options *o)
@@ -414,6 +456,8 @@ static int parse_options(int argc, char **argv, struct options *o)
         {"callgrind", no_argument, NULL, 'g'},     {"one", required_argument, NULL, '1'},
         {"display", required_argument, NULL, 'd'}, {"count", required_argument, NULL, 'n'},
         {"serve", required_argument, NULL, 'S'},   {"help", no_argument, NULL, 'h'},
+        {"server-pid", required_argument, NULL, 'P'}, {"sample", no_argument, NULL, 'm'},
+        {"shim", no_argument, NULL, 'x'},
         {0},
     };
     *o = (struct options){.runs = 0};
@@ -431,6 +475,9 @@ static int parse_options(int argc, char **argv, struct options *o)
         case 'd': o->display = optarg; break;
         case 'n': o->count = atol(optarg); break;
         case 'S': o->serve = optarg; break;
+        case 'P': o->server_pid = atoi(optarg); break;
+        case 'm': o->sample = 1; break;
+        case 'x': o->shim = 1; break;
         case 'h': usage(stdout); exit(0);
         default: usage(stderr); return -1;
         }

@@ -124,7 +124,19 @@ enum case_id {
 struct library {
     const char *name;
     case_fn cases[CASE_COUNT];
+    /* Set for the rows run in a child xwbench (shim.c): the library whose cases (and
+     * binary code) it runs there; on_shim: with xwire's libxcb.so.1 under it. */
+    const struct library *child_of;
+    int on_shim;
+    /* A second yardstick for the table besides libxcb, by name, or NULL. */
+    const char *vs;
 };
+
+/* The cases a library has: its own, or for a child row those of the library it runs. */
+static inline case_fn lib_case(const struct library *lib, enum case_id id)
+{
+    return lib->child_of ? lib->child_of->cases[id] : lib->cases[id];
+}
 
 extern const struct library lib_xcb, lib_xlib, lib_raw;
 /* xwire in its default mode, in its single-threaded (lock-free) mode, and with its
@@ -132,12 +144,33 @@ extern const struct library lib_xcb, lib_xlib, lib_raw;
 extern const struct library lib_xw, lib_xw_fast, lib_xw_zc;
 /* xwire's senders on a libxcb connection (libxwire-xcb). */
 extern const struct library lib_xw_xcb;
+/* Xlib and libxcb's cases, unmodified, on xwire's libxcb.so.1, and Xlib's on
+ * Debian's libxcb in a child too, the fair yardstick for a fresh process (shim.c). */
+extern const struct library lib_xlib_xw, lib_xcb_xw, lib_xlib_child;
+
+/* ---- the child rows (shim.c) ---- */
+
+struct sample;
+/* The build tree's libxcb/ when libxcb.so.1 is built there, else NULL. */
+const char *shim_dir(void);
+/* Whether this process's libxcb.so.1 is the shim (the child checks before a shim row's run). */
+int shim_loaded(void);
+/* Puts the shim first on this process's LD_LIBRARY_PATH (for a child about to exec): 0 or -1. */
+int shim_setenv(void);
+/* One run of case_name for lib (a child row) in a child xwbench against t->server,
+ * named server_name; the child's sample in *out. Results confirmed, or -1. */
+long shim_run(const struct library *lib, const char *case_name, const char *server_name, const struct target *t,
+              struct sample *out);
+/* The child's side: its results and sample as one line for shim_run. */
+void shim_print_sample(FILE *f, long got, const struct sample *s);
 
 /* ---- instruction counts (callgrind.c) ---- */
 
 /* Runs one case once for one library against server s in a child xwbench under
- * callgrind, its out file kept in dir; instructions per operation, or -1. */
-double callgrind_per_op(const char *case_name, const char *lib, const struct server *s, long n, const char *dir);
+ * callgrind, its out file kept in dir; instructions per operation, or -1. A shim
+ * row's child runs with the shim on its library path. */
+double callgrind_per_op(const char *case_name, const struct library *lib, const struct server *s, long n,
+                        const char *dir);
 
 /* ---- results (report.c) ---- */
 
@@ -152,17 +185,18 @@ struct sample {
 
 /* Every run of one case for one library against one server. */
 struct series {
-    const char *case_name;  /* short id, "noop" */
+    const char *case_name;   /* short id, "noop" */
     char case_label[128];    /* for the table, "NoOperation ×10M + sync" */
-    const char *server;     /* "Xvfb", "drain", "per-read"... */
+    const char *server;      /* "Xvfb", "drain", "per-read"... */
     const char *server_note; /* what the server does, for headings: "" or " (...)" */
     const char *lib;
-    const char *unit;       /* rate unit, "req/s" */
-    double units_per_op;    /* rate units one operation stands for (MiB per PutImage) */
-    long ops;               /* operations per run */
+    const char *vs;      /* the library's second yardstick, or NULL */
+    const char *unit;    /* rate unit, "req/s" */
+    double units_per_op; /* rate units one operation stands for (MiB per PutImage) */
+    long ops;            /* operations per run */
     int runs;
-    int failed;             /* a run did not confirm its results */
-    long depth;             /* a point of the pipeline-depth curve: its depth; 0 for the table */
+    int failed; /* a run did not confirm its results */
+    long depth; /* a point of the pipeline-depth curve: its depth; 0 for the table */
     struct sample s[MAX_RUNS];
 };
 
