@@ -37,11 +37,20 @@ def soname(lib):
     return m.group(1) if m else None
 
 
+def nodelete(lib):
+    out = subprocess.run(["readelf", "-d", lib], capture_output=True, text=True, check=True).stdout
+    return re.search(r"\(FLAGS_1\)\s+Flags:.*\bNODELETE\b", out) is not None
+
+
 def differences(so, ours, theirs):
     """The differences of one library, as lines 'SONAME KIND NAME [DETAIL]'."""
     diffs = []
     if soname(ours) != so:
         diffs.append("%s soname %s" % (so, soname(ours)))
+    # an extension library registers its description with the core: it must never be
+    # unmapped under the connections that point at it (libxcb/meson.build)
+    if so != "libxcb.so.1" and not nodelete(ours):
+        diffs.append("%s flags not NODELETE" % so)
     mine, deb = dynsyms(ours), dynsyms(theirs)
     for name in sorted(set(deb) - set(mine) - LINKER):
         diffs.append("%s missing %s" % (so, name))
