@@ -63,6 +63,26 @@ int shim_setenv(void)
     return setenv("LD_LIBRARY_PATH", path, 1);
 }
 
+void shim_leave(char **argv)
+{
+    const char *dir = shim_dir(), *old = getenv("LD_LIBRARY_PATH");
+    char want[PATH_MAX], here[PATH_MAX], path[8192] = "", copy[8192];
+    if (!dir || !old || !shim_loaded() || !realpath(dir, want) || strlen(old) >= sizeof copy)
+        return;
+    strcpy(copy, old);
+    size_t n = 0;
+    for (char *save, *e = strtok_r(copy, ":", &save); e; e = strtok_r(NULL, ":", &save)) {
+        if (realpath(e, here) && !strcmp(here, want))
+            continue;
+        n += (size_t)snprintf(path + n, sizeof path - n, "%s%s", n ? ":" : "", e);
+        if (n >= sizeof path)
+            return;
+    }
+    if (n ? setenv("LD_LIBRARY_PATH", path, 1) : unsetenv("LD_LIBRARY_PATH"))
+        return;
+    execv("/proc/self/exe", argv);
+}
+
 void shim_print_sample(FILE *f, long got, const struct sample *s)
 {
     fprintf(f, "%ld %.9f %.9f %.9f %.9f %llu %ld %ld\n", got, s->wall, s->cpu, s->sys, s->server_cpu,

@@ -550,6 +550,8 @@ int main(int argc, char **argv)
     struct options o;
     if (parse_options(argc, argv, &o) < 0)
         return 2;
+    if (!o.shim)
+        shim_leave(argv);
     make_atom_names();
     if (o.one)
         return run_single(&o);
