@@ -126,12 +126,13 @@ static int owner_failed(xw_connection_t *c)
 }
 
 /* Lock held. A packet the owner malloc'd, copied into one of our records (so every
- * reply and event call of ours works unchanged) and freed. */
+ * reply and event call of ours works unchanged, a reply's XW_REPLY_SLACK too) and freed. */
 static struct xw_pkt *adopt(xw_connection_t *c, void *m, size_t len, int kind, uint64_t seq)
 {
-    struct xw_pkt *p = xw__pkt_alloc(c, len);
+    struct xw_pkt *p = xw__pkt_alloc(c, len + XW_REPLY_SLACK);
     if (p) {
         memcpy(XW_PKT_DATA(p), m, len);
+        memset(XW_PKT_DATA(p) + len, 0, XW_REPLY_SLACK);
         p->len = (uint32_t)len;
         p->seq = seq;
         p->kind = (uint8_t)kind;
