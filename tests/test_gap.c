@@ -1,19 +1,23 @@
 /* test_gap.c — replies whose libxcb C struct is longer than the wire bytes before
- * their variable part (XKB GetDeviceInfo as Xvfb sends it): accepted by the wire's
- * layout, while sizeof and the accessors keep libxcb's answers within the reply's
- * zeroed slack. */
+ * their variable part (XKB GetDeviceInfo, SYNC ListSystemCounters' counters, as Xvfb
+ * sends them): accepted by the wire's layout, while sizeof and the accessors keep
+ * libxcb's answers within the reply's zeroed slack. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <xcb/sync.h>
 #include <xcb/xkb.h>
+#include <xw/sync.h>
 #include <xw/xkb.h>
 
 #include "fake_conn.h"
 
 #define XKB_MAJOR 135
+#define SYNC_MAJOR 136
 
-static const struct fake_ext xkb_exts[] = {{"XKEYBOARD", XKB_MAJOR, 85, 137}, {NULL, 0, 0, 0}};
+static const struct fake_ext xkb_exts[] = {
+    {"XKEYBOARD", XKB_MAJOR, 85, 137}, {"SYNC", SYNC_MAJOR, 90, 140}, {NULL, 0, 0, 0}};
 
 /* nameLen of the GetDeviceInfo reply the server thread sends next (set by the test
  * before it asks, read by the thread). */
@@ -37,13 +41,48 @@ static size_t device_info_reply(uint8_t *out, uint16_t seq)
     return n;
 }
 
+/* One SystemCounter on the wire at p: counter, resolution, name_len, name, padding
+ * to 4 (14 + n bytes before it; libxcb's C struct is 16). Returns its size. */
+static size_t put_counter(uint8_t *p, uint32_t id, const char *name)
+{
+    size_t n = strlen(name);
+    memset(p, 0, (14 + n + 3) & ~(size_t)3);
+    fs_wr32(p, id);
+    fs_wr32(p + 8, 4); /* resolution: hi 0, lo 4 */
+    fs_wr16(p + 12, (uint16_t)n);
+    memcpy(p + 14, name, n);
+    return (14 + n + 3) & ~(size_t)3;
+}
+
+/* Xvfb's ListSystemCounters: 272 bytes, six 16-byte names, IDLETIME, SERVERTIME.
+ * libxcb's layout ends SERVERTIME 4 bytes past the reply (at 276). */
+static size_t system_counters_reply(uint8_t *out, uint16_t seq)
+{
+    uint8_t extra[264] = {0}; /* bytes 8..271 */
+    fs_wr32(extra, 8);        /* counters_len */
+    size_t at = 24;           /* byte 32 */
+    for (int i = 7; i >= 2; i--) {
+        char name[17];
+        memcpy(name, "DEVICEIDLETIME ", 15);
+        name[15] = (char)('0' + i), name[16] = 0;
+        at += put_counter(extra + at, 0x500 + (uint32_t)i, name);
+    }
+    at += put_counter(extra + at, 0x501, "IDLETIME");
+    at += put_counter(extra + at, 0x500, "SERVERTIME");
+    ck_assert_uint_eq(at, sizeof(extra));
+    return fake_reply(out, seq, 0, extra, sizeof(extra));
+}
+
 static int answer_device_info(struct fake_server *f, const uint8_t *req, size_t len)
 {
     (void)len;
-    if (req[0] != XKB_MAJOR || req[1] != XW_XKB_GET_DEVICE_INFO)
+    uint8_t out[280];
+    if (req[0] == XKB_MAJOR && req[1] == XW_XKB_GET_DEVICE_INFO)
+        fake_send(f, out, device_info_reply(out, (uint16_t)f->seq));
+    else if (req[0] == SYNC_MAJOR && req[1] == XW_SYNC_LIST_SYSTEM_COUNTERS)
+        fake_send(f, out, system_counters_reply(out, (uint16_t)f->seq));
+    else
         return 0;
-    uint8_t out[64];
-    fake_send(f, out, device_info_reply(out, (uint16_t)f->seq));
     return 1;
 }
 
@@ -139,12 +178,41 @@ START_TEST(name_past_the_wire_bytes_is_refused)
 }
 END_TEST
 
+/* The counters' walker runs inside the reply's: validation walks them by the wire's
+ * layout too (272 bytes), and libxcb's layout (276) stays within the slack. */
+START_TEST(system_counters_walk_in_the_replys_layout_mode)
+{
+    connect_xkb();
+    xw_generic_error_t *e = NULL;
+    xw_sync_list_system_counters_reply_t *r = xw_sync_list_system_counters_reply(c, xw_sync_list_system_counters(c), &e);
+    ck_assert_ptr_null(e);
+    ck_assert_ptr_nonnull(r);
+    ck_assert_uint_eq(r->length, 60);
+    uint8_t copy[272 + XW_REPLY_SLACK] = {0};
+    memcpy(copy, r, 272);
+    const xcb_sync_list_system_counters_reply_t *x = (const void *)copy;
+    ck_assert_int_eq(xw_sync_list_system_counters_sizeof(r), xcb_sync_list_system_counters_sizeof(copy));
+    ck_assert_int_eq(xw_sync_list_system_counters_sizeof(r), 276);
+    xw_sync_systemcounter_iterator_t i = xw_sync_list_system_counters_counters_iterator(r);
+    xcb_sync_systemcounter_iterator_t j = xcb_sync_list_system_counters_counters_iterator(x);
+    ck_assert_int_eq(i.rem, 8);
+    ck_assert_int_eq(i.rem, j.rem);
+    for (; i.rem; xw_sync_systemcounter_next(&i), xcb_sync_systemcounter_next(&j)) {
+        ck_assert_int_eq((char *)i.data - (char *)r, (char *)j.data - (char *)x);
+        ck_assert_uint_eq(i.data->name_len, j.data->name_len);
+        ck_assert_int_eq(xw_sync_systemcounter_name(i.data) - (char *)r, xcb_sync_systemcounter_name(j.data) - (char *)x);
+    }
+    free(r);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = xwtest_suite("gap");
     fake_conn_tcase(s, "gap",
                     (const TTest *const[]){xvfb_device_info_is_accepted_with_libxcb_sizeof_and_accessors,
                                            into_buffer_gets_the_reply_and_the_slack_that_fits,
-                                           name_past_the_wire_bytes_is_refused, NULL});
+                                           name_past_the_wire_bytes_is_refused,
+                                           system_counters_walk_in_the_replys_layout_mode, NULL});
     return xwtest_run(s);
 }
