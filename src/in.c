@@ -281,11 +281,11 @@ static struct xw_pkt *malformed_record(xw_connection_t *c, struct xw_pkt *rec, u
 }
 
 /* The record of a reply of n bytes at w (or already in rec): the bytes, its nfds fds,
- * then XW_REPLY_SLACK zero bytes. NULL, with the fds closed, when out of memory. */
+ * then XW_REPLY_SLACK_AFTER(n) zero bytes. NULL, with the fds closed, when out of memory. */
 static struct xw_pkt *reply_record(xw_connection_t *c, const uint8_t *w, size_t n, struct xw_pkt *rec,
                                    int *fds, unsigned nfds)
 {
-    struct xw_pkt *p = rec ? rec : xw__pkt_alloc(c, n + nfds * sizeof(int) + XW_REPLY_SLACK);
+    struct xw_pkt *p = rec ? rec : xw__pkt_alloc(c, n + nfds * sizeof(int) + XW_REPLY_SLACK_AFTER(n));
     if (!p) {
         xw__close_fds(fds, nfds);
         return NULL;
@@ -295,7 +295,7 @@ static struct xw_pkt *reply_record(xw_connection_t *c, const uint8_t *w, size_t 
     p->len = (uint32_t)n;
     p->kind = XW_PKT_REPLY;
     memcpy(XW_PKT_DATA(p) + n, fds, nfds * sizeof(int));
-    memset(XW_PKT_DATA(p) + n + nfds * sizeof(int), 0, XW_REPLY_SLACK);
+    memset(XW_PKT_DATA(p) + n + nfds * sizeof(int), 0, XW_REPLY_SLACK_AFTER(n));
     p->nfds = (uint16_t)nfds;
     return p;
 }

@@ -10,7 +10,7 @@ static uint64_t widen_any(xw_connection_t *c, uint64_t seq)
 }
 
 /* A malloc'd copy of the packet (data, fds, and for a reply the record's zeroed
- * XW_REPLY_SLACK) for the libxcb-compatible calls; the record goes back to the store.
+ * slack) for the libxcb-compatible calls; the record goes back to the store.
  * On allocation failure the fds are closed. */
 static void *to_heap(xw_connection_t *c, struct xw_pkt *p)
 {
@@ -20,7 +20,7 @@ static void *to_heap(xw_connection_t *c, struct xw_pkt *p)
         xw__pkt_free(c, p);
         return m;
     }
-    size_t n = p->len + p->nfds * sizeof(int) + (p->kind == XW_PKT_REPLY ? XW_REPLY_SLACK : 0);
+    size_t n = p->len + p->nfds * sizeof(int) + (p->kind == XW_PKT_REPLY ? XW_REPLY_SLACK_AFTER(p->len) : 0);
     void *m = malloc(n);
     if (m)
         memcpy(m, XW_PKT_DATA(p), n);
@@ -88,7 +88,7 @@ XW_EXPORT int xw_poll_for_reply(xw_connection_t *c, unsigned int request, void *
     return xw_poll_for_reply64(c, request, reply, error);
 }
 
-/* A reply fits when cap holds its bytes and fds; the XW_REPLY_SLACK zero bytes that
+/* A reply fits when cap holds its bytes and fds; the slack's zero bytes that
  * libxcb-layout accessors may read past it are copied only as far as cap allows. */
 static int copy_out(xw_connection_t *c, struct xw_pkt *p, void *buf, size_t cap, size_t *len,
                     xw_generic_error_t *error)
@@ -96,7 +96,7 @@ static int copy_out(xw_connection_t *c, struct xw_pkt *p, void *buf, size_t cap,
     int kind = p->kind;
     size_t n = p->len + p->nfds * sizeof(int);
     if (kind == XW_PKT_REPLY) {
-        size_t slack = cap - n < XW_REPLY_SLACK ? cap - n : XW_REPLY_SLACK;
+        size_t slack = cap - n < XW_REPLY_SLACK_AFTER(p->len) ? cap - n : XW_REPLY_SLACK_AFTER(p->len);
         memcpy(buf, XW_PKT_DATA(p), n + slack);
         *len = n;
     } else if (error) {
