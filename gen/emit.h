@@ -32,6 +32,8 @@ void emit_struct_body(struct emitter *e, struct type *t, const char *kw, const c
 /* walker: bounded size computation shared by _sizeof and validators */
 int walker_params(struct type *t, struct wparam **out);
 char *walker_name(struct emitter *e, struct type *t);
+/* 1 when t or a part of it has libxcb's C layout apart from the wire's (see emit_walk.c) */
+int layout_gap(struct type *t);
 void emit_walker(struct emitter *e, struct type *t);
 void emit_unpack(struct emitter *e, struct type *sw);
 void emit_serialize(struct emitter *e, struct type *sw);

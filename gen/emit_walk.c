@@ -46,7 +46,8 @@ static char *sub_call(struct wstate *s, struct type *sub)
     int sn = walker_params(sub, &sp);
     char *w = walker_name(s->e, sub);
     struct out o = { 0 };
-    out_printf(&o, "%s(xw_b + xw_off, xw_avail - xw_off, -1", w);
+    /* a sub-walker whose C layout differs from the wire's walks in the caller's layout mode */
+    out_printf(&o, "%s(xw_b + xw_off, xw_avail - xw_off, %s", w, layout_gap(sub) ? "xw_stop < -1 ? xw_stop : -1" : "-1");
     if (sub->kind == TK_SWITCH)
         out_printf(&o, ", %s + xw_off", s->base);
     for (int i = 0; i < sn; i++)
@@ -131,20 +132,56 @@ static void walk_sub(struct wstate *s, struct type *sub, const char *ind)
     s->prev_var = 1;
 }
 
-/* libxcb starts the variable part of a type at sizeof() of its C struct, which can
- * exceed the wire bytes before it (GLX GetPixelMapusv, SYNC SystemCounter): so does xwire. */
-static void walk_to_c_size(struct wstate *s, struct field **fs, int upto, const char *ind)
+/* Bytes by which the C struct of t (a struct, reply or event) is longer than the wire
+ * bytes before its first variable field: libxcb starts the variable part at sizeof()
+ * of its C struct (GLX GetPixelMapusv, SYNC SystemCounter, XKB GetDeviceInfo, XPRINT
+ * PRINTER), and so do xwire's sizeof and accessors; the wire does not. */
+static int c_gap(struct type *t)
 {
-    if (s->t->kind == TK_SWITCH || s->t->kind == TK_CASE || fs != s->t->fields)
-        return;
+    if (t->kind == TK_SWITCH || t->kind == TK_CASE)
+        return 0;
     int wire = 0;
-    for (int k = 0; k < upto; k++)
-        if (fs[k]->wire && field_fixed(fs[k]))
-            wire += fs[k]->wire == 2 ? 4 : field_size(fs[k]);
-    int cs = c_size(s->t);
-    if (cs > wire)
-        out_printf(s->o, "%s    if (xw_avail < %d)\n%s        return -1;\n%s    xw_off = %d; /* sizeof the C struct */\n", ind, cs,
-                   ind, ind, cs);
+    for (int k = 0; k < t->nfields && !(t->fields[k]->wire && !field_fixed(t->fields[k])); k++)
+        if (t->fields[k]->wire && field_fixed(t->fields[k]))
+            wire += t->fields[k]->wire == 2 ? 4 : field_size(t->fields[k]);
+    for (int k = 0; k < t->nfields; k++)
+        if (t->fields[k]->wire && !field_fixed(t->fields[k]))
+            return c_size(t) > wire ? c_size(t) - wire : 0;
+    return 0; /* no variable part */
+}
+
+static int gap_in(struct type *t, int depth)
+{
+    if (!t || depth > 32)
+        return 0;
+    if (c_gap(t))
+        return 1;
+    for (int c = 0; t->kind == TK_SWITCH && c < t->ncases; c++)
+        if (gap_in(t->cases[c], depth + 1))
+            return 1;
+    for (int i = 0; i < t->nfields; i++) {
+        struct field *f = t->fields[i];
+        if (f->wire && !field_fixed(f) && gap_in(f->kind == FK_SWITCH ? f->sw : f->type, depth + 1))
+            return 1;
+    }
+    return 0;
+}
+
+int layout_gap(struct type *t)
+{
+    return gap_in(t, 0);
+}
+
+/* Walkers take xw_stop == -2 for the wire's layout (validation: what the protocol
+ * allows) and any other value for libxcb's, which jumps to sizeof the C struct. */
+static void walk_to_c_size(struct wstate *s, struct field **fs, const char *ind)
+{
+    int cs = c_size(s->t), gap = fs == s->t->fields ? c_gap(s->t) : 0;
+    if (gap)
+        out_printf(s->o,
+                   "%s    if (xw_stop != -2) { /* libxcb's layout */\n%s        if (xw_avail < %d)\n"
+                   "%s            return -1;\n%s        xw_off = %d; /* sizeof the C struct */\n%s    }\n",
+                   ind, ind, cs, ind, ind, cs, ind);
 }
 
 static void walk_fields(struct wstate *s, struct field **fs, int nf, int stops, const char *ind)
@@ -154,7 +191,7 @@ static void walk_fields(struct wstate *s, struct field **fs, int nf, int stops, 
         struct field *f = fs[i];
         if (f->wire && !field_fixed(f) && !seen_var) {
             seen_var = 1;
-            walk_to_c_size(s, fs, i, ind);
+            walk_to_c_size(s, fs, ind);
         }
         if (!f->wire || f->kind == FK_FD) {
             if (stops)

@@ -84,7 +84,7 @@ UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
 # fixtures, the fake-server and Xvfb tests), not the conformance harnesses.
 tsan_targets=(tests/test_setup tests/test_read tests/test_write tests/test_fds tests/test_xvfb tests/test_xvfb_api
               tests/test_death tests/test_wrap tests/test_threads tests/test_mistakes tests/test_xcb_interop
-              tests/test_lend)
+              tests/test_lend tests/test_ext)
 CC=clang setup "$tsan" -Dbuildtype=debugoptimized -Db_sanitize=thread -Db_lundef=false
 ninja -C "$tsan" "${tsan_targets[@]}" || build_failed "$tsan"
 TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1:history_size=4} \

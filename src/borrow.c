@@ -126,12 +126,14 @@ static int owner_failed(xw_connection_t *c)
 }
 
 /* Lock held. A packet the owner malloc'd, copied into one of our records (so every
- * reply and event call of ours works unchanged) and freed. */
+ * reply and event call of ours works unchanged, a reply's slack too) and freed. */
 static struct xw_pkt *adopt(xw_connection_t *c, void *m, size_t len, int kind, uint64_t seq)
 {
-    struct xw_pkt *p = xw__pkt_alloc(c, len);
+    size_t slack = kind == XW_PKT_REPLY ? XW_REPLY_SLACK_AFTER(len) : 0;
+    struct xw_pkt *p = xw__pkt_alloc(c, len + slack);
     if (p) {
         memcpy(XW_PKT_DATA(p), m, len);
+        memset(XW_PKT_DATA(p) + len, 0, slack);
         p->len = (uint32_t)len;
         p->seq = seq;
         p->kind = (uint8_t)kind;

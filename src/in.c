@@ -226,6 +226,26 @@ static struct xw_pkt *malformed_record(xw_connection_t *c, struct xw_pkt *rec, u
     return p;
 }
 
+/* The record of a reply of n bytes at w (or already in rec): the bytes, its nfds fds,
+ * then XW_REPLY_SLACK_AFTER(n) zero bytes. NULL, with the fds closed, when out of memory. */
+static struct xw_pkt *reply_record(xw_connection_t *c, const uint8_t *w, size_t n, struct xw_pkt *rec,
+                                   int *fds, unsigned nfds)
+{
+    struct xw_pkt *p = rec ? rec : xw__pkt_alloc(c, n + nfds * sizeof(int) + XW_REPLY_SLACK_AFTER(n));
+    if (!p) {
+        xw__close_fds(fds, nfds);
+        return NULL;
+    }
+    if (!rec)
+        memcpy(XW_PKT_DATA(p), w, n);
+    p->len = (uint32_t)n;
+    p->kind = XW_PKT_REPLY;
+    memcpy(XW_PKT_DATA(p) + n, fds, nfds * sizeof(int));
+    memset(XW_PKT_DATA(p) + n + nfds * sizeof(int), 0, XW_REPLY_SLACK_AFTER(n));
+    p->nfds = (uint16_t)nfds;
+    return p;
+}
+
 /* A multi-reply request (struct xw_request's multi_reply) ends with the reply
  * whose byte 1 is its multi_end; any other request with its first reply. */
 static int is_last_reply(const struct xw_pend *e, const uint8_t *w)
@@ -250,33 +270,24 @@ static inline __attribute__((always_inline)) int keep_reply(xw_connection_t *c, 
         xw__pend_trim(&in->pend);
         return 0;
     }
-    struct xw_pkt *p;
-    if (e->validate && e->validate(w, n) != 0) {
-        xw__close_fds((int *)fds, nfds);
-        p = malformed_record(c, rec, seq, 0, 0);
-    } else if (may_inline && n == 32 && !nfds && e->done && !e->q.head) {
+    if (may_inline && n == 32 && !nfds && e->done && !e->q.head && (!e->validate || e->validate(w, n) == 0)) {
         /* the common reply: kept in the entry, no record (the waiting fields it
-         * overwrites are not needed once the request is finished) */
+         * overwrites are not needed once the request is finished; a 32-byte reply
+         * has no slack to validate against) */
         e->byte1 = w[1];
         memcpy(e->body, w + 8, sizeof(e->body));
         e->inl = 1;
         if (rec)
             xw__pkt_free(c, rec);
         return 0;
-    } else {
-        p = rec ? rec : xw__pkt_alloc(c, n + nfds * sizeof(int));
-        if (p && !rec)
-            memcpy(XW_PKT_DATA(p), w, n);
-        if (p) {
-            p->len = (uint32_t)n;
-            p->seq = seq;
-            p->kind = XW_PKT_REPLY;
-            if (nfds)
-                memcpy(XW_PKT_DATA(p) + n, fds, nfds * sizeof(int));
-            p->nfds = (uint16_t)nfds;
-        } else {
-            xw__close_fds((int *)fds, nfds);
-        }
+    }
+    struct xw_pkt *p = reply_record(c, w, n, rec, (int *)fds, nfds);
+    if (p)
+        p->seq = seq;
+    /* validated as stored, with the slack libxcb's layout may read into */
+    if (p && e->validate && e->validate(XW_PKT_DATA(p), n) != 0) {
+        xw__close_fds((int *)fds, nfds);
+        p = malformed_record(c, p, seq, 0, 0);
     }
     if (!p)
         return xw__conn_fail(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for a %zu-byte reply", n);
@@ -440,11 +451,11 @@ static int packet_size(xw_connection_t *c, const uint8_t *w, size_t *need)
 }
 
 /* A packet bigger than the read buffer is filled in its final record, so it is
- * copied once; room for 4 more bytes (XGE layout) and a reply's fds. */
+ * copied once; room for 4 more bytes (XGE layout) and a reply's fds and slack. */
 static int start_partial(xw_connection_t *c, const uint8_t *w, size_t have, size_t need)
 {
     struct xw_in *in = &c->in;
-    struct xw_pkt *p = xw__pkt_alloc(c, need + 4 + XW_MAX_FDS * sizeof(int));
+    struct xw_pkt *p = xw__pkt_alloc(c, need + 4 + XW_MAX_FDS * sizeof(int) + XW_REPLY_SLACK);
     if (!p)
         return xw__conn_fail(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for a %zu-byte packet", need);
     memcpy(XW_PKT_DATA(p), w, have);

@@ -9,17 +9,18 @@ static uint64_t widen_any(xw_connection_t *c, uint64_t seq)
     return seq >> 32 ? seq : xw__widen32(c, (unsigned int)seq);
 }
 
-/* A malloc'd copy of the packet (data then fds) for the libxcb-compatible calls;
- * the record goes back to the store. On allocation failure the fds are closed. */
+/* A malloc'd copy of the packet (data, fds, and for a reply the record's zeroed
+ * slack) for the libxcb-compatible calls; the record goes back to the store.
+ * On allocation failure the fds are closed. */
 static void *to_heap(xw_connection_t *c, struct xw_pkt *p)
 {
-    if (p->ext) { /* a large packet: its block becomes the caller's, no copy */
+    if (p->ext) { /* a large packet: its block (slack included) becomes the caller's, no copy */
         void *m = p->ext;
         p->ext = NULL;
         xw__pkt_free(c, p);
         return m;
     }
-    size_t n = p->len + p->nfds * sizeof(int);
+    size_t n = p->len + p->nfds * sizeof(int) + (p->kind == XW_PKT_REPLY ? XW_REPLY_SLACK_AFTER(p->len) : 0);
     void *m = malloc(n);
     if (m)
         memcpy(m, XW_PKT_DATA(p), n);
@@ -114,12 +115,16 @@ XW_EXPORT int xw_poll_for_reply(xw_connection_t *c, unsigned int request, void *
     return xw_poll_for_reply64(c, request, reply, error);
 }
 
-static int copy_out(xw_connection_t *c, struct xw_pkt *p, void *buf, size_t *len, xw_generic_error_t *error)
+/* A reply fits when cap holds its bytes and fds; the slack's zero bytes that
+ * libxcb-layout accessors may read past it are copied only as far as cap allows. */
+static int copy_out(xw_connection_t *c, struct xw_pkt *p, void *buf, size_t cap, size_t *len,
+                    xw_generic_error_t *error)
 {
     int kind = p->kind;
     size_t n = p->len + p->nfds * sizeof(int);
     if (kind == XW_PKT_REPLY) {
-        memcpy(buf, XW_PKT_DATA(p), n);
+        size_t slack = cap - n < XW_REPLY_SLACK_AFTER(p->len) ? cap - n : XW_REPLY_SLACK_AFTER(p->len);
+        memcpy(buf, XW_PKT_DATA(p), n + slack);
         *len = n;
     } else if (error) {
         memcpy(error, XW_PKT_DATA(p), sizeof(*error));
@@ -140,7 +145,7 @@ static __attribute__((noinline)) int into_slow(xw_connection_t *c, uint64_t requ
         *len = 32;
         r = 1;
     } else if (r == 1)
-        r = p ? copy_out(c, p, buf, len, error) : 0;
+        r = p ? copy_out(c, p, buf, cap, len, error) : 0;
     else if (r == 0)
         r = -ETIMEDOUT;
     else if (r == -ENOSPC)

@@ -12,10 +12,21 @@ extern "C" {
 
 /** Validates a whole packet (reply or XGE event) of len bytes against the counts it
  * carries. Returns 0 when every variable-length part lies inside the bytes, -1 when
- * not. Called once when the packet is received. A reply is passed as received; an
- * XGE event as stored, in libxcb's layout (full_sequence inserted at byte 32, len =
- * 36 + 4 * length), the layout its accessors read. */
+ * not. Called once when the packet is received. A reply is passed as stored: its len
+ * bytes, then its fds, then XW_REPLY_SLACK_AFTER(len) zero bytes; an XGE event as
+ * stored, in libxcb's layout (full_sequence inserted at byte 32, len = 36 + 4 * length),
+ * the layout its accessors read. */
 typedef int (*xw_validate_fn)(const void *packet, size_t len);
+
+/* Zero bytes after every reply longer than 32 bytes, in its record and its malloc'd
+ * copy (after its fds): where libxcb's C struct is longer than the wire bytes before a
+ * variable part (XKB GetDeviceInfo, GLX GetPixelMapusv, SYNC ListSystemCounters,
+ * XPRINT PrintGetPrinterList), sizeof and the accessors follow libxcb's layout and may
+ * read up to this many bytes past the reply; validation allows no more. A 32-byte
+ * reply gets none (so the common replies keep their 64-byte records) and must fit
+ * in libxcb's layout as it is. */
+#define XW_REPLY_SLACK 8
+#define XW_REPLY_SLACK_AFTER(len) ((len) > 32 ? (size_t)XW_REPLY_SLACK : (size_t)0)
 
 struct xw_request;
 
@@ -167,6 +178,9 @@ XW_EXPORT int xw_sumof(uint8_t *list, int len);
  * discarded, already claimed, or unknown); -ETIMEDOUT nothing yet; -ENOSPC cap too
  * small, *len = size needed, the reply STAYS QUEUED (retry with a bigger buffer);
  * -EPIPE connection error. For multi-reply requests each call takes the next reply.
+ * Room past *len gets up to XW_REPLY_SLACK zero bytes: the accessors of the replies
+ * listed at XW_REPLY_SLACK follow libxcb's layout and may read that far, so give
+ * those a buffer XW_REPLY_SLACK bytes larger than the reply.
  * Never allocates once warmed up. Threads: safe; a reply goes to exactly one caller. */
 XW_EXPORT int xw_wait_for_reply_into(xw_connection_t *c, uint64_t request, void *buf, size_t cap, size_t *len,
                                      xw_generic_error_t *error, int timeout_ms);
