@@ -240,7 +240,8 @@ static struct xw_pkt *reply_record(xw_connection_t *c, const uint8_t *w, size_t 
         memcpy(XW_PKT_DATA(p), w, n);
     p->len = (uint32_t)n;
     p->kind = XW_PKT_REPLY;
-    memcpy(XW_PKT_DATA(p) + n, fds, nfds * sizeof(int));
+    if (nfds) /* nearly every reply has none, and then fds may be NULL */
+        memcpy(XW_PKT_DATA(p) + n, fds, nfds * sizeof(int));
     memset(XW_PKT_DATA(p) + n + nfds * sizeof(int), 0, XW_REPLY_SLACK_AFTER(n));
     p->nfds = (uint16_t)nfds;
     return p;
