@@ -41,15 +41,16 @@ static int holds(const struct xw_pend *e)
 }
 
 /* A packet with sequence seq means the server finished every request before it.
- * A void request finished without an error has nothing to hand out: its entry
- * retires now, as libxcb frees it, so checked requests nobody checks do not pile
- * up (a later check finds no entry and knows from done_seq it is finished). */
+ * A request finished with nothing to hand out (a void one without an error, or
+ * one whose reply never came) retires now, as libxcb frees it, so cookies nobody
+ * claims do not pile up (a later claim finds no entry and knows from done_seq
+ * that it is finished, with nothing: the same answer the entry would give). */
 static struct xw_pend *complete_before(struct xw_in *in, uint64_t seq)
 {
     struct xw_pend *e;
     while ((e = first_undone(in)) && e->seq < seq) {
         finish(in, e);
-        if (e->isvoid && !e->q.head)
+        if (!holds(e))
             xw__pend_retire(&in->pend, e);
     }
     xw__pend_trim(&in->pend);
@@ -364,8 +365,11 @@ static int route_error(xw_connection_t *c, const uint8_t *w, struct xw_pkt *rec,
         xw__queue_push(&e->q, p);
         if (e == &own)
             xw__lend_keep(c, &own.q);
-    } else
+    } else {
         xw__queue_push(&in->events, p);
+        if (e && e != &own && !holds(e)) /* the error went to the events: nothing left to claim */
+            xw__pend_retire(&in->pend, e);
+    }
     xw__pend_trim(&in->pend);
     return 0;
 }

@@ -14,7 +14,8 @@ static struct fake_server F;
 static xw_connection_t *c;
 
 /* InternAtom (16) gets a reply whose atom is the sequence; opcode 60 triggers an
- * event; opcode 61 a 300 KiB reply (bigger than the read buffer). */
+ * event; opcode 61 a 300 KiB reply (bigger than the read buffer); opcode 62 an
+ * error; other opcodes nothing. */
 static int answer(struct fake_server *f, const uint8_t *req, size_t len)
 {
     (void)len;
@@ -26,6 +27,9 @@ static int answer(struct fake_server *f, const uint8_t *req, size_t len)
         fake_send(f, b, fake_reply(b, (uint16_t)seq, 0, extra, 24));
     } else if (req[0] == 60) {
         fake_event(b, 33, (uint16_t)seq, seq);
+        fake_send(f, b, 32);
+    } else if (req[0] == 62) {
+        fake_error(b, (uint16_t)seq, 3, seq, 62, 0);
         fake_send(f, b, 32);
     } else if (req[0] == 61) {
         fake_send(f, big, fake_reply(big, (uint16_t)seq, 0, payload, 300 * 1024));
@@ -143,6 +147,40 @@ START_TEST(unchecked_checked_voids_hold_nothing)
 }
 END_TEST
 
+/* libxcb frees the pending entry of a reply-bearing request once it is finished
+ * with nothing left to claim: its error went to the event queue, or (a server
+ * that never answered) a later packet finished it. Cookies nobody claims must not
+ * grow xwire's store either, and a late claim still answers "nothing". */
+START_TEST(unclaimed_finished_cookies_hold_nothing)
+{
+    static uint8_t buf[64];
+    size_t len;
+    int bad = 0;
+    uint64_t first = 0;
+    unsigned long a = 0;
+    for (int r = 0; r < 202; r++) { /* two rounds of warm-up, then 200 counted */
+        if (r == 2)
+            a = alloc_count_begin();
+        for (int i = 0; i < 1000; i++) {
+            uint64_t s = send_op(0, (uint8_t)(i % 2 ? 62 : 63), 0); /* error to events, or no answer */
+            first = first ? first : s;
+        }
+        bad += xw_wait_for_reply_into(c, send_op(XW_REQUEST_CHECKED, 16, 0), buf, sizeof(buf), &len, NULL, -1) != 1;
+        for (int i = 0; i < 500; i++)
+            bad += xw_wait_for_event_into(c, buf, sizeof(buf), &len, -1) != 1 || buf[0] != 0 || buf[10] != 62;
+    }
+    unsigned long n = alloc_count_end(a);
+    ck_assert_int_eq(bad, 0);
+    ck_assert_msg(n == 0, "%lu allocations for 200,000 unclaimed reply-bearing requests", n);
+    xw_generic_error_t *e = NULL;
+    ck_assert_ptr_null(xw_wait_for_reply64(c, first, &e));
+    ck_assert_ptr_null(e);
+    ck_assert_ptr_null(xw_wait_for_reply64(c, first + 1, &e));
+    ck_assert_ptr_null(e);
+    ck_assert_int_eq(xw_connection_has_error(c), 0);
+}
+END_TEST
+
 /* Replies claimed newest first: every claim but the last searches the store, and
  * the claimed entries left behind the oldest are reclaimed as the store grows. */
 START_TEST(replies_claimed_out_of_order)
@@ -195,6 +233,7 @@ int main(void)
     tcase_add_test(tc, libxcb_path_allocates_only_the_result);
     tcase_add_test(tc, unchecked_checked_voids_hold_nothing);
     tcase_add_test(tc, replies_claimed_out_of_order);
+    tcase_add_test(tc, unclaimed_finished_cookies_hold_nothing);
     suite_add_tcase(s, tc);
     return xwtest_run(s);
 }

@@ -386,10 +386,13 @@ void cf_end(struct cf *cf)
     uint8_t *b;
     size_t n;
     int f;
-    allocs += alloc_count_end(counted_from);
-    if (current_v == 0) { /* the first call of a form may query its extension once */
-        warm_allocs += allocs;
-        allocs = 0;
+    unsigned long made = alloc_count_end(counted_from);
+    if (current_v == 0) /* the first call of a form may query its extension once */
+        warm_allocs += made;
+    else if (made) {
+        fprintf(stderr, "conform: %s %s (variant %d) made %lu heap allocations\n", current->ext, current->name,
+                current_v, made);
+        allocs += made;
     }
     free(xw_get_input_focus_reply(cf->wc, xw_get_input_focus(cf->wc), NULL));
     if (xw_connection_has_error(cf->wc)) {
