@@ -29,7 +29,6 @@ enum {
 /* Room for the replies to every request of the biggest read: 4-byte requests
  * (GetInputFocus) answered with 32 bytes each. Untouched pages cost nothing. */
 #define OUT_SIZE (IN_SIZE / 4 * 32)
-#define STREAM_BATCH 2048 /* events per write */
 
 /* How one fake server uses its socket. */
 struct fake_io {
@@ -380,12 +379,18 @@ static int parse(struct conn *c)
     return 0;
 }
 
-/* ClientMessage events, format 32, carrying DRAIN_EVENT_MAGIC, in big writes. */
+/* ClientMessage events, format 32, carrying DRAIN_EVENT_MAGIC, written the way this
+ * server writes replies: out_max bytes a write (the drain 64 KiB, per-read all of them
+ * that fit its output buffer, per-reply one event a write, small-buf 8 MiB writes
+ * into its 4 KiB socket buffer, so it blocks until the client reads). The output
+ * buffer is empty here (flushed after the reply that asked for them); it is filled
+ * once and written as often as needed. */
 static int stream_events(struct conn *c)
 {
-    static unsigned char batch[STREAM_BATCH * 32];
-    for (int i = 0; i < STREAM_BATCH; i++) {
-        unsigned char *e = batch + i * 32;
+    size_t most = c->io->out_max / 32;
+    size_t n = (size_t)c->events_due < most ? (size_t)c->events_due : most;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char *e = c->out + i * 32;
         memset(e, 0, 32);
         e[0] = 33;
         e[1] = 32;
@@ -394,12 +399,11 @@ static int stream_events(struct conn *c)
         put32(c, e + 8, DRAIN_FIRST_ATOM);
         put32(c, e + 12, DRAIN_EVENT_MAGIC);
     }
-    long most = c->io->out_max / 32 < STREAM_BATCH ? (long)(c->io->out_max / 32) : STREAM_BATCH;
     while (c->events_due > 0) {
-        long n = c->events_due < most ? c->events_due : most;
-        if (fd_write_all(c->fd, batch, (size_t)n * 32) < 0)
+        size_t k = (size_t)c->events_due < n ? (size_t)c->events_due : n;
+        if (fd_write_all(c->fd, c->out, k * 32) < 0)
             return -1;
-        c->events_due -= n;
+        c->events_due -= (long)k;
     }
     return 0;
 }

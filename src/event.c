@@ -3,24 +3,45 @@
 
 #include <stdlib.h>
 
+/* A queued packet's bytes to dst: the 36 of nearly every event and error as fixed
+ * moves, anything longer (XGE) with a call. */
+static inline void event_copy(void *dst, const struct xw_pkt *p)
+{
+    if (XW_LIKELY(p->len == 36 && !p->ext))
+        memcpy(dst, p + 1, 36);
+    else
+        memcpy(dst, XW_PKT_DATA(p), p->len);
+}
+
 static xw_generic_event_t *heap_copy(xw_connection_t *c, struct xw_pkt *p)
 {
     if (!p)
         return NULL;
     xw_generic_event_t *e = malloc(p->len);
     if (e)
-        memcpy(e, XW_PKT_DATA(p), p->len);
-    xw__pkt_free(c, p);
+        event_copy(e, p);
+    xw__pkt_free_event(c, p);
     return e;
 }
 
-/* deadline: -1 forever, 0 one non-blocking read; reading 0: queued only. */
-static xw_generic_event_t *take(xw_connection_t *c, struct xw_queue *q, int64_t deadline, int reading)
+/* Lock held. The next packet of q, waiting for one when q is empty: timeout_ms
+ * as xw_wait_for_event_timeout's (-1 forever, 0 one non-blocking read); reading 0:
+ * queued only. A queued packet is taken at once: nothing to flush, no clock read. */
+static struct xw_pkt *next(xw_connection_t *c, struct xw_queue *q, int timeout_ms, int reading, int *r)
 {
+    if (XW_LIKELY(q->head != NULL)) {
+        *r = 1;
+        return q->head;
+    }
+    *r = xw__queue_wait(c, q, timeout_ms == 0 ? 0 : xw__deadline(timeout_ms), reading);
+    return *r == 1 ? q->head : NULL;
+}
+
+static xw_generic_event_t *take(xw_connection_t *c, struct xw_queue *q, int timeout_ms, int reading)
+{
+    int r;
     xw__lock(c);
-    struct xw_pkt *p = NULL;
-    if (xw__queue_wait(c, q, deadline, reading) == 1)
-        p = xw__queue_pop(q);
+    struct xw_pkt *p = next(c, q, timeout_ms, reading, &r) ? xw__queue_pop(q) : NULL;
     xw_generic_event_t *e = heap_copy(c, p);
     xw__unlock(c);
     return e;
@@ -43,22 +64,28 @@ XW_EXPORT xw_generic_event_t *xw_poll_for_queued_event(xw_connection_t *c)
 
 XW_EXPORT xw_generic_event_t *xw_wait_for_event_timeout(xw_connection_t *c, int timeout_ms)
 {
-    return take(c, &c->in.events, timeout_ms == 0 ? 0 : xw__deadline(timeout_ms), 1);
+    return take(c, &c->in.events, timeout_ms, 1);
 }
 
-static int take_into(xw_connection_t *c, void *buf, size_t cap, size_t *len, int64_t deadline, int reading)
+/* The caller's buffer gets the packet and the record goes back to the store; one
+ * too big for cap stays queued (-ENOSPC, *len says what it needs). */
+static int take_into(xw_connection_t *c, void *buf, size_t cap, size_t *len, int timeout_ms, int reading)
 {
+    int r;
     xw__lock(c);
     struct xw_queue *q = &c->in.events;
-    int r = xw__queue_wait(c, q, deadline, reading);
-    if (r == 1 && q->head->len > cap) {
-        *len = q->head->len;
-        r = -ENOSPC;
-    } else if (r == 1) {
-        struct xw_pkt *p = xw__queue_pop(q);
-        memcpy(buf, XW_PKT_DATA(p), p->len);
+    struct xw_pkt *p = next(c, q, timeout_ms, reading, &r);
+    if (p) {
         *len = p->len;
-        xw__pkt_free(c, p);
+        if (XW_UNLIKELY(p->len > cap)) {
+            r = -ENOSPC;
+        } else {
+            q->head = p->next; /* p is the head: popped without a call */
+            if (!q->head)
+                q->tail = NULL;
+            event_copy(buf, p);
+            xw__pkt_free_event(c, p);
+        }
     }
     xw__unlock(c);
     return r;
@@ -66,7 +93,7 @@ static int take_into(xw_connection_t *c, void *buf, size_t cap, size_t *len, int
 
 XW_EXPORT int xw_wait_for_event_into(xw_connection_t *c, void *buf, size_t cap, size_t *len, int timeout_ms)
 {
-    return take_into(c, buf, cap, len, timeout_ms == 0 ? 0 : xw__deadline(timeout_ms), 1);
+    return take_into(c, buf, cap, len, timeout_ms, 1);
 }
 
 XW_EXPORT int xw_poll_for_queued_event_into(xw_connection_t *c, void *buf, size_t cap, size_t *len)

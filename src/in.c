@@ -374,10 +374,30 @@ static int route_error(xw_connection_t *c, const uint8_t *w, struct xw_pkt *rec,
     return 0;
 }
 
-/* XGE events: validated by the owning extension's generated validator, then
- * delivered to a matching special-event queue or the event queue. */
+/* A core event (32 bytes, never a partial packet) into an event record of its
+ * own class, straight from the store's free list: the per-event path of a stream. */
+static int route_core_event(xw_connection_t *c, const uint8_t *w, uint64_t seq)
+{
+    struct xw_pkt *p = xw__pkt_alloc_event(c);
+    if (XW_UNLIKELY(!p))
+        return xw__conn_fail(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for an event");
+    uint8_t *d = XW_PKT_DATA(p);
+    memcpy(d, w, 32);
+    xw__wr32(d + 32, (uint32_t)seq);
+    p->len = 36;
+    p->seq = seq;
+    p->kind = XW_PKT_EVENT;
+    xw__queue_push(&c->in.events, p);
+    return 0;
+}
+
+/* Core events go to the event queue; XGE events are validated by the owning
+ * extension's generated validator, then delivered to a matching special-event
+ * queue or the event queue. */
 static int route_event(xw_connection_t *c, const uint8_t *w, size_t n, struct xw_pkt *rec, uint64_t seq)
 {
+    if (XW_LIKELY((w[0] & 0x7f) != XW_GE_GENERIC && !rec))
+        return route_core_event(c, w, seq);
     struct xw_queue *q = &c->in.events;
     struct xw_special_event *se = NULL;
     struct xw_pkt *p;

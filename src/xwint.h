@@ -124,6 +124,15 @@ struct xw_queue {
     struct xw_pkt *head, *tail;
 };
 
+/* The size class of an event or error record by store.c's rule (the smallest power
+ * of two of at least 64 bytes holding the header and libxcb's 36 bytes): a slab
+ * class, so its records only ever move between the free list and the queues. The
+ * per-event path takes and gives them back inline, the rest through store.c. */
+#define XW_EVENT_CLASS 7
+_Static_assert((1u << (XW_EVENT_CLASS - 1)) < sizeof(struct xw_pkt) + 36 &&
+                   (1u << XW_EVENT_CLASS) >= sizeof(struct xw_pkt) + 36,
+               "XW_EVENT_CLASS must be store.c's class for a 36-byte packet");
+
 /* ---- how a request is sent ----
  * xwire's private request descriptor: libxcb's public 24 bytes, with what the
  * runtime needs to route the answers. The generated senders pass their own
@@ -407,6 +416,35 @@ struct xw_connection_t {
     struct xw_queue borrow_stash; /* replies left by a too-small _into buffer (owned) */
     struct xw_lend lend;
 };
+
+/* ---- the store's event class inline (see XW_EVENT_CLASS) ---- */
+
+/* A record for 36 bytes (an event or error), as xw__pkt_alloc(c, 36) gives it. */
+static inline struct xw_pkt *xw__pkt_alloc_event(xw_connection_t *c)
+{
+    struct xw_store *s = &c->store;
+    struct xw_pkt *p = s->free[XW_EVENT_CLASS];
+    if (XW_UNLIKELY(!p))
+        return xw__pkt_alloc(c, 36); /* refills the list from a new slab */
+    s->free[XW_EVENT_CLASS] = p->next;
+    s->nfree[XW_EVENT_CLASS]--;
+    p->next = NULL;
+    p->nfds = 0;
+    return p;
+}
+
+/* xw__pkt_free, inline for the event class. */
+static inline void xw__pkt_free_event(xw_connection_t *c, struct xw_pkt *p)
+{
+    struct xw_store *s = &c->store;
+    if (XW_UNLIKELY(p->cls != XW_EVENT_CLASS)) {
+        xw__pkt_free(c, p);
+        return;
+    }
+    p->next = s->free[XW_EVENT_CLASS];
+    s->free[XW_EVENT_CLASS] = p;
+    s->nfree[XW_EVENT_CLASS]++;
+}
 
 /* ---- send limits and the pending ring's inline path (out.c's fast path, in.c) ---- */
 

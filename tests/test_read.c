@@ -314,6 +314,80 @@ START_TEST(into_too_small_keeps_packet)
 }
 END_TEST
 
+/* Core events, XGE events (records of a bigger class) and unchecked errors come
+ * out in the order they arrived, whole, through either form; an XGE event too big
+ * for the caller's buffer stays queued ahead of the rest. Several rounds, so the
+ * event records go back to the store and are used again. */
+static void stream_mixed(uint64_t s1, int n)
+{
+    uint8_t b[48];
+    for (int i = 0; i < n; i++) {
+        if (i % 5 == 1) {
+            memset(b, 0, 48);
+            b[0] = 35;
+            b[1] = 200; /* no extension of ours: no validator, the event queue */
+            fs_wr16(b + 2, (uint16_t)s1);
+            fs_wr32(b + 4, 4);
+            b[40] = (uint8_t)i;
+            b[47] = 0x77;
+            fake_send(&F, b, 48);
+        } else if (i % 5 == 3) {
+            send_error(s1, 3, (uint32_t)i, 8);
+        } else {
+            send_event(33, s1, (uint32_t)i);
+        }
+    }
+}
+
+static void take_mixed(uint64_t s1, int n, int round)
+{
+    uint8_t buf[64];
+    size_t len = 0;
+    for (int i = 0; i < n; i++) {
+        const uint8_t *p = buf;
+        xw_generic_event_t *ev = NULL;
+        if ((i + round) % 2) {
+            if (i % 5 == 1)
+                ck_assert_int_eq(xw_wait_for_event_into(c, buf, 51, &len, -1), -ENOSPC);
+            ck_assert_int_eq(xw_wait_for_event_into(c, buf, sizeof(buf), &len, -1), 1);
+        } else {
+            ev = xw_wait_for_event(c);
+            ck_assert_ptr_nonnull(ev);
+            p = (const uint8_t *)ev;
+            len = i % 5 == 1 ? 52 : 36;
+        }
+        ck_assert_uint_eq(fs_rd32(p + 32), (uint32_t)s1);
+        if (i % 5 == 1) {
+            ck_assert_uint_eq(len, 52);
+            ck_assert_uint_eq(p[0], 35);
+            ck_assert_uint_eq(p[36 + 8], (uint8_t)i); /* wire byte 40 */
+            ck_assert_uint_eq(p[36 + 15], 0x77);      /* wire byte 47 */
+        } else if (i % 5 == 3) {
+            ck_assert_uint_eq(len, 36);
+            ck_assert_uint_eq(p[0], 0);
+            ck_assert_uint_eq(((const xw_generic_error_t *)p)->resource_id, (uint32_t)i);
+        } else {
+            ck_assert_uint_eq(len, 36);
+            ck_assert_uint_eq(p[0], 33);
+            ck_assert_uint_eq(fs_rd32(p + 4), (uint32_t)i);
+        }
+        free(ev);
+    }
+    ck_assert_int_eq(xw_poll_for_queued_event_into(c, buf, sizeof(buf), &len), 0);
+}
+
+START_TEST(events_of_every_kind_keep_their_order)
+{
+    /* unchecked: its errors (the first finishes it) go to the event queue */
+    uint64_t s1 = connect_and_ask(0, 43);
+    for (int round = 0; round < 3; round++) {
+        stream_mixed(s1, 200);
+        take_mixed(s1, 200, round);
+    }
+    ck_assert_int_eq(xw_connection_has_error(c), 0);
+}
+END_TEST
+
 /* ---- XGE and special events ---- */
 
 /* Validators see the event as stored: wire byte 40 is at 44, after full_sequence. */
@@ -521,7 +595,7 @@ int main(void)
                                            server_closes_mid_reply, reply_to_void_request_is_fatal,
                                            keymap_notify_has_no_sequence, list_fonts_with_info_multi_reply, timeouts,
                                            discard_and_error_routing, into_too_small_keeps_packet,
-                                           xge_special_queue_and_validation, error_text, NULL});
+                                           events_of_every_kind_keep_their_order, xge_special_queue_and_validation, error_text, NULL});
     fake_conn_tcase(s, "hostile",
                     (const TTest *const[]){xge_huge_length_is_fatal, length_one_word_over_the_cap_is_fatal,
                                            repeated_sequence_is_fatal, unknown_sequence_error_and_event_are_fatal,

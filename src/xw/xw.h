@@ -183,8 +183,10 @@ XW_EXPORT void xw_prefetch_maximum_request_length(xw_connection_t *c);
 
 /** The next event or unchecked error (response_type 0), waiting for one; malloc'd,
  * the caller frees it (36 bytes: 32 wire bytes and full_sequence; generic events
- * longer, in libxcb's layout). NULL when the connection fails. Thread-safe: each
- * event goes to exactly one caller. */
+ * longer, in libxcb's layout). NULL when the connection fails. Buffered requests
+ * are flushed before it blocks (an event already queued is returned without a
+ * flush, as libxcb never flushes here). Thread-safe: each event goes to exactly
+ * one caller. */
 XW_EXPORT xw_generic_event_t *xw_wait_for_event(xw_connection_t *c);
 /** As xw_wait_for_event() but never blocks: reads what the socket has, NULL if no
  * event is there. */
