@@ -549,9 +549,13 @@ static void finish_partial(xw_connection_t *c, size_t *got)
     }
 }
 
-/* Lock held. One non-blocking recvmsg (into the partial packet first, then the
- * buffer) and parse what is complete. Returns 0 (also when nothing was there). */
-int xw__in_read_nonblock(xw_connection_t *c)
+/* Lock held. One recvmsg (into the partial packet first, then the buffer) and parse
+ * what is complete. flags has MSG_DONTWAIT, or not when this thread is the reader
+ * (in->reading, set by the caller) on a blocking socket: the lock is then released
+ * for the call, and the buffer's free part and the partial packet are this
+ * thread's alone meanwhile, since nobody else reads while in->reading is set;
+ * reading is cleared once the lock is back. Returns 0 (also when nothing was there). */
+static int read_once(xw_connection_t *c, int flags)
 {
     struct xw_in *in = &c->in;
     if (c->error)
@@ -566,14 +570,33 @@ int xw__in_read_nonblock(xw_connection_t *c)
         char buf[CMSG_SPACE(sizeof(int) * XW_MAX_FDS)];
     } ctl;
     struct msghdr m = {.msg_iov = iov, .msg_iovlen = n, .msg_control = ctl.buf, .msg_controllen = sizeof(ctl.buf)};
+    int block = !(flags & MSG_DONTWAIT);
+    if (block)
+        xw__unlock(c);
     ssize_t r;
     do
-        r = recvmsg(c->fd, &m, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
-    while (r < 0 && errno == EINTR);
+        r = recvmsg(c->fd, &m, MSG_CMSG_CLOEXEC | flags);
+    while (r < 0 && errno == EINTR && !block);
+    int e = errno;
+    if (block) {
+        xw__lock(c);
+        in->reading = 0; /* the buffer is under the lock again; the broadcast below lets a waiter read next */
+    }
+    if (r < 0 && (e == EAGAIN || e == EINTR)) {
+        if (block && e == EAGAIN) /* someone made the socket non-blocking: wait with poll from now on */
+            in->block = 0;
+        if (block)
+            xw__cond_broadcast(&c->in_cond);
+        return c->error ? -EPIPE : 0;
+    }
     if (r < 0)
-        return errno == EAGAIN ? 0 : xw__conn_fail(c, XW_CONN_ERROR, "read from server: %s", strerror(errno));
+        return xw__conn_fail(c, XW_CONN_ERROR, "read from server: %s", strerror(e));
     if (collect_fds(c, &m, (size_t)r) < 0)
         return -EPIPE;
+    if (c->error) { /* failed by another thread while this one waited: what came is not parsed */
+        xw__in_close_fds(c);
+        return -EPIPE;
+    }
     if (r == 0)
         return xw__conn_fail(c, XW_CONN_ERROR, "server closed the connection%s",
                              in->len || in->partial ? " in the middle of a packet" : "");
@@ -583,15 +606,47 @@ int xw__in_read_nonblock(xw_connection_t *c)
     if (in->partial)
         finish_partial(c, &got);
     in->len += got;
-    int e = parse(c);
+    int err = parse(c);
     xw__cond_broadcast(&c->in_cond);
-    return e;
+    return err;
 }
 
-/* Lock held. Waits for input once: this thread polls and reads if nobody else is,
- * else it sleeps until the reading thread has parsed something. The caller
- * re-checks its condition. deadline 0 means "do not block": one non-blocking read.
- * Returns 0, -ETIMEDOUT or -EPIPE. */
+/* Lock held. One non-blocking read, unless another thread is the reader: what is
+ * there is then its to take (it parses and wakes the waiters), so this returns 0. */
+int xw__in_read_nonblock(xw_connection_t *c)
+{
+    if (c->in.reading)
+        return c->error ? -EPIPE : 0;
+    return read_once(c, MSG_DONTWAIT);
+}
+
+/* Lock held, this thread the reader. Waits for input until deadline with poll, the
+ * lock released, then reads what came. */
+static int poll_then_read(xw_connection_t *c, int64_t deadline)
+{
+    struct xw_in *in = &c->in;
+    struct pollfd p = {.fd = c->fd, .events = POLLIN};
+    int tmo = xw__poll_timeout(deadline);
+    xw__unlock(c);
+    int r = poll(&p, 1, tmo);
+    int e = errno;
+    xw__lock(c);
+    in->reading = 0;
+    if (r > 0)
+        return read_once(c, MSG_DONTWAIT);
+    xw__cond_broadcast(&c->in_cond); /* let a waiter take over reading */
+    if (r == 0)
+        return -ETIMEDOUT;
+    if (e != EINTR)
+        return xw__conn_fail(c, XW_CONN_ERROR, "poll: %s", strerror(e));
+    return 0;
+}
+
+/* Lock held. Waits for input once: this thread reads if nobody else is, else it
+ * sleeps until the reading thread has parsed something. The caller re-checks its
+ * condition. With no deadline on a blocking socket the read itself waits (one
+ * system call where poll then read is two); a deadline needs poll. deadline 0
+ * means "do not block": one non-blocking read. Returns 0, -ETIMEDOUT or -EPIPE. */
 int xw__in_wait(xw_connection_t *c, int64_t deadline)
 {
     struct xw_in *in = &c->in;
@@ -602,21 +657,9 @@ int xw__in_wait(xw_connection_t *c, int64_t deadline)
     if (in->reading)
         return xw__cond_wait(&c->in_cond, &c->mu, deadline);
     in->reading = 1;
-    struct pollfd p = {.fd = c->fd, .events = POLLIN};
-    int tmo = xw__poll_timeout(deadline);
-    xw__unlock(c);
-    int r = poll(&p, 1, tmo);
-    int e = errno;
-    xw__lock(c);
-    in->reading = 0;
-    if (r > 0)
-        return xw__in_read_nonblock(c);
-    xw__cond_broadcast(&c->in_cond); /* let a waiter take over reading */
-    if (r == 0)
-        return -ETIMEDOUT;
-    if (e != EINTR)
-        return xw__conn_fail(c, XW_CONN_ERROR, "poll: %s", strerror(e));
-    return 0;
+    if (deadline >= 0 || !in->block)
+        return poll_then_read(c, deadline);
+    return read_once(c, 0); /* clears reading */
 }
 
 /* ---- claiming replies (used by reply.c) ---- */

@@ -52,8 +52,11 @@ static int wait_writable(xw_connection_t *c)
     xw__lock(c);
     if (r < 0 && e != EINTR)
         return xw__conn_fail(c, XW_CONN_ERROR, "poll: %s", strerror(e));
-    if (r > 0 && (p.revents & (POLLIN | POLLHUP | POLLERR)))
+    if (r > 0 && (p.revents & (POLLIN | POLLHUP | POLLERR))) {
+        if (c->in.reading) /* another thread is reading: it takes the input, then wakes us */
+            return xw__cond_wait(&c->in_cond, &c->mu, -1) < 0 ? -EPIPE : 0;
         return xw__in_read_nonblock(c);
+    }
     return c->error ? -EPIPE : 0;
 }
 
