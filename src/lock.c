@@ -49,6 +49,12 @@ void xw__mutex_wake(struct xw_mutex *m)
     futex_wake(&m->v, 1);
 }
 
+uint64_t xw__mutex_wake_ret(struct xw_mutex *m, uint64_t v)
+{
+    futex_wake(&m->v, 1);
+    return v;
+}
+
 int xw__cond_wait(struct xw_cond *cv, struct xw_mutex *m, int64_t deadline)
 {
     unsigned seq = __atomic_load_n(&cv->seq, __ATOMIC_RELAXED);

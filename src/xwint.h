@@ -88,6 +88,33 @@ static inline void xw__mutex_unlock(struct xw_mutex *m)
         xw__mutex_wake(m);
 }
 
+/* The lock's halves for fast paths that must stay leaves (no call, so no registers
+ * to save): they never sleep or wake anyone themselves. trylock: 1 when taken, else
+ * the caller goes to a path that takes the lock with xw__mutex_lock. release: 0 when
+ * a sleeper must be woken: the lock is free then, and the caller ends by
+ * returning xw__mutex_wake_ret (a tail call). */
+static inline int xw__mutex_trylock(struct xw_mutex *m)
+{
+    if (XW_PROCESS_SINGLE_THREADED()) {
+        m->v = 1;
+        return 1;
+    }
+    int z = 0;
+    return __atomic_compare_exchange_n(&m->v, &z, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+}
+
+static inline int xw__mutex_release(struct xw_mutex *m)
+{
+    if (XW_PROCESS_SINGLE_THREADED()) {
+        m->v = 0;
+        return 1;
+    }
+    return __atomic_exchange_n(&m->v, 0, __ATOMIC_RELEASE) != 2;
+}
+
+/* Wakes a sleeper of the lock just released, then returns v (lock.c). */
+uint64_t xw__mutex_wake_ret(struct xw_mutex *m, uint64_t v);
+
 /* ---- received packets (store.c) ---- */
 
 enum { XW_PKT_REPLY, XW_PKT_ERROR, XW_PKT_EVENT };
@@ -670,7 +697,6 @@ int xw__in_queue_wait(xw_connection_t *c, struct xw_queue *q, int64_t deadline, 
 /* pend.c (lock held): the store behind xw__pend_at / xw__pend_push. */
 int xw__pend_room(struct xw_pend_store *s);
 void xw__pend_trim_head(struct xw_pend_store *s);
-void xw__pend_block_passed(struct xw_pend_store *s);
 struct xw_pend *xw__pend_search(const struct xw_pend_store *s, uint64_t seq);
 void xw__pend_fini(struct xw_pend_store *s);
 
@@ -716,7 +742,9 @@ static inline void xw__pend_reply(const struct xw_pend *e, uint8_t *dst)
  * 32-byte reply is held inline, copies the reply to buf (32 bytes), drops the
  * entry and returns 1; else 0 and nothing changed. (A reply that has arrived was
  * flushed, so the caller's flush is not needed either; a borrowed connection has
- * no entries.) */
+ * no entries.) It declines, for the general claim to do the work, when the entry
+ * is the last of its block (the block goes back then) or dead entries wait to be
+ * trimmed behind it: so it stays a leaf, for callers that must. */
 static inline int xw__pend_take_inline(struct xw_pend_store *s, uint64_t last_sent, uint64_t request, void *buf)
 {
     if (!s->n)
@@ -724,14 +752,12 @@ static inline int xw__pend_take_inline(struct xw_pend_store *s, uint64_t last_se
     struct xw_pend *e = xw__pend_at(s, 0);
     int match = request >> 32 ? e->seq == request
                               : (uint32_t)e->seq == (uint32_t)request && last_sent - e->seq <= 0xffffffffu;
-    if (!match || !e->inl) /* inl: done, and not dead */
+    /* inl: done, and not dead */
+    if (!match || !e->inl || s->gone || !((s->head + 1) & (XW_PEND_BLOCK - 1)))
         return 0;
     xw__pend_reply(e, buf);
     s->head++;
     s->n--;
-    if (!(s->head & (XW_PEND_BLOCK - 1)))
-        xw__pend_block_passed(s);
-    xw__pend_trim(s);
     return 1;
 }
 

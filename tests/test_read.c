@@ -9,6 +9,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <xw/xproto.h>
+
 #include "fake_conn.h"
 #include "xwint.h" /* xw__send, xw__ext_register: hand-written requests and extensions */
 
@@ -627,6 +629,38 @@ START_TEST(server_closes_while_waiting_in_read)
 }
 END_TEST
 
+/* Two threads send GetInputFocus and claim each reply into their own storage, the
+ * serving thread answering: the claims' fast path (a try of the lock, a leaf) and
+ * its way round when the lock is taken meet, and every reply reaches its sender. */
+static void *into_loop_main(void *arg)
+{
+    long *bad = arg;
+    for (int i = 0; i < 3000; i++) {
+        uint8_t buf[32];
+        size_t len = 0;
+        xw_generic_error_t err;
+        uint64_t s = xw_get_input_focus(c).sequence;
+        *bad += xw_wait_for_reply_into(c, s, buf, sizeof(buf), &len, &err, -1) != 1 || len != 32 || buf[0] != 1 ||
+                fs_rd16(buf + 2) != (uint16_t)s;
+    }
+    return NULL;
+}
+
+START_TEST(two_threads_claim_into_while_sending)
+{
+    c = fake_connect(&F, NULL, 0);
+    ck_assert_int_eq(fake_serve_start(&F), 0);
+    long bad[2] = {0, 0};
+    pthread_t t[2];
+    for (int i = 0; i < 2; i++)
+        ck_assert_int_eq(pthread_create(&t[i], NULL, into_loop_main, &bad[i]), 0);
+    for (int i = 0; i < 2; i++)
+        pthread_join(t[i], NULL);
+    ck_assert_int_eq(bad[0] + bad[1], 0);
+    ck_assert_int_eq(xw_connection_has_error(c), 0);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = xwtest_suite("read");
@@ -640,7 +674,8 @@ int main(void)
     fake_conn_tcase(s, "blocking",
                     (const TTest *const[]){wait_reads_blocking_socket_or_falls_back_to_poll,
                                            poll_while_another_thread_waits_in_read,
-                                           server_closes_while_waiting_in_read, NULL});
+                                           server_closes_while_waiting_in_read, two_threads_claim_into_while_sending,
+                                           NULL});
     fake_conn_tcase(s, "hostile",
                     (const TTest *const[]){xge_huge_length_is_fatal, length_one_word_over_the_cap_is_fatal,
                                            repeated_sequence_is_fatal, unknown_sequence_error_and_event_are_fatal,
