@@ -243,7 +243,8 @@ static struct xw_pkt *reply_record(xw_connection_t *c, const uint8_t *w, size_t 
     p->kind = XW_PKT_REPLY;
     if (nfds) /* nearly every reply has none, and then fds may be NULL */
         memcpy(XW_PKT_DATA(p) + n, fds, nfds * sizeof(int));
-    memset(XW_PKT_DATA(p) + n + nfds * sizeof(int), 0, XW_REPLY_SLACK_AFTER(n));
+    if (n > 32) /* XW_REPLY_SLACK_AFTER: none after a 32-byte reply */
+        memset(XW_PKT_DATA(p) + n + nfds * sizeof(int), 0, XW_REPLY_SLACK_AFTER(n));
     p->nfds = (uint16_t)nfds;
     return p;
 }
@@ -690,7 +691,8 @@ int xw__in_wait_step(xw_connection_t *c, int64_t deadline, int *polled)
 static int reply_wait(xw_connection_t *c, uint64_t seq, int64_t deadline, struct xw_pend **ep)
 {
     *ep = NULL;
-    xw__out_flush_to(c, seq);
+    if (seq > c->out.flushed) /* usually on the wire already (the other owner's always are) */
+        xw__out_flush_to(c, seq);
     int polled = 0;
     for (;;) {
         struct xw_pend *e = xw__pend_find(&c->in.pend, seq);
@@ -740,10 +742,24 @@ static struct xw_pkt *reply_pop(xw_connection_t *c, struct xw_pend *e)
     return p;
 }
 
+/* Lock held. True when seq is not tracked and the socket has been lent, so its
+ * answers, if any, are the other owner's (xw__lend_take): reply_wait's first round
+ * for such a sequence, without its loop (Xlib's every reply comes this way). */
+static int lent_seq(xw_connection_t *c, uint64_t seq)
+{
+    if (XW_LIKELY(!c->lend.used) || xw__pend_find(&c->in.pend, seq))
+        return 0;
+    if (seq > c->out.flushed)
+        xw__out_flush_to(c, seq);
+    return 1;
+}
+
 int xw__in_reply(xw_connection_t *c, uint64_t seq, int64_t deadline, struct xw_pkt **pkt)
 {
     struct xw_pend *e;
     *pkt = NULL;
+    if (XW_UNLIKELY(lent_seq(c, seq)))
+        return xw__lend_take(c, seq, deadline, SIZE_MAX, NULL, pkt);
     int r = reply_wait(c, seq, deadline, &e);
     if (r == 1 && e)
         *pkt = reply_pop(c, e);
@@ -759,6 +775,8 @@ int xw__in_reply_fit(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t 
 {
     struct xw_pend *e;
     *pkt = NULL;
+    if (XW_UNLIKELY(lent_seq(c, seq)))
+        return xw__lend_take(c, seq, deadline, cap, need, pkt);
     int r = reply_wait(c, seq, deadline, &e);
     if (XW_UNLIKELY(r == 2))
         return xw__lend_take(c, seq, deadline, cap, need, pkt);
@@ -782,15 +800,6 @@ int xw__in_reply_fit(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t 
     }
     *pkt = reply_pop(c, e);
     return 1;
-}
-
-/* Every request up to the returned one is finished: any packet finishes the
- * requests before it, an error its own too. Worked out on demand from what route
- * keeps anyway, so the per-packet path stores nothing for it. */
-uint64_t xw__in_done_seq(const struct xw_in *in)
-{
-    uint64_t before = in->last_seq ? in->last_seq - 1 : 0;
-    return in->err_seq > before ? in->err_seq : before;
 }
 
 /* Lock held. Waits until the server has finished request seq, which has no

@@ -66,10 +66,8 @@ int xw__cond_wait(struct xw_cond *cv, struct xw_mutex *m, int64_t deadline)
     return r == -ETIMEDOUT ? -ETIMEDOUT : 0;
 }
 
-void xw__cond_broadcast(struct xw_cond *cv)
+void xw__cond_wake_all(struct xw_cond *cv)
 {
-    if (!cv->waiters)
-        return;
     __atomic_fetch_add(&cv->seq, 1, __ATOMIC_RELEASE);
     futex_wake((int *)&cv->seq, INT_MAX);
 }

@@ -35,8 +35,10 @@ static ssize_t send_some(xw_connection_t *c, struct iovec *iov, size_t n)
     ssize_t w = sendmsg(c->fd, &m, MSG_NOSIGNAL | MSG_DONTWAIT);
     if (w < 0)
         return -errno;
-    xw__close_fds(o->fds, o->nfds);
-    o->nfds = 0;
+    if (o->nfds) { /* sent: the kernel holds them now */
+        xw__close_fds(o->fds, o->nfds);
+        o->nfds = 0;
+    }
     c->total_written += (uint64_t)w;
     return w;
 }

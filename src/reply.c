@@ -44,16 +44,16 @@ static void *deliver(xw_connection_t *c, struct xw_pkt *p, xw_generic_error_t **
     return NULL;
 }
 
-/* libxcb's malloc'd forms: waits for request seq, then *reply (or *e) is the
- * caller's block. A 32-byte reply comes out of its pending entry through small and
- * is copied to the heap after the lock is released. Same returns as xw__reply_take. */
-static __attribute__((noinline)) int take_heap_slow(xw_connection_t *c, uint64_t request, int64_t deadline,
-                                                    void **reply, xw_generic_error_t **e)
+/* libxcb's malloc'd forms past the inline claim, the lock held (released here):
+ * waits for request seq, then *reply (or *e) is the caller's block. A 32-byte reply
+ * comes out of its pending entry through small and is copied to the heap after the
+ * lock is released. Same returns as xw__reply_take. */
+static __attribute__((noinline)) int take_heap_locked(xw_connection_t *c, uint64_t request, int64_t deadline,
+                                                      void **reply, xw_generic_error_t **e)
 {
     struct xw_pkt *p;
     uint8_t small[32];
     size_t need;
-    xw__lock(c);
     int r = xw__reply_take_fit(c, widen_any(c, request), deadline, SIZE_MAX, &need, &p, small);
     if (r != 2)
         *reply = r == 1 ? deliver(c, p, e) : NULL;
@@ -67,14 +67,15 @@ static __attribute__((noinline)) int take_heap_slow(xw_connection_t *c, uint64_t
     return r;
 }
 
+/* One lock hold: the inline claim of a 32-byte reply, else the general wait. */
 static int take_heap(xw_connection_t *c, uint64_t request, int timeout_ms, void **reply, xw_generic_error_t **e)
 {
     uint8_t small[32];
     xw__lock(c);
-    int got = xw__pend_take_inline(&c->in.pend, c->out.seq, request, small);
+    if (!xw__pend_take_inline(&c->in.pend, c->out.seq, request, small))
+        return take_heap_locked(c, request, timeout_ms < 0 ? -1 : timeout_ms == 0 ? 0 : xw__deadline(timeout_ms),
+                                reply, e);
     xw__unlock(c);
-    if (!got)
-        return take_heap_slow(c, request, timeout_ms == 0 ? 0 : xw__deadline(timeout_ms), reply, e);
     *reply = malloc(sizeof(small)); /* outside the lock */
     if (*reply)
         memcpy(*reply, small, sizeof(small));

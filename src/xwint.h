@@ -48,7 +48,13 @@ void xw__mutex_wake(struct xw_mutex *m);
 /* Waits until broadcast or deadline (CLOCK_MONOTONIC ns, -1: none). Mutex held on
  * entry and exit. Returns 0 or -ETIMEDOUT. */
 int xw__cond_wait(struct xw_cond *cv, struct xw_mutex *m, int64_t deadline);
-void xw__cond_broadcast(struct xw_cond *cv);
+void xw__cond_wake_all(struct xw_cond *cv);
+/* Inline: nearly always nobody waits, and waiters says so in one load. */
+static inline void xw__cond_broadcast(struct xw_cond *cv)
+{
+    if (cv->waiters)
+        xw__cond_wake_all(cv);
+}
 int64_t xw__now(void);
 int64_t xw__deadline(int timeout_ms);
 int xw__poll_timeout(int64_t deadline);
@@ -682,8 +688,14 @@ void xw__out_queue_fd(xw_connection_t *c, int fd);
 /* in.c (lock held) */
 int xw__in_wait(xw_connection_t *c, int64_t deadline);
 int xw__in_read_nonblock(xw_connection_t *c);
-/* Every request up to the returned sequence is finished (lock held). */
-uint64_t xw__in_done_seq(const struct xw_in *in);
+/* Every request up to the returned one is finished (lock held): any packet
+ * finishes the requests before it, an error its own too. Worked out on demand from
+ * what route keeps anyway, so the per-packet path stores nothing for it. */
+static inline uint64_t xw__in_done_seq(const struct xw_in *in)
+{
+    uint64_t before = in->last_seq ? in->last_seq - 1 : 0;
+    return in->err_seq > before ? in->err_seq : before;
+}
 /* The own socket's side of the transport seam's reading half (see the wrappers below). */
 int xw__in_track(xw_connection_t *c, uint64_t seq, int flags, const struct xw_request *rq);
 uint64_t xw__in_widen(xw_connection_t *c, unsigned int seq);
@@ -712,7 +724,9 @@ static inline void xw__pend_trim(struct xw_pend_store *s)
  * were asked for, so the oldest is tried before the search. */
 static inline struct xw_pend *xw__pend_find(const struct xw_pend_store *s, uint64_t seq)
 {
-    if (s->n && xw__pend_at(s, 0)->seq == seq)
+    if (!s->n) /* nothing tracked: nearly always so while the socket is lent (Xlib) */
+        return NULL;
+    if (xw__pend_at(s, 0)->seq == seq)
         return xw__pend_at(s, 0);
     return xw__pend_search(s, seq);
 }
