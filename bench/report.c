@@ -173,6 +173,10 @@ static void table_row(FILE *f, const struct series *v, int n, const struct serie
     double own_cpu = s->vs ? ratio_to(v, n, s, M_CPU, s->vs) : NAN;
     if (!isnan(own_cpu))
         fprintf(f, " (rate÷%s %.2f×, CPU÷%s %.2f×)", s->vs, own_rate, s->vs, own_cpu);
+    /* and the floor, where the case has one: the raw client's rate in the same run */
+    double floor_rate = !s->vs && strcmp(s->lib, lib_raw.name) ? ratio_to(v, n, s, M_RATE, lib_raw.name) : NAN;
+    if (!isnan(floor_rate))
+        fprintf(f, " (rate÷raw %.2f×)", floor_rate);
     fprintf(f, "%s\n", s->failed ? "  FAILED" : "");
 }
 

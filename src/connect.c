@@ -89,6 +89,7 @@ XW_EXPORT xw_connection_t *xw_connect_to_fd(int fd, xw_auth_info_t *auth_info)
         xw__conn_fail(c, XW_CONN_ERROR, "prepare socket: %s", strerror(-r));
         return c;
     }
+    c->in.block = 1;
     if (xw__setup_handshake(c, auth_info) < 0)
         return c;
     xw__xid_init(c);

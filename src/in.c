@@ -243,7 +243,8 @@ static struct xw_pkt *reply_record(xw_connection_t *c, const uint8_t *w, size_t 
     p->kind = XW_PKT_REPLY;
     if (nfds) /* nearly every reply has none, and then fds may be NULL */
         memcpy(XW_PKT_DATA(p) + n, fds, nfds * sizeof(int));
-    memset(XW_PKT_DATA(p) + n + nfds * sizeof(int), 0, XW_REPLY_SLACK_AFTER(n));
+    if (n > 32) /* XW_REPLY_SLACK_AFTER: none after a 32-byte reply */
+        memset(XW_PKT_DATA(p) + n + nfds * sizeof(int), 0, XW_REPLY_SLACK_AFTER(n));
     p->nfds = (uint16_t)nfds;
     return p;
 }
@@ -569,9 +570,13 @@ static void finish_partial(xw_connection_t *c, size_t *got)
     }
 }
 
-/* Lock held. One non-blocking recvmsg (into the partial packet first, then the
- * buffer) and parse what is complete. Returns 0 (also when nothing was there). */
-int xw__in_read_nonblock(xw_connection_t *c)
+/* Lock held. One recvmsg (into the partial packet first, then the buffer) and parse
+ * what is complete. flags has MSG_DONTWAIT, or not when this thread is the reader
+ * (in->reading, set by the caller) on a blocking socket: the lock is then released
+ * for the call, and the buffer's free part and the partial packet are this
+ * thread's alone meanwhile, since nobody else reads while in->reading is set;
+ * reading is cleared once the lock is back. Returns 0 (also when nothing was there). */
+static int read_once(xw_connection_t *c, int flags)
 {
     struct xw_in *in = &c->in;
     if (c->error)
@@ -586,14 +591,33 @@ int xw__in_read_nonblock(xw_connection_t *c)
         char buf[CMSG_SPACE(sizeof(int) * XW_MAX_FDS)];
     } ctl;
     struct msghdr m = {.msg_iov = iov, .msg_iovlen = n, .msg_control = ctl.buf, .msg_controllen = sizeof(ctl.buf)};
+    int block = !(flags & MSG_DONTWAIT);
+    if (block)
+        xw__unlock(c);
     ssize_t r;
     do
-        r = recvmsg(c->fd, &m, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
-    while (r < 0 && errno == EINTR);
+        r = recvmsg(c->fd, &m, MSG_CMSG_CLOEXEC | flags);
+    while (r < 0 && errno == EINTR && !block);
+    int e = errno;
+    if (block) {
+        xw__lock(c);
+        in->reading = 0; /* the buffer is under the lock again; the broadcast below lets a waiter read next */
+    }
+    if (r < 0 && (e == EAGAIN || e == EINTR)) {
+        if (block && e == EAGAIN) /* someone made the socket non-blocking: wait with poll from now on */
+            in->block = 0;
+        if (block)
+            xw__cond_broadcast(&c->in_cond);
+        return c->error ? -EPIPE : 0;
+    }
     if (r < 0)
-        return errno == EAGAIN ? 0 : xw__conn_fail(c, XW_CONN_ERROR, "read from server: %s", strerror(errno));
+        return xw__conn_fail(c, XW_CONN_ERROR, "read from server: %s", strerror(e));
     if (collect_fds(c, &m, (size_t)r) < 0)
         return -EPIPE;
+    if (c->error) { /* failed by another thread while this one waited: what came is not parsed */
+        xw__in_close_fds(c);
+        return -EPIPE;
+    }
     if (r == 0)
         return xw__conn_fail(c, XW_CONN_ERROR, "server closed the connection%s",
                              in->len || in->partial ? " in the middle of a packet" : "");
@@ -603,15 +627,47 @@ int xw__in_read_nonblock(xw_connection_t *c)
     if (in->partial)
         finish_partial(c, &got);
     in->len += got;
-    int e = parse(c);
+    int err = parse(c);
     xw__cond_broadcast(&c->in_cond);
-    return e;
+    return err;
 }
 
-/* Lock held. Waits for input once: this thread polls and reads if nobody else is,
- * else it sleeps until the reading thread has parsed something. The caller
- * re-checks its condition. deadline 0 means "do not block": one non-blocking read.
- * Returns 0, -ETIMEDOUT or -EPIPE. */
+/* Lock held. One non-blocking read, unless another thread is the reader: what is
+ * there is then its to take (it parses and wakes the waiters), so this returns 0. */
+int xw__in_read_nonblock(xw_connection_t *c)
+{
+    if (c->in.reading)
+        return c->error ? -EPIPE : 0;
+    return read_once(c, MSG_DONTWAIT);
+}
+
+/* Lock held, this thread the reader. Waits for input until deadline with poll, the
+ * lock released, then reads what came. */
+static int poll_then_read(xw_connection_t *c, int64_t deadline)
+{
+    struct xw_in *in = &c->in;
+    struct pollfd p = {.fd = c->fd, .events = POLLIN};
+    int tmo = xw__poll_timeout(deadline);
+    xw__unlock(c);
+    int r = poll(&p, 1, tmo);
+    int e = errno;
+    xw__lock(c);
+    in->reading = 0;
+    if (r > 0)
+        return read_once(c, MSG_DONTWAIT);
+    xw__cond_broadcast(&c->in_cond); /* let a waiter take over reading */
+    if (r == 0)
+        return -ETIMEDOUT;
+    if (e != EINTR)
+        return xw__conn_fail(c, XW_CONN_ERROR, "poll: %s", strerror(e));
+    return 0;
+}
+
+/* Lock held. Waits for input once: this thread reads if nobody else is, else it
+ * sleeps until the reading thread has parsed something. The caller re-checks its
+ * condition. With no deadline on a blocking socket the read itself waits (one
+ * system call where poll then read is two); a deadline needs poll. deadline 0
+ * means "do not block": one non-blocking read. Returns 0, -ETIMEDOUT or -EPIPE. */
 int xw__in_wait(xw_connection_t *c, int64_t deadline)
 {
     struct xw_in *in = &c->in;
@@ -622,21 +678,9 @@ int xw__in_wait(xw_connection_t *c, int64_t deadline)
     if (in->reading)
         return xw__cond_wait(&c->in_cond, &c->mu, deadline);
     in->reading = 1;
-    struct pollfd p = {.fd = c->fd, .events = POLLIN};
-    int tmo = xw__poll_timeout(deadline);
-    xw__unlock(c);
-    int r = poll(&p, 1, tmo);
-    int e = errno;
-    xw__lock(c);
-    in->reading = 0;
-    if (r > 0)
-        return xw__in_read_nonblock(c);
-    xw__cond_broadcast(&c->in_cond); /* let a waiter take over reading */
-    if (r == 0)
-        return -ETIMEDOUT;
-    if (e != EINTR)
-        return xw__conn_fail(c, XW_CONN_ERROR, "poll: %s", strerror(e));
-    return 0;
+    if (deadline >= 0 || !in->block)
+        return poll_then_read(c, deadline);
+    return read_once(c, 0); /* clears reading */
 }
 
 /* ---- claiming replies (used by reply.c) ---- */
@@ -667,7 +711,8 @@ int xw__in_wait_step(xw_connection_t *c, int64_t deadline, int *polled)
 static int reply_wait(xw_connection_t *c, uint64_t seq, int64_t deadline, struct xw_pend **ep)
 {
     *ep = NULL;
-    xw__out_flush_to(c, seq);
+    if (seq > c->out.flushed) /* usually on the wire already (the other owner's always are) */
+        xw__out_flush_to(c, seq);
     int polled = 0;
     for (;;) {
         struct xw_pend *e = xw__pend_find(&c->in.pend, seq);
@@ -717,10 +762,24 @@ static struct xw_pkt *reply_pop(xw_connection_t *c, struct xw_pend *e)
     return p;
 }
 
+/* Lock held. True when seq is not tracked and the socket has been lent, so its
+ * answers, if any, are the other owner's (xw__lend_take): reply_wait's first round
+ * for such a sequence, without its loop (Xlib's every reply comes this way). */
+static int lent_seq(xw_connection_t *c, uint64_t seq)
+{
+    if (XW_LIKELY(!c->lend.used) || xw__pend_find(&c->in.pend, seq))
+        return 0;
+    if (seq > c->out.flushed)
+        xw__out_flush_to(c, seq);
+    return 1;
+}
+
 int xw__in_reply(xw_connection_t *c, uint64_t seq, int64_t deadline, struct xw_pkt **pkt)
 {
     struct xw_pend *e;
     *pkt = NULL;
+    if (XW_UNLIKELY(lent_seq(c, seq)))
+        return xw__lend_take(c, seq, deadline, SIZE_MAX, NULL, pkt);
     int r = reply_wait(c, seq, deadline, &e);
     if (r == 1 && e)
         *pkt = reply_pop(c, e);
@@ -736,6 +795,8 @@ int xw__in_reply_fit(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t 
 {
     struct xw_pend *e;
     *pkt = NULL;
+    if (XW_UNLIKELY(lent_seq(c, seq)))
+        return xw__lend_take(c, seq, deadline, cap, need, pkt);
     int r = reply_wait(c, seq, deadline, &e);
     if (XW_UNLIKELY(r == 2))
         return xw__lend_take(c, seq, deadline, cap, need, pkt);
@@ -759,15 +820,6 @@ int xw__in_reply_fit(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t 
     }
     *pkt = reply_pop(c, e);
     return 1;
-}
-
-/* Every request up to the returned one is finished: any packet finishes the
- * requests before it, an error its own too. Worked out on demand from what route
- * keeps anyway, so the per-packet path stores nothing for it. */
-uint64_t xw__in_done_seq(const struct xw_in *in)
-{
-    uint64_t before = in->last_seq ? in->last_seq - 1 : 0;
-    return in->err_seq > before ? in->err_seq : before;
 }
 
 /* Lock held. Waits until the server has finished request seq, which has no

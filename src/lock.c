@@ -49,6 +49,12 @@ void xw__mutex_wake(struct xw_mutex *m)
     futex_wake(&m->v, 1);
 }
 
+uint64_t xw__mutex_wake_ret(struct xw_mutex *m, uint64_t v)
+{
+    futex_wake(&m->v, 1);
+    return v;
+}
+
 int xw__cond_wait(struct xw_cond *cv, struct xw_mutex *m, int64_t deadline)
 {
     unsigned seq = __atomic_load_n(&cv->seq, __ATOMIC_RELAXED);
@@ -60,10 +66,8 @@ int xw__cond_wait(struct xw_cond *cv, struct xw_mutex *m, int64_t deadline)
     return r == -ETIMEDOUT ? -ETIMEDOUT : 0;
 }
 
-void xw__cond_broadcast(struct xw_cond *cv)
+void xw__cond_wake_all(struct xw_cond *cv)
 {
-    if (!cv->waiters)
-        return;
     __atomic_fetch_add(&cv->seq, 1, __ATOMIC_RELEASE);
     futex_wake((int *)&cv->seq, INT_MAX);
 }

@@ -35,8 +35,10 @@ static ssize_t send_some(xw_connection_t *c, struct iovec *iov, size_t n)
     ssize_t w = sendmsg(c->fd, &m, MSG_NOSIGNAL | MSG_DONTWAIT);
     if (w < 0)
         return -errno;
-    xw__close_fds(o->fds, o->nfds);
-    o->nfds = 0;
+    if (o->nfds) { /* sent: the kernel holds them now */
+        xw__close_fds(o->fds, o->nfds);
+        o->nfds = 0;
+    }
     c->total_written += (uint64_t)w;
     return w;
 }
@@ -52,8 +54,11 @@ static int wait_writable(xw_connection_t *c)
     xw__lock(c);
     if (r < 0 && e != EINTR)
         return xw__conn_fail(c, XW_CONN_ERROR, "poll: %s", strerror(e));
-    if (r > 0 && (p.revents & (POLLIN | POLLHUP | POLLERR)))
+    if (r > 0 && (p.revents & (POLLIN | POLLHUP | POLLERR))) {
+        if (c->in.reading) /* another thread is reading: it takes the input, then wakes us */
+            return xw__cond_wait(&c->in_cond, &c->mu, -1) < 0 ? -EPIPE : 0;
         return xw__in_read_nonblock(c);
+    }
     return c->error ? -EPIPE : 0;
 }
 
@@ -374,20 +379,23 @@ static inline __attribute__((always_inline)) uint64_t send_fast(xw_connection_t 
             return 0;
         major = e->major;
     }
-    /* The fixed part first (never padding), then the rest: usually one empty pad. */
-    size_t len = v[0].iov_len;
-    if (XW_UNLIKELY(len > total || !xw__out_copy(dst, v[0].iov_base, len, 1)))
+    /* The fixed part first (never padding, at least the 4 header bytes, which are
+     * framed at once so that major is dead before the loop), then the rest:
+     * usually one empty pad. Nothing is committed until every slice is in. */
+    const struct iovec *s = v, *end = v + req->count;
+    size_t len = s->iov_len;
+    if (XW_UNLIKELY(s == end || len - 4 > total - 4 || !xw__out_copy(dst, s->iov_base, len, 1)))
         return 0;
+    xw__out_frame(dst, req, major, (uint16_t)(total >> 2));
     uint8_t *p = dst + len, *lim = dst + total;
-    for (size_t i = 1, n = req->count; i < n; i++) {
-        len = v[i].iov_len;
-        if (XW_UNLIKELY(len > (size_t)(lim - p) || !xw__out_copy(p, v[i].iov_base, len, 1)))
+    while (++s < end) {
+        len = s->iov_len;
+        if (XW_UNLIKELY(len > (size_t)(lim - p) || !xw__out_copy(p, s->iov_base, len, 1)))
             return 0;
         p += len;
     }
     if (XW_UNLIKELY(p != lim))
         return 0;
-    xw__out_frame(dst, req, major, (uint16_t)(total >> 2));
     uint64_t seq = xw__out_commit(c, total);
     if (XW_UNLIKELY(track))
         xw__pend_push(c, seq, flags, rq);
@@ -405,23 +413,51 @@ static __attribute__((noinline)) uint64_t send_slow(xw_connection_t *c, int flag
     return seq;
 }
 
+/* xw__send when the lock is not free at once: waits for it, then as xw__send. */
+static __attribute__((noinline)) uint64_t send_contended(xw_connection_t *c, int flags, struct iovec *vector,
+                                                         const struct xw_request *rq, size_t total, unsigned nfds,
+                                                         int *fds)
+{
+    xw__mutex_lock(&c->mu);
+    uint64_t seq = send_fast(c, flags, vector, rq, total, nfds);
+    if (!seq)
+        return send_slow(c, flags, vector, rq, total, nfds, fds);
+    xw__mutex_unlock(&c->mu);
+    return seq;
+}
+
+/* Requests with fds: never the fast path. */
+static __attribute__((noinline)) uint64_t send_fds(xw_connection_t *c, int flags, struct iovec *vector,
+                                                   const struct xw_request *rq, size_t total, unsigned nfds, int *fds)
+{
+    xw__lock(c);
+    return send_slow(c, flags, vector, rq, total, nfds, fds);
+}
+
 /* The lock is taken once: a request the fast path declines continues under it.
- * The single-threaded mode has its own copy of the fast path, with no lock code. */
+ * Every call here is a tail call, and past the first line fds is not needed (none
+ * are sent: NULL stands for it), so the fast path keeps everything in registers it
+ * need not save. */
 uint64_t xw__send(xw_connection_t *c, int flags, struct iovec *vector, const struct xw_request *rq, size_t total,
                   unsigned nfds, int *fds)
 {
+    if (XW_UNLIKELY(nfds))
+        return send_fds(c, flags, vector, rq, total, nfds, fds);
     uint64_t seq;
     if (c->single) {
-        seq = send_fast(c, flags, vector, rq, total, nfds);
-    } else {
-        xw__mutex_lock(&c->mu);
-        seq = send_fast(c, flags, vector, rq, total, nfds);
-        if (XW_LIKELY(seq))
-            xw__mutex_unlock(&c->mu);
-    }
-    if (XW_LIKELY(seq))
+        seq = send_fast(c, flags, vector, rq, total, 0);
+        if (XW_UNLIKELY(!seq))
+            return send_slow(c, flags, vector, rq, total, 0, NULL);
         return seq;
-    return send_slow(c, flags, vector, rq, total, nfds, fds);
+    }
+    if (XW_UNLIKELY(!xw__mutex_trylock(&c->mu)))
+        return send_contended(c, flags, vector, rq, total, 0, NULL);
+    seq = send_fast(c, flags, vector, rq, total, 0);
+    if (XW_UNLIKELY(!seq))
+        return send_slow(c, flags, vector, rq, total, 0, NULL);
+    if (XW_UNLIKELY(!xw__mutex_release(&c->mu)))
+        return xw__mutex_wake_ret(&c->mu, seq);
+    return seq;
 }
 
 XW_EXPORT uint64_t xw_send(xw_connection_t *c, int flags, struct iovec *vector, const xw_protocol_request_t *req,

@@ -128,14 +128,6 @@ void xw__pend_trim_head(struct xw_pend_store *s)
     blocks_release(s, from & ~(uint64_t)(XW_PEND_BLOCK - 1), (s->head & ~(uint64_t)(XW_PEND_BLOCK - 1)));
 }
 
-/* The head has just left a block: it goes back. */
-void xw__pend_block_passed(struct xw_pend_store *s)
-{
-    uint64_t k = s->head - XW_PEND_BLOCK;
-    block_put(s, *slot_of(s, k));
-    *slot_of(s, k) = NULL;
-}
-
 /* Binary search: entries are in increasing sequence order. */
 struct xw_pend *xw__pend_search(const struct xw_pend_store *s, uint64_t seq)
 {

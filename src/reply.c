@@ -44,16 +44,16 @@ static void *deliver(xw_connection_t *c, struct xw_pkt *p, xw_generic_error_t **
     return NULL;
 }
 
-/* libxcb's malloc'd forms: waits for request seq, then *reply (or *e) is the
- * caller's block. A 32-byte reply comes out of its pending entry through small and
- * is copied to the heap after the lock is released. Same returns as xw__reply_take. */
-static __attribute__((noinline)) int take_heap_slow(xw_connection_t *c, uint64_t request, int64_t deadline,
-                                                    void **reply, xw_generic_error_t **e)
+/* libxcb's malloc'd forms past the inline claim, the lock held (released here):
+ * waits for request seq, then *reply (or *e) is the caller's block. A 32-byte reply
+ * comes out of its pending entry through small and is copied to the heap after the
+ * lock is released. Same returns as xw__reply_take. */
+static __attribute__((noinline)) int take_heap_locked(xw_connection_t *c, uint64_t request, int64_t deadline,
+                                                      void **reply, xw_generic_error_t **e)
 {
     struct xw_pkt *p;
     uint8_t small[32];
     size_t need;
-    xw__lock(c);
     int r = xw__reply_take_fit(c, widen_any(c, request), deadline, SIZE_MAX, &need, &p, small);
     if (r != 2)
         *reply = r == 1 ? deliver(c, p, e) : NULL;
@@ -67,14 +67,15 @@ static __attribute__((noinline)) int take_heap_slow(xw_connection_t *c, uint64_t
     return r;
 }
 
+/* One lock hold: the inline claim of a 32-byte reply, else the general wait. */
 static int take_heap(xw_connection_t *c, uint64_t request, int timeout_ms, void **reply, xw_generic_error_t **e)
 {
     uint8_t small[32];
     xw__lock(c);
-    int got = xw__pend_take_inline(&c->in.pend, c->out.seq, request, small);
+    if (!xw__pend_take_inline(&c->in.pend, c->out.seq, request, small))
+        return take_heap_locked(c, request, timeout_ms < 0 ? -1 : timeout_ms == 0 ? 0 : xw__deadline(timeout_ms),
+                                reply, e);
     xw__unlock(c);
-    if (!got)
-        return take_heap_slow(c, request, timeout_ms == 0 ? 0 : xw__deadline(timeout_ms), reply, e);
     *reply = malloc(sizeof(small)); /* outside the lock */
     if (*reply)
         memcpy(*reply, small, sizeof(small));
@@ -133,13 +134,13 @@ static int copy_out(xw_connection_t *c, struct xw_pkt *p, void *buf, size_t cap,
     return kind == XW_PKT_REPLY ? 1 : 2;
 }
 
-static __attribute__((noinline)) int into_slow(xw_connection_t *c, uint64_t request, void *buf, size_t cap,
-                                               size_t *len, xw_generic_error_t *error, int timeout_ms)
+/* xw_wait_for_reply_into past its fast path, the lock held; releases it. */
+static __attribute__((noinline)) int into_locked(xw_connection_t *c, uint64_t request, void *buf, size_t cap,
+                                                 size_t *len, xw_generic_error_t *error, int timeout_ms)
 {
     struct xw_pkt *p;
     size_t need = 0;
     int64_t deadline = timeout_ms == 0 ? 0 : xw__deadline(timeout_ms);
-    xw__lock(c);
     int r = xw__reply_take_fit(c, widen_any(c, request), deadline, cap, &need, &p, buf);
     if (r == 2) { /* a 32-byte reply, already in buf */
         *len = 32;
@@ -154,15 +155,26 @@ static __attribute__((noinline)) int into_slow(xw_connection_t *c, uint64_t requ
     return r;
 }
 
+/* xw_wait_for_reply_into when the lock is not free at once. */
+static __attribute__((noinline)) int into_contended(xw_connection_t *c, uint64_t request, void *buf, size_t cap,
+                                                    size_t *len, xw_generic_error_t *error, int timeout_ms)
+{
+    xw__lock(c);
+    return into_locked(c, request, buf, cap, len, error, timeout_ms);
+}
+
+/* The fast path, a 32-byte reply already in its pending entry, is a leaf: every
+ * call is a tail call, so it saves no registers. */
 XW_EXPORT int xw_wait_for_reply_into(xw_connection_t *c, uint64_t request, void *buf, size_t cap, size_t *len,
                                      xw_generic_error_t *error, int timeout_ms)
 {
-    xw__lock(c);
-    int got = cap >= 32 && xw__pend_take_inline(&c->in.pend, c->out.seq, request, buf);
-    xw__unlock(c);
-    if (XW_UNLIKELY(!got))
-        return into_slow(c, request, buf, cap, len, error, timeout_ms);
+    if (XW_UNLIKELY(!c->single && !xw__mutex_trylock(&c->mu)))
+        return into_contended(c, request, buf, cap, len, error, timeout_ms);
+    if (XW_UNLIKELY(cap < 32 || !xw__pend_take_inline(&c->in.pend, c->out.seq, request, buf)))
+        return into_locked(c, request, buf, cap, len, error, timeout_ms);
     *len = 32;
+    if (XW_UNLIKELY(!c->single && !xw__mutex_release(&c->mu)))
+        return (int)xw__mutex_wake_ret(&c->mu, 1);
     return 1;
 }
 

@@ -11,7 +11,8 @@ static size_t pad4(size_t n)
     return (4 - (n & 3)) & 3;
 }
 
-/* Blocking write of the whole iovec list over the non-blocking socket. */
+/* Blocking write of the whole iovec list (the socket is blocking, but a caller's
+ * fd may have been made non-blocking again: EAGAIN waits with poll). */
 static int write_all(xw_connection_t *c, struct iovec *iov, int n)
 {
     while (n > 0) {

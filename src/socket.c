@@ -13,12 +13,13 @@
 
 #define XW_UNIX_BASE "/tmp/.X11-unix/X"
 
-/* Non-blocking (the runtime waits with poll) and close-on-exec; also for fds
- * handed to xw_connect_to_fd. */
+/* Blocking and close-on-exec; also for fds handed to xw_connect_to_fd. Every call
+ * that must not wait passes MSG_DONTWAIT; a wait with no deadline by the one reading
+ * thread is then a single blocking recvmsg instead of poll and recvmsg (in.c). */
 int xw__socket_prepare(int fd)
 {
     int fl = fcntl(fd, F_GETFL);
-    if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0)
+    if (fl < 0 || ((fl & O_NONBLOCK) && fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0))
         return -errno;
     int fdfl = fcntl(fd, F_GETFD);
     if (fdfl < 0 || fcntl(fd, F_SETFD, fdfl | FD_CLOEXEC) < 0)

@@ -48,7 +48,13 @@ void xw__mutex_wake(struct xw_mutex *m);
 /* Waits until broadcast or deadline (CLOCK_MONOTONIC ns, -1: none). Mutex held on
  * entry and exit. Returns 0 or -ETIMEDOUT. */
 int xw__cond_wait(struct xw_cond *cv, struct xw_mutex *m, int64_t deadline);
-void xw__cond_broadcast(struct xw_cond *cv);
+void xw__cond_wake_all(struct xw_cond *cv);
+/* Inline: nearly always nobody waits, and waiters says so in one load. */
+static inline void xw__cond_broadcast(struct xw_cond *cv)
+{
+    if (cv->waiters)
+        xw__cond_wake_all(cv);
+}
 int64_t xw__now(void);
 int64_t xw__deadline(int timeout_ms);
 int xw__poll_timeout(int64_t deadline);
@@ -87,6 +93,33 @@ static inline void xw__mutex_unlock(struct xw_mutex *m)
     if (XW_UNLIKELY(__atomic_exchange_n(&m->v, 0, __ATOMIC_RELEASE) == 2))
         xw__mutex_wake(m);
 }
+
+/* The lock's halves for fast paths that must stay leaves (no call, so no registers
+ * to save): they never sleep or wake anyone themselves. trylock: 1 when taken, else
+ * the caller goes to a path that takes the lock with xw__mutex_lock. release: 0 when
+ * a sleeper must be woken: the lock is free then, and the caller ends by
+ * returning xw__mutex_wake_ret (a tail call). */
+static inline int xw__mutex_trylock(struct xw_mutex *m)
+{
+    if (XW_PROCESS_SINGLE_THREADED()) {
+        m->v = 1;
+        return 1;
+    }
+    int z = 0;
+    return __atomic_compare_exchange_n(&m->v, &z, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+}
+
+static inline int xw__mutex_release(struct xw_mutex *m)
+{
+    if (XW_PROCESS_SINGLE_THREADED()) {
+        m->v = 0;
+        return 1;
+    }
+    return __atomic_exchange_n(&m->v, 0, __ATOMIC_RELEASE) != 2;
+}
+
+/* Wakes a sleeper of the lock just released, then returns v (lock.c). */
+uint64_t xw__mutex_wake_ret(struct xw_mutex *m, uint64_t v);
 
 /* ---- received packets (store.c) ---- */
 
@@ -299,6 +332,7 @@ struct xw_in {
     uint64_t last_seq; /* widened sequence of the last packet read */
     uint64_t err_seq;  /* sequence of the last error read (see done_seq in in.c) */
     int reading;       /* a thread is in poll()/recvmsg() for this connection */
+    int block;         /* the socket is blocking: a wait with no deadline is one recvmsg, no poll */
     uint64_t rpos;     /* stream offset just past the last byte received */
     uint64_t pstart;   /* stream offset of the partial packet's first byte */
     unsigned fdwait;   /* unfinished requests whose reply brings fds */
@@ -692,8 +726,14 @@ void xw__out_queue_fd(xw_connection_t *c, int fd);
 /* in.c (lock held) */
 int xw__in_wait(xw_connection_t *c, int64_t deadline);
 int xw__in_read_nonblock(xw_connection_t *c);
-/* Every request up to the returned sequence is finished (lock held). */
-uint64_t xw__in_done_seq(const struct xw_in *in);
+/* Every request up to the returned one is finished (lock held): any packet
+ * finishes the requests before it, an error its own too. Worked out on demand from
+ * what route keeps anyway, so the per-packet path stores nothing for it. */
+static inline uint64_t xw__in_done_seq(const struct xw_in *in)
+{
+    uint64_t before = in->last_seq ? in->last_seq - 1 : 0;
+    return in->err_seq > before ? in->err_seq : before;
+}
 /* The own socket's side of the transport seam's reading half (see the wrappers below). */
 int xw__in_track(xw_connection_t *c, uint64_t seq, int flags, const struct xw_request *rq);
 uint64_t xw__in_widen(xw_connection_t *c, unsigned int seq);
@@ -707,7 +747,6 @@ int xw__in_queue_wait(xw_connection_t *c, struct xw_queue *q, int64_t deadline, 
 /* pend.c (lock held): the store behind xw__pend_at / xw__pend_push. */
 int xw__pend_room(struct xw_pend_store *s);
 void xw__pend_trim_head(struct xw_pend_store *s);
-void xw__pend_block_passed(struct xw_pend_store *s);
 struct xw_pend *xw__pend_search(const struct xw_pend_store *s, uint64_t seq);
 void xw__pend_fini(struct xw_pend_store *s);
 
@@ -723,7 +762,9 @@ static inline void xw__pend_trim(struct xw_pend_store *s)
  * were asked for, so the oldest is tried before the search. */
 static inline struct xw_pend *xw__pend_find(const struct xw_pend_store *s, uint64_t seq)
 {
-    if (s->n && xw__pend_at(s, 0)->seq == seq)
+    if (!s->n) /* nothing tracked: nearly always so while the socket is lent (Xlib) */
+        return NULL;
+    if (xw__pend_at(s, 0)->seq == seq)
         return xw__pend_at(s, 0);
     return xw__pend_search(s, seq);
 }
@@ -753,7 +794,9 @@ static inline void xw__pend_reply(const struct xw_pend *e, uint8_t *dst)
  * 32-byte reply is held inline, copies the reply to buf (32 bytes), drops the
  * entry and returns 1; else 0 and nothing changed. (A reply that has arrived was
  * flushed, so the caller's flush is not needed either; a borrowed connection has
- * no entries.) */
+ * no entries.) It declines, for the general claim to do the work, when the entry
+ * is the last of its block (the block goes back then) or dead entries wait to be
+ * trimmed behind it: so it stays a leaf, for callers that must. */
 static inline int xw__pend_take_inline(struct xw_pend_store *s, uint64_t last_sent, uint64_t request, void *buf)
 {
     if (!s->n)
@@ -761,14 +804,12 @@ static inline int xw__pend_take_inline(struct xw_pend_store *s, uint64_t last_se
     struct xw_pend *e = xw__pend_at(s, 0);
     int match = request >> 32 ? e->seq == request
                               : (uint32_t)e->seq == (uint32_t)request && last_sent - e->seq <= 0xffffffffu;
-    if (!match || !e->inl) /* inl: done, and not dead */
+    /* inl: done, and not dead */
+    if (!match || !e->inl || s->gone || !((s->head + 1) & (XW_PEND_BLOCK - 1)))
         return 0;
     xw__pend_reply(e, buf);
     s->head++;
     s->n--;
-    if (!(s->head & (XW_PEND_BLOCK - 1)))
-        xw__pend_block_passed(s);
-    xw__pend_trim(s);
     return 1;
 }
 

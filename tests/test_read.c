@@ -2,9 +2,14 @@
  * anywhere, sequence numbers, lengths, validators, XGE, and hostile servers. */
 #include <check.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <unistd.h>
+
+#include <xw/xproto.h>
 
 #include "fake_conn.h"
 #include "xwint.h" /* xw__send, xw__ext_register: hand-written requests and extensions */
@@ -586,6 +591,150 @@ START_TEST(server_closes_mid_event_and_mid_big_reply)
 }
 END_TEST
 
+/* ---- waiting on the blocking socket: one recvmsg, no poll ---- */
+
+/* Bytes the server sends from another thread after a pause, so the client is
+ * usually inside its wait by then (either order must work). */
+struct later {
+    const uint8_t *buf;
+    size_t len;
+    pthread_t thread;
+};
+
+static void *send_later_main(void *arg)
+{
+    struct later *l = arg;
+    usleep(20000);
+    fake_send(&F, l->buf, l->len);
+    return NULL;
+}
+
+static void send_later(struct later *l, const uint8_t *buf, size_t len)
+{
+    l->buf = buf;
+    l->len = len;
+    ck_assert_int_eq(pthread_create(&l->thread, NULL, send_later_main, l), 0);
+}
+
+/* The socket is left blocking; a wait with no timeout reads what comes later. With
+ * the fd made non-blocking behind xwire's back the wait still works: the first
+ * read that finds nothing turns it back to poll (block cleared), not a spin. */
+START_TEST(wait_reads_blocking_socket_or_falls_back_to_poll)
+{
+    for (int nonblock = 0; nonblock < 2; nonblock++) {
+        uint64_t s = connect_and_ask(XW_REQUEST_CHECKED, 16);
+        int fd = xw_get_file_descriptor(c);
+        ck_assert_int_eq(fcntl(fd, F_GETFL) & O_NONBLOCK, 0);
+        if (nonblock)
+            ck_assert_int_eq(fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK), 0);
+        uint8_t b[32];
+        struct later l;
+        send_later(&l, b, fake_reply(b, (uint16_t)s, 9, NULL, 0));
+        uint8_t *r = xw_wait_for_reply(c, (unsigned)s, NULL);
+        pthread_join(l.thread, NULL);
+        ck_assert_ptr_nonnull(r);
+        ck_assert_uint_eq(r[1], 9);
+        free(r);
+        ck_assert_int_eq(c->in.block, !nonblock);
+        ck_assert_int_eq(xw_connection_has_error(c), 0);
+        hang_up();
+    }
+}
+END_TEST
+
+struct waiter {
+    uint64_t seq;
+    uint8_t byte1; /* of the reply it got; 0: none */
+};
+
+static void *wait_reply_main(void *arg)
+{
+    struct waiter *w = arg;
+    uint8_t *r = xw_wait_for_reply64(c, w->seq, NULL);
+    w->byte1 = r ? r[1] : 0;
+    free(r);
+    return NULL;
+}
+
+/* One thread waits in the blocking read while this one polls without blocking:
+ * the polls never read under it (they find nothing, or what it parsed), and the
+ * event and the reply that come later each reach the one who asks for them. */
+START_TEST(poll_while_another_thread_waits_in_read)
+{
+    uint64_t s = connect_and_ask(XW_REQUEST_CHECKED, 16);
+    struct waiter w = {s, 0};
+    pthread_t t;
+    ck_assert_int_eq(pthread_create(&t, NULL, wait_reply_main, &w), 0);
+    uint8_t b[64];
+    fake_event(b, 33, (uint16_t)s, 0xfeed);
+    fake_reply(b + 32, (uint16_t)s, 7, NULL, 0);
+    struct later l;
+    send_later(&l, b, sizeof(b));
+    xw_generic_event_t *ev = NULL;
+    while (!ev && !xw_connection_has_error(c)) {
+        ev = xw_poll_for_event(c);
+        if (!ev)
+            usleep(1000);
+    }
+    pthread_join(l.thread, NULL);
+    pthread_join(t, NULL);
+    ck_assert_ptr_nonnull(ev);
+    ck_assert_uint_eq(ev->response_type, 33);
+    ck_assert_uint_eq(fs_rd32((uint8_t *)ev + 4), 0xfeed);
+    free(ev);
+    ck_assert_uint_eq(w.byte1, 7);
+    ck_assert_int_eq(xw_connection_has_error(c), 0);
+}
+END_TEST
+
+/* The server goes away while a thread waits in the blocking read: the wait ends
+ * with nothing and the connection says why. */
+START_TEST(server_closes_while_waiting_in_read)
+{
+    uint64_t s = connect_and_ask(XW_REQUEST_CHECKED, 16);
+    struct waiter w = {s, 0xff};
+    pthread_t t;
+    ck_assert_int_eq(pthread_create(&t, NULL, wait_reply_main, &w), 0);
+    usleep(20000);
+    fake_stop(&F);
+    pthread_join(t, NULL);
+    ck_assert_uint_eq(w.byte1, 0);
+    ck_assert_int_eq(xw_connection_has_error(c), XW_CONN_ERROR);
+}
+END_TEST
+
+/* Two threads send GetInputFocus and claim each reply into their own storage, the
+ * serving thread answering: the claims' fast path (a try of the lock, a leaf) and
+ * its way round when the lock is taken meet, and every reply reaches its sender. */
+static void *into_loop_main(void *arg)
+{
+    long *bad = arg;
+    for (int i = 0; i < 3000; i++) {
+        uint8_t buf[32];
+        size_t len = 0;
+        xw_generic_error_t err;
+        uint64_t s = xw_get_input_focus(c).sequence;
+        *bad += xw_wait_for_reply_into(c, s, buf, sizeof(buf), &len, &err, -1) != 1 || len != 32 || buf[0] != 1 ||
+                fs_rd16(buf + 2) != (uint16_t)s;
+    }
+    return NULL;
+}
+
+START_TEST(two_threads_claim_into_while_sending)
+{
+    c = fake_connect(&F, NULL, 0);
+    ck_assert_int_eq(fake_serve_start(&F), 0);
+    long bad[2] = {0, 0};
+    pthread_t t[2];
+    for (int i = 0; i < 2; i++)
+        ck_assert_int_eq(pthread_create(&t[i], NULL, into_loop_main, &bad[i]), 0);
+    for (int i = 0; i < 2; i++)
+        pthread_join(t[i], NULL);
+    ck_assert_int_eq(bad[0] + bad[1], 0);
+    ck_assert_int_eq(xw_connection_has_error(c), 0);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = xwtest_suite("read");
@@ -595,7 +744,13 @@ int main(void)
                                            server_closes_mid_reply, reply_to_void_request_is_fatal,
                                            keymap_notify_has_no_sequence, list_fonts_with_info_multi_reply, timeouts,
                                            discard_and_error_routing, into_too_small_keeps_packet,
-                                           events_of_every_kind_keep_their_order, xge_special_queue_and_validation, error_text, NULL});
+                                           events_of_every_kind_keep_their_order, xge_special_queue_and_validation,
+                                           error_text, NULL});
+    fake_conn_tcase(s, "blocking",
+                    (const TTest *const[]){wait_reads_blocking_socket_or_falls_back_to_poll,
+                                           poll_while_another_thread_waits_in_read,
+                                           server_closes_while_waiting_in_read, two_threads_claim_into_while_sending,
+                                           NULL});
     fake_conn_tcase(s, "hostile",
                     (const TTest *const[]){xge_huge_length_is_fatal, length_one_word_over_the_cap_is_fatal,
                                            repeated_sequence_is_fatal, unknown_sequence_error_and_event_are_fatal,
