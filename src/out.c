@@ -70,8 +70,10 @@ static void advance(struct iovec **iov, size_t *n, size_t w)
     }
 }
 
-/* A write at least this long is a large payload (a PutImage, a big property). */
-#define XW_LARGE_WRITE (256u * 1024u)
+/* A write at least this long carries a large payload (a PutImage, a big property;
+ * Xlib cuts images into PutImage requests of 256 KiB at most). Ordinary traffic
+ * goes out in buffers of XW_OUT_SIZE. */
+#define XW_LARGE_WRITE (64u * 1024u)
 /* The send buffer asked for then; the kernel doubles it and caps it at twice
  * net.core.wmem_max (Debian: 212992, so 416 KiB; 4 MiB allowed gives 2 MiB). */
 #define XW_LARGE_SNDBUF (1024 * 1024)
