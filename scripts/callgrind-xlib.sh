@@ -32,10 +32,12 @@ display=$(cat "$tmp/display")
 
 # run OUT LIB CASE COUNT [on-xwire]
 run() {
-  local env=()
-  [[ ${5-} == on-xwire ]] && env=(env "LD_LIBRARY_PATH=$shim${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}")
+  local env=() on=()
+  # --shim: on xwire the child must stay on the shim (without it xwbench leaves it,
+  # re-executing /proc/self/exe, which under valgrind is valgrind's tool)
+  [[ ${5-} == on-xwire ]] && env=(env "LD_LIBRARY_PATH=$shim${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}") on=(--shim)
   if ! "${env[@]}" valgrind --tool=callgrind --instr-atstart=no -q --callgrind-out-file="$tmp/$1" \
-      "$bench" --one "$3" --lib "$2" --display "$display" --count "$4"; then
+      "$bench" --one "$3" --lib "$2" --display "$display" --count "$4" "${on[@]}"; then
     echo "callgrind-xlib.sh: $2 ${5:-on libxcb}, $3 ×$4 failed" >&2
     exit 1
   fi
