@@ -189,7 +189,10 @@ void report_table(FILE *f, const struct series *v, int n)
         if (v[i].depth)
             continue;
         if (new_group(v, i)) {
-            fprintf(f, "\n%s — vs %s%s\n", v[i].case_label, v[i].server, v[i].server_note);
+            fprintf(f, "\n%s — vs %s%s", v[i].case_label, v[i].server, v[i].server_note);
+            if (v[i].runs != v[0].runs) /* a case with runs of its own (putimage) */
+                fprintf(f, ", %d runs", v[i].runs);
+            fputc('\n', f);
             cell(f, "  library", 16), cell(f, "rate", 30), cell(f, "client CPU/op", 30);
             cell(f, "allocs/op", 10), cell(f, "faults/op", 10), cell(f, "Xvfb CPU/op", 12), cell(f, "rate÷xcb", 9);
             fprintf(f, "CPU÷xcb\n");

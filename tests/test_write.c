@@ -3,6 +3,7 @@
 #include <check.h>
 #include <poll.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -285,6 +286,51 @@ START_TEST(big_requests)
 }
 END_TEST
 
+static int send_buffer(void)
+{
+    int v = 0;
+    socklen_t len = sizeof(v);
+    ck_assert_int_eq(getsockopt(xw_get_file_descriptor(c), SOL_SOCKET, SO_SNDBUF, &v, &len), 0);
+    return v;
+}
+
+/* What the kernel gives for a request of 1 MiB: twice the request, capped at twice
+ * net.core.wmem_max. */
+static int grown_send_buffer(void)
+{
+    long max = 0;
+    FILE *f = fopen("/proc/sys/net/core/wmem_max", "r");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(fscanf(f, "%ld", &max), 1);
+    fclose(f);
+    return (int)(2 * (max < 1024 * 1024 ? max : 1024 * 1024));
+}
+
+/* Ordinary traffic leaves the local socket's send buffer alone; the first write
+ * carrying a large payload grows it once, so that a big image goes out in a few
+ * writes instead of one per default buffer (about 20 for 4 MiB). */
+START_TEST(large_write_grows_send_buffer)
+{
+    c = fake_connect(&F, NULL, 0);
+    fake_serve_start(&F);
+    int before = send_buffer();
+    for (int i = 0; i < 100000; i++)
+        send_void(0, 127);
+    ck_assert_int_eq(xw_flush(c), 1);
+    ck_assert_int_eq(send_buffer(), before);
+    ck_assert_uint_ne(send_req(0, 18, 0, 1, big_body, 200 * 1024, NULL, NULL), 0);
+    ck_assert_int_eq(xw_flush(c), 1);
+    int after = send_buffer();
+    ck_assert_int_ge(after, before);
+    ck_assert_int_ge(after, grown_send_buffer());
+    uint64_t s = send_reply_req(XW_REQUEST_CHECKED, 43);
+    free(xw_wait_for_reply64(c, s, NULL));
+    hang_up();
+    ck_assert_uint_eq(F.opcode_count[18], 1);
+    ck_assert_uint_eq(F.opcode_count[127], 100000);
+}
+END_TEST
+
 /* The server floods events before reading anything; the client's blocked write
  * must keep reading or both sides wait forever. */
 #define FLOOD_EVENTS 100000
@@ -343,7 +389,8 @@ int main(void)
     Suite *s = xwtest_suite("write");
     fake_conn_tcase(s, "write",
                     (const TTest *const[]){auto_sync_before_65535_voids, sequence_wrap, check_after_flush,
-                                           too_long_fails_alone, big_requests, blocked_write_keeps_reading,
+                                           too_long_fails_alone, big_requests, large_write_grows_send_buffer,
+                                           blocked_write_keeps_reading,
                                            single_threaded_mode, NULL});
     fake_conn_tcase(s, "barrier",
                     (const TTest *const[]){check_unchecked_waits_for_the_server, check_without_redundant_sync,
