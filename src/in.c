@@ -168,7 +168,7 @@ static void take_fds(struct xw_in *in, uint64_t s, uint64_t e, int *dst, unsigne
 /* Stream offset up to which every received byte has been parsed. */
 static uint64_t parsed_to(const struct xw_in *in)
 {
-    return in->partial ? in->pstart : in->rpos - in->len;
+    return in->pdata ? in->pstart : in->rpos - in->len;
 }
 
 /* Closes the unclaimed fds of each batch whose bytes are all parsed. While a
@@ -255,6 +255,54 @@ static int is_last_reply(const struct xw_pend *e, const uint8_t *w)
     return !e->multi || w[1] == e->multi_end;
 }
 
+/* ---- replies straight into a waiting caller's buffer (struct xw_into) ---- */
+
+/* The registered caller takes e's next reply (request seq): it waits for it, has not
+ * been given one, and nothing of e's is queued ahead of it. */
+static int into_wants(const struct xw_in *in, const struct xw_pend *e, uint64_t seq)
+{
+    return in->into.seq == seq && in->into.state != XW_INTO_DONE && !holds(e) && !e->dead;
+}
+
+/* The reply of n bytes with nfds fds fits the registered buffer: its bytes and fds,
+ * and the slack too when its validator reads that far (XW__REQUEST_REPLY_GAP). */
+static int into_fits(const struct xw_in *in, const struct xw_pend *e, size_t n, unsigned nfds)
+{
+    size_t gap = (e->flags & XW__REQUEST_REPLY_GAP) ? XW_REPLY_SLACK_AFTER(n) : 0;
+    return n + nfds * sizeof(int) + gap <= in->into.cap;
+}
+
+/* Hands the reply of n bytes at w (already there when w is the caller's buffer; else
+ * in rec, when given, or the read buffer) and its nfds fds (the caller's from now on)
+ * to the registered caller, validated where it lands; a reply that fails validation
+ * is queued as an error instead. */
+static __attribute__((noinline)) int into_deliver(xw_connection_t *c, struct xw_pend *e, const uint8_t *w, size_t n,
+                                                  struct xw_pkt *rec, uint64_t seq, const int *fds, unsigned nfds)
+{
+    struct xw_into *t = &c->in.into;
+    size_t len = n + nfds * sizeof(int);
+    size_t slack = t->cap - len < XW_REPLY_SLACK_AFTER(n) ? t->cap - len : XW_REPLY_SLACK_AFTER(n);
+    if (w != t->buf)
+        memcpy(t->buf, w, n);
+    if (rec)
+        xw__pkt_free(c, rec);
+    if (nfds)
+        memcpy(t->buf + n, fds, nfds * sizeof(int));
+    memset(t->buf + len, 0, slack);
+    if (e->validate && e->validate(t->buf, n) != 0) {
+        xw__close_fds((int *)fds, nfds);
+        struct xw_pkt *p = malformed_record(c, NULL, seq, 0, 0);
+        if (!p)
+            return xw__conn_fail(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for an error");
+        xw__queue_push(&e->q, p);
+        t->state = XW_INTO_WAIT;
+        return 0;
+    }
+    t->len = len;
+    t->state = XW_INTO_DONE;
+    return 0;
+}
+
 /* Finishes entry e with the reply of n bytes at w (in rec, when given) and queues
  * it for its caller with the nfds fds at fds (owned here), or drops it when nobody
  * will claim it. */
@@ -283,6 +331,8 @@ static inline __attribute__((always_inline)) int keep_reply(xw_connection_t *c, 
             xw__pkt_free(c, rec);
         return 0;
     }
+    if (XW_UNLIKELY(in->into.seq == seq) && into_wants(in, e, seq) && into_fits(in, e, n, nfds))
+        return into_deliver(c, e, w, n, rec, seq, fds, nfds);
     struct xw_pkt *p = reply_record(c, w, n, rec, (int *)fds, nfds);
     if (p)
         p->seq = seq;
@@ -455,17 +505,43 @@ static int packet_size(xw_connection_t *c, const uint8_t *w, size_t *need)
     return 0;
 }
 
-/* A packet bigger than the read buffer is filled in its final record, so it is
- * copied once; room for 4 more bytes (XGE layout) and a reply's fds and slack. */
-static int start_partial(xw_connection_t *c, const uint8_t *w, size_t have, size_t need)
+/* The record a packet of need bytes bigger than the read buffer is filled in: room
+ * for 4 more bytes (XGE layout) and a reply's fds and slack. Becomes in->partial. */
+static int partial_record(xw_connection_t *c, size_t need)
 {
-    struct xw_in *in = &c->in;
     struct xw_pkt *p = xw__pkt_alloc(c, need + 4 + XW_MAX_FDS * sizeof(int) + XW_REPLY_SLACK);
     if (!p)
         return xw__conn_fail(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for a %zu-byte packet", need);
-    memcpy(XW_PKT_DATA(p), w, have);
+    c->in.partial = p;
+    c->in.pdata = XW_PKT_DATA(p);
+    return 0;
+}
+
+/* The packet at w, of need bytes, is the reply a registered caller waits for and fits
+ * its buffer: it is received there (XW_INTO_FILL) and never copied again. */
+static int partial_into(struct xw_in *in, const uint8_t *w, size_t need)
+{
+    if (!in->into.seq || (w[0] & 0x7f) != 1)
+        return 0;
+    uint64_t seq = in->last_seq + (uint16_t)(xw__rd16(w + 2) - (uint16_t)in->last_seq); /* as route widens */
+    struct xw_pend *e = seq == in->into.seq ? xw__pend_find(&in->pend, seq) : NULL;
+    if (!e || e->done || !into_wants(in, e, seq) || !into_fits(in, e, need, (e->flags & XW_REQUEST_REPLY_FDS) ? w[1] : 0))
+        return 0;
+    in->into.state = XW_INTO_FILL;
+    in->partial = NULL;
+    in->pdata = in->into.buf;
+    return 1;
+}
+
+/* A packet bigger than the read buffer is filled where it ends up (the waiting
+ * caller's buffer, or its record), so its bytes are copied at most once. */
+static int start_partial(xw_connection_t *c, const uint8_t *w, size_t have, size_t need)
+{
+    struct xw_in *in = &c->in;
+    if (!partial_into(in, w, need) && partial_record(c, need) < 0)
+        return -1;
+    memcpy(in->pdata, w, have);
     in->pstart = in->rpos - have;
-    in->partial = p;
     in->pfill = have;
     in->pneed = need;
     return 0;
@@ -543,9 +619,11 @@ static void finish_partial(xw_connection_t *c, size_t *got)
     in->pfill += take;
     *got -= take;
     if (in->pfill == in->pneed) {
-        struct xw_pkt *p = in->partial;
+        struct xw_pkt *p = in->partial; /* NULL: the bytes are in the registered caller's buffer */
+        const uint8_t *w = in->pdata;
         in->partial = NULL;
-        route(c, XW_PKT_DATA(p), in->pneed, p, in->pstart);
+        in->pdata = NULL;
+        route(c, w, in->pneed, p, in->pstart);
     }
 }
 
@@ -558,8 +636,8 @@ int xw__in_read_nonblock(xw_connection_t *c)
         return -EPIPE;
     struct iovec iov[2];
     size_t n = 0;
-    if (in->partial)
-        iov[n++] = (struct iovec){XW_PKT_DATA(in->partial) + in->pfill, in->pneed - in->pfill};
+    if (in->pdata)
+        iov[n++] = (struct iovec){in->pdata + in->pfill, in->pneed - in->pfill};
     iov[n++] = (struct iovec){in->buf + in->len, XW_IN_SIZE - in->len};
     union {
         struct cmsghdr h;
@@ -576,11 +654,11 @@ int xw__in_read_nonblock(xw_connection_t *c)
         return -EPIPE;
     if (r == 0)
         return xw__conn_fail(c, XW_CONN_ERROR, "server closed the connection%s",
-                             in->len || in->partial ? " in the middle of a packet" : "");
+                             in->len || in->pdata ? " in the middle of a packet" : "");
     c->total_read += (uint64_t)r;
     in->rpos += (uint64_t)r;
     size_t got = (size_t)r;
-    if (in->partial)
+    if (in->pdata)
         finish_partial(c, &got);
     in->len += got;
     int e = parse(c);
@@ -640,11 +718,50 @@ int xw__in_wait_step(xw_connection_t *c, int64_t deadline, int *polled)
     return xw__in_wait(c, deadline) == -ETIMEDOUT ? 0 : 1;
 }
 
+/* Lock held. Registers buf (cap bytes) for request seq's reply unless another
+ * caller's buffer is registered; 1 when registered (into_end must follow). */
+static int into_begin(struct xw_in *in, uint64_t seq, void *buf, size_t cap)
+{
+    if (in->into.seq)
+        return 0;
+    in->into = (struct xw_into){.seq = seq, .buf = buf, .cap = cap, .state = XW_INTO_WAIT};
+    return 1;
+}
+
+/* The packet half received into the registered buffer moves to a record, where the
+ * rest of it will go (allocates: only when a caller stops waiting mid-reply). */
+static __attribute__((noinline)) void into_rescue(xw_connection_t *c)
+{
+    struct xw_in *in = &c->in;
+    const uint8_t *got = in->pdata;
+    in->pdata = NULL; /* after a connection error nothing is read any more */
+    if (!c->error && partial_record(c, in->pneed) == 0)
+        memcpy(in->pdata, got, in->pfill);
+}
+
+/* Lock held. Ends the registration before the caller gets its buffer back, so
+ * nothing is written to it afterwards: a packet half received into it moves to a
+ * record. 1 when the reply was delivered into it (*len bytes, fds included). */
+static int into_end(xw_connection_t *c, size_t *len)
+{
+    struct xw_in *in = &c->in;
+    int done = in->into.state == XW_INTO_DONE;
+    if (in->pdata && in->pdata == in->into.buf && !in->partial)
+        into_rescue(c);
+    if (done)
+        *len = in->into.len;
+    in->into = (struct xw_into){0};
+    return done;
+}
+
 /* Lock held. Waits until request seq has something to hand out or is finished.
  * Returns 1 with *ep (NULL when the request is unknown or already claimed), 0 when
  * the deadline passed, -EPIPE on a connection error, 2 when xwire does not track
- * it and has lent its socket (xw__lend_take answers for the owner's requests). */
-static int reply_wait(xw_connection_t *c, uint64_t seq, int64_t deadline, struct xw_pend **ep)
+ * it and has lent its socket (xw__lend_take answers for the owner's requests).
+ * With buf, before it blocks it registers buf (cap bytes) for the reply (*into set
+ * then; the caller calls into_end), and returns 1 once the reply is delivered there. */
+static int reply_wait(xw_connection_t *c, uint64_t seq, int64_t deadline, struct xw_pend **ep, void *buf,
+                      size_t cap, int *into)
 {
     *ep = NULL;
     xw__out_flush_to(c, seq);
@@ -655,10 +772,12 @@ static int reply_wait(xw_connection_t *c, uint64_t seq, int64_t deadline, struct
             return 2; /* maybe another owner's request (xw_take_socket) */
         if (!e || (e->dead && !holds(e)))
             return 1;
-        if (e->done || e->q.head) { /* an inline reply means done */
+        if (e->done || e->q.head || (*into && c->in.into.state == XW_INTO_DONE)) { /* an inline reply means done */
             *ep = e;
             return 1;
         }
+        if (buf && !*into)
+            *into = into_begin(&c->in, seq, buf, cap);
         int r = xw__in_wait_step(c, deadline, &polled);
         if (r <= 0)
             return r;
@@ -700,8 +819,9 @@ static struct xw_pkt *reply_pop(xw_connection_t *c, struct xw_pend *e)
 int xw__in_reply(xw_connection_t *c, uint64_t seq, int64_t deadline, struct xw_pkt **pkt)
 {
     struct xw_pend *e;
+    int into = 0;
     *pkt = NULL;
-    int r = reply_wait(c, seq, deadline, &e);
+    int r = reply_wait(c, seq, deadline, &e, NULL, 0, &into);
     if (r == 1 && e)
         *pkt = reply_pop(c, e);
     else if (XW_UNLIKELY(r == 2))
@@ -709,14 +829,29 @@ int xw__in_reply(xw_connection_t *c, uint64_t seq, int64_t deadline, struct xw_p
     return r;
 }
 
+/* The reply was delivered into the registered buffer: the entry, if nobody else
+ * retired it meanwhile (another caller waiting for the same request), retires. */
+static __attribute__((noinline)) int into_taken(xw_connection_t *c, uint64_t seq)
+{
+    struct xw_pend *e = xw__pend_find(&c->in.pend, seq);
+    if (e)
+        retire_if_empty(c, e);
+    return 3;
+}
+
 /* Like xw__in_reply but leaves the packet queued when it needs more than cap bytes;
- * a reply held inline in its entry goes straight to buf (returns 2, 32 bytes). */
+ * a reply held inline in its entry goes straight to buf (returns 2, 32 bytes). When
+ * cap is not SIZE_MAX, buf has cap bytes and a reply arriving while this call waits
+ * may be received straight into it: returns 3, *need its length. */
 int xw__in_reply_fit(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need,
                      struct xw_pkt **pkt, void *buf)
 {
     struct xw_pend *e;
+    int into = 0;
     *pkt = NULL;
-    int r = reply_wait(c, seq, deadline, &e);
+    int r = reply_wait(c, seq, deadline, &e, cap == SIZE_MAX ? NULL : buf, cap, &into);
+    if (into && into_end(c, need))
+        return into_taken(c, seq);
     if (XW_UNLIKELY(r == 2))
         return xw__lend_take(c, seq, deadline, cap, need, pkt);
     if (r != 1 || !e)
