@@ -32,10 +32,12 @@ display=$(cat "$tmp/display")
 
 # run OUT LIB CASE COUNT [on-xwire]
 run() {
-  local env=()
-  [[ ${5-} == on-xwire ]] && env=(env "LD_LIBRARY_PATH=$shim${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}")
+  local env=() shimarg=()
+  # --shim: the child stays on the shim (else xwbench re-executes itself without it,
+  # and under valgrind /proc/self/exe is valgrind's tool, which refuses to run)
+  [[ ${5-} == on-xwire ]] && env=(env "LD_LIBRARY_PATH=$shim${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}") && shimarg=(--shim)
   if ! "${env[@]}" valgrind --tool=callgrind --instr-atstart=no -q --callgrind-out-file="$tmp/$1" \
-      "$bench" --one "$3" --lib "$2" --display "$display" --count "$4"; then
+      "$bench" --one "$3" --lib "$2" --display "$display" --count "$4" "${shimarg[@]}"; then
     echo "callgrind-xlib.sh: $2 ${5:-on libxcb}, $3 ×$4 failed" >&2
     exit 1
   fi

@@ -627,6 +627,15 @@ static void finish_partial(xw_connection_t *c, size_t *got)
     }
 }
 
+/* Bytes the read buffer takes in the next read: all its room, except a small first
+ * read for the newest request's reply (XW_IN_FIRST) after the socket was drained. */
+static size_t read_room(struct xw_in *in)
+{
+    int first = in->newest && !in->more && !in->len && !in->pdata;
+    in->newest = 0;
+    return first ? XW_IN_FIRST : XW_IN_SIZE - in->len;
+}
+
 /* Lock held. One non-blocking recvmsg (into the partial packet first, then the
  * buffer) and parse what is complete. Returns 0 (also when nothing was there). */
 int xw__in_read_nonblock(xw_connection_t *c)
@@ -638,7 +647,8 @@ int xw__in_read_nonblock(xw_connection_t *c)
     size_t n = 0;
     if (in->pdata)
         iov[n++] = (struct iovec){in->pdata + in->pfill, in->pneed - in->pfill};
-    iov[n++] = (struct iovec){in->buf + in->len, XW_IN_SIZE - in->len};
+    iov[n++] = (struct iovec){in->buf + in->len, read_room(in)};
+    size_t asked = iov[0].iov_len + (n > 1 ? iov[1].iov_len : 0);
     union {
         struct cmsghdr h;
         char buf[CMSG_SPACE(sizeof(int) * XW_MAX_FDS)];
@@ -648,8 +658,10 @@ int xw__in_read_nonblock(xw_connection_t *c)
     do
         r = recvmsg(c->fd, &m, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
     while (r < 0 && errno == EINTR);
-    if (r < 0)
+    if (r < 0) {
+        in->more = 0;
         return errno == EAGAIN ? 0 : xw__conn_fail(c, XW_CONN_ERROR, "read from server: %s", strerror(errno));
+    }
     if (collect_fds(c, &m, (size_t)r) < 0)
         return -EPIPE;
     if (r == 0)
@@ -660,6 +672,7 @@ int xw__in_read_nonblock(xw_connection_t *c)
     size_t got = (size_t)r;
     if (in->pdata)
         finish_partial(c, &got);
+    in->more = (size_t)r == asked || in->pdata;
     in->len += got;
     int e = parse(c);
     xw__cond_broadcast(&c->in_cond);
@@ -679,6 +692,12 @@ int xw__in_wait(xw_connection_t *c, int64_t deadline)
         return xw__in_read_nonblock(c);
     if (in->reading)
         return xw__cond_wait(&c->in_cond, &c->mu, deadline);
+    if (in->more) { /* likely there already: a read spares the poll (EAGAIN: poll after all) */
+        uint64_t was = in->rpos;
+        int e = xw__in_read_nonblock(c);
+        if (e < 0 || in->rpos != was)
+            return e;
+    }
     in->reading = 1;
     struct pollfd p = {.fd = c->fd, .events = POLLIN};
     int tmo = xw__poll_timeout(deadline);
@@ -706,15 +725,16 @@ uint64_t xw__in_widen(xw_connection_t *c, unsigned int seq)
     return cur - (uint32_t)((uint32_t)cur - seq);
 }
 
-/* Lock held. One round of a wait whose condition does not hold yet: -EPIPE on a
- * connection error, 0 once the deadline has passed (deadline 0: after one
- * non-blocking read), else 1 after new input (or a wake-up): check again. */
-int xw__in_wait_step(xw_connection_t *c, int64_t deadline, int *polled)
+/* Lock held. One round of a wait for request seq whose condition does not hold yet:
+ * -EPIPE on a connection error, 0 once the deadline has passed (deadline 0: after
+ * one non-blocking read), else 1 after new input (or a wake-up): check again. */
+int xw__in_wait_step(xw_connection_t *c, int64_t deadline, int *polled, uint64_t seq)
 {
     if (c->error)
         return -EPIPE;
     if (deadline == 0 && (*polled)++)
         return 0;
+    c->in.newest = seq == c->out.seq;
     return xw__in_wait(c, deadline) == -ETIMEDOUT ? 0 : 1;
 }
 
@@ -778,7 +798,7 @@ static int reply_wait(xw_connection_t *c, uint64_t seq, int64_t deadline, struct
         }
         if (buf && !*into)
             *into = into_begin(&c->in, seq, buf, cap);
-        int r = xw__in_wait_step(c, deadline, &polled);
+        int r = xw__in_wait_step(c, deadline, &polled, seq);
         if (r <= 0)
             return r;
     }
