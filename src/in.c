@@ -308,7 +308,8 @@ static __attribute__((noinline)) int into_deliver(xw_connection_t *c, struct xw_
  * will claim it. */
 static inline __attribute__((always_inline)) int keep_reply(xw_connection_t *c, struct xw_pend *e, const uint8_t *w,
                                                             size_t n, struct xw_pkt *rec, uint64_t seq,
-                                                            const int *fds, unsigned nfds, int may_inline)
+                                                            const int *fds, unsigned nfds, int may_inline,
+                                                            int may_into)
 {
     struct xw_in *in = &c->in;
     if (is_last_reply(e, w))
@@ -331,7 +332,7 @@ static inline __attribute__((always_inline)) int keep_reply(xw_connection_t *c, 
             xw__pkt_free(c, rec);
         return 0;
     }
-    if (XW_UNLIKELY(in->into.seq == seq) && into_wants(in, e, seq) && into_fits(in, e, n, nfds))
+    if (may_into && XW_UNLIKELY(in->into.seq == seq) && into_wants(in, e, seq) && into_fits(in, e, n, nfds))
         return into_deliver(c, e, w, n, rec, seq, fds, nfds);
     struct xw_pkt *p = reply_record(c, w, n, rec, (int *)fds, nfds);
     if (p)
@@ -359,7 +360,7 @@ static __attribute__((noinline)) int route_reply_fds(xw_connection_t *c, struct 
     if (nfds > have || nfds > XW_MAX_FDS)
         return fail_pkt(c, rec, "malformed reply: claims %llu fds, %llu received", nfds, have);
     take_fds(in, at, at + n, fds, nfds);
-    return keep_reply(c, e, w, n, rec, seq, fds, nfds, 0);
+    return keep_reply(c, e, w, n, rec, seq, fds, nfds, 0, 1);
 }
 
 /* A reply to no request of ours: one another owner wrote through xw_writev while it
@@ -374,7 +375,7 @@ static __attribute__((noinline)) int route_owner_reply(xw_connection_t *c, struc
         return fail_pkt(c, rec, "malformed reply: sequence %llu belongs to no request awaiting a reply (%llu sent)",
                         (unsigned long long)seq, (unsigned long long)c->out.seq);
     int r = (own.flags & XW_REQUEST_REPLY_FDS) && w[1] ? route_reply_fds(c, &own, w, n, rec, seq, at)
-                                                       : keep_reply(c, &own, w, n, rec, seq, NULL, 0, 0);
+                                                       : keep_reply(c, &own, w, n, rec, seq, NULL, 0, 0, 0);
     xw__lend_keep(c, &own.q);
     return r;
 }
@@ -387,7 +388,7 @@ static int route_reply(xw_connection_t *c, struct xw_pend *e, const uint8_t *w, 
         return route_owner_reply(c, e, w, n, rec, seq, at);
     if (XW_UNLIKELY(e->flags & XW_REQUEST_REPLY_FDS) && w[1]) /* nearly every reply claims none */
         return route_reply_fds(c, e, w, n, rec, seq, at);
-    return keep_reply(c, e, w, n, rec, seq, NULL, 0, 1);
+    return keep_reply(c, e, w, n, rec, seq, NULL, 0, 1, 1);
 }
 
 static int route_error(xw_connection_t *c, const uint8_t *w, struct xw_pkt *rec, uint64_t seq)
@@ -628,11 +629,11 @@ static void finish_partial(xw_connection_t *c, size_t *got)
 }
 
 /* Bytes the read buffer takes in the next read: all its room, except a small first
- * read for the newest request's reply (XW_IN_FIRST) after the socket was drained. */
+ * read for a reply (XW_IN_FIRST) after the socket was drained. */
 static size_t read_room(struct xw_in *in)
 {
-    int first = in->newest && !in->more && !in->len && !in->pdata;
-    in->newest = 0;
+    int first = in->for_reply && !in->more && !in->len && !in->pdata;
+    in->for_reply = 0;
     return first ? XW_IN_FIRST : XW_IN_SIZE - in->len;
 }
 
@@ -725,16 +726,16 @@ uint64_t xw__in_widen(xw_connection_t *c, unsigned int seq)
     return cur - (uint32_t)((uint32_t)cur - seq);
 }
 
-/* Lock held. One round of a wait for request seq whose condition does not hold yet:
- * -EPIPE on a connection error, 0 once the deadline has passed (deadline 0: after
- * one non-blocking read), else 1 after new input (or a wake-up): check again. */
-int xw__in_wait_step(xw_connection_t *c, int64_t deadline, int *polled, uint64_t seq)
+/* Lock held. One round of a reply wait whose condition does not hold yet: -EPIPE
+ * on a connection error, 0 once the deadline has passed (deadline 0: after one
+ * non-blocking read), else 1 after new input (or a wake-up): check again. */
+int xw__in_wait_step(xw_connection_t *c, int64_t deadline, int *polled)
 {
     if (c->error)
         return -EPIPE;
     if (deadline == 0 && (*polled)++)
         return 0;
-    c->in.newest = seq == c->out.seq;
+    c->in.for_reply = 1;
     return xw__in_wait(c, deadline) == -ETIMEDOUT ? 0 : 1;
 }
 
@@ -762,7 +763,7 @@ static __attribute__((noinline)) void into_rescue(xw_connection_t *c)
 /* Lock held. Ends the registration before the caller gets its buffer back, so
  * nothing is written to it afterwards: a packet half received into it moves to a
  * record. 1 when the reply was delivered into it (*len bytes, fds included). */
-static int into_end(xw_connection_t *c, size_t *len)
+static __attribute__((noinline)) int into_end(xw_connection_t *c, size_t *len)
 {
     struct xw_in *in = &c->in;
     int done = in->into.state == XW_INTO_DONE;
@@ -774,14 +775,31 @@ static int into_end(xw_connection_t *c, size_t *len)
     return done;
 }
 
+/* A caller's buffer offered for its reply while it waits (reply_wait). */
+struct into_offer {
+    void *buf;
+    size_t cap;
+    int reg; /* registered (struct xw_into): into_end must follow */
+};
+
+/* Before a wait blocks: registers the offer if nobody else's buffer is registered;
+ * 1 once the reply has been delivered into it. */
+static __attribute__((noinline)) int into_step(struct xw_in *in, uint64_t seq, struct into_offer *o)
+{
+    if (o->reg)
+        return in->into.state == XW_INTO_DONE;
+    o->reg = into_begin(in, seq, o->buf, o->cap);
+    return 0;
+}
+
 /* Lock held. Waits until request seq has something to hand out or is finished.
  * Returns 1 with *ep (NULL when the request is unknown or already claimed), 0 when
  * the deadline passed, -EPIPE on a connection error, 2 when xwire does not track
  * it and has lent its socket (xw__lend_take answers for the owner's requests).
- * With buf, before it blocks it registers buf (cap bytes) for the reply (*into set
- * then; the caller calls into_end), and returns 1 once the reply is delivered there. */
-static int reply_wait(xw_connection_t *c, uint64_t seq, int64_t deadline, struct xw_pend **ep, void *buf,
-                      size_t cap, int *into)
+ * With an offer, before it blocks it registers the caller's buffer for the reply
+ * (the caller then calls into_end), and returns 1 once the reply is delivered there. */
+static inline __attribute__((always_inline)) int wait_body(xw_connection_t *c, uint64_t seq, int64_t deadline,
+                                                           struct xw_pend **ep, struct into_offer *o)
 {
     *ep = NULL;
     xw__out_flush_to(c, seq);
@@ -792,16 +810,26 @@ static int reply_wait(xw_connection_t *c, uint64_t seq, int64_t deadline, struct
             return 2; /* maybe another owner's request (xw_take_socket) */
         if (!e || (e->dead && !holds(e)))
             return 1;
-        if (e->done || e->q.head || (*into && c->in.into.state == XW_INTO_DONE)) { /* an inline reply means done */
+        if (e->done || e->q.head || (o && into_step(&c->in, seq, o))) { /* an inline reply means done */
             *ep = e;
             return 1;
         }
-        if (buf && !*into)
-            *into = into_begin(&c->in, seq, buf, cap);
-        int r = xw__in_wait_step(c, deadline, &polled, seq);
+        int r = xw__in_wait_step(c, deadline, &polled);
         if (r <= 0)
             return r;
     }
+}
+
+/* reply_wait without an offer (the heap forms, checks) and with one (the _into form). */
+static int reply_wait(xw_connection_t *c, uint64_t seq, int64_t deadline, struct xw_pend **ep)
+{
+    return wait_body(c, seq, deadline, ep, NULL);
+}
+
+static __attribute__((noinline)) int reply_wait_offer(xw_connection_t *c, uint64_t seq, int64_t deadline,
+                                                      struct xw_pend **ep, struct into_offer *o)
+{
+    return wait_body(c, seq, deadline, ep, o);
 }
 
 /* The entry retires once finished and empty. */
@@ -839,9 +867,8 @@ static struct xw_pkt *reply_pop(xw_connection_t *c, struct xw_pend *e)
 int xw__in_reply(xw_connection_t *c, uint64_t seq, int64_t deadline, struct xw_pkt **pkt)
 {
     struct xw_pend *e;
-    int into = 0;
     *pkt = NULL;
-    int r = reply_wait(c, seq, deadline, &e, NULL, 0, &into);
+    int r = reply_wait(c, seq, deadline, &e);
     if (r == 1 && e)
         *pkt = reply_pop(c, e);
     else if (XW_UNLIKELY(r == 2))
@@ -859,19 +886,12 @@ static __attribute__((noinline)) int into_taken(xw_connection_t *c, uint64_t seq
     return 3;
 }
 
-/* Like xw__in_reply but leaves the packet queued when it needs more than cap bytes;
- * a reply held inline in its entry goes straight to buf (returns 2, 32 bytes). When
- * cap is not SIZE_MAX, buf has cap bytes and a reply arriving while this call waits
- * may be received straight into it: returns 3, *need its length. */
-int xw__in_reply_fit(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need,
-                     struct xw_pkt **pkt, void *buf)
+/* What a reply wait that ended with r and *e hands a caller with cap bytes at buf:
+ * returns as xw__in_reply_fit. */
+static inline __attribute__((always_inline)) int fit_take(xw_connection_t *c, int r, struct xw_pend *e, uint64_t seq,
+                                                          int64_t deadline, size_t cap, size_t *need,
+                                                          struct xw_pkt **pkt, void *buf)
 {
-    struct xw_pend *e;
-    int into = 0;
-    *pkt = NULL;
-    int r = reply_wait(c, seq, deadline, &e, cap == SIZE_MAX ? NULL : buf, cap, &into);
-    if (into && into_end(c, need))
-        return into_taken(c, seq);
     if (XW_UNLIKELY(r == 2))
         return xw__lend_take(c, seq, deadline, cap, need, pkt);
     if (r != 1 || !e)
@@ -894,6 +914,34 @@ int xw__in_reply_fit(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t 
     }
     *pkt = reply_pop(c, e);
     return 1;
+}
+
+/* xw__in_reply_fit for a caller's buffer of cap bytes, offered for the reply while
+ * it waits. */
+static __attribute__((noinline)) int fit_offer(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap,
+                                               size_t *need, struct xw_pkt **pkt, void *buf)
+{
+    struct xw_pend *e;
+    struct into_offer o = {buf, cap, 0};
+    int r = reply_wait_offer(c, seq, deadline, &e, &o);
+    if (o.reg && into_end(c, need))
+        return into_taken(c, seq);
+    return fit_take(c, r, e, seq, deadline, cap, need, pkt, buf);
+}
+
+/* Like xw__in_reply but leaves the packet queued when it needs more than cap bytes;
+ * a reply held inline in its entry goes straight to buf (returns 2, 32 bytes). When
+ * cap is not SIZE_MAX, buf has cap bytes and a reply arriving while this call waits
+ * may be received straight into it: returns 3, *need its length. */
+int xw__in_reply_fit(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need,
+                     struct xw_pkt **pkt, void *buf)
+{
+    struct xw_pend *e;
+    *pkt = NULL;
+    if (cap != SIZE_MAX)
+        return fit_offer(c, seq, deadline, cap, need, pkt, buf);
+    int r = reply_wait(c, seq, deadline, &e);
+    return fit_take(c, r, e, seq, deadline, cap, need, pkt, buf);
 }
 
 /* Every request up to the returned one is finished: any packet finishes the

@@ -139,7 +139,7 @@ int xw__lend_take(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap
         }
         if (seq <= xw__in_done_seq(&c->in) || seq > c->out.seq || !seq)
             return 1;
-        int r = xw__in_wait_step(c, deadline, &polled, seq);
+        int r = xw__in_wait_step(c, deadline, &polled);
         if (r <= 0)
             return r;
     }

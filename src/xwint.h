@@ -24,11 +24,11 @@
 /* Spare bytes after the write buffer: the fast path stores padding 4 bytes at a time. */
 #define XW_OUT_SLACK 16u
 #define XW_IN_SIZE 65536u
-/* What the first read asks for when a caller waits for the reply to the newest
- * request after the socket was drained: that reply (and maybe a few events) is all
- * that can come, and a reply longer than this is then received in place (into its
- * record or the waiting caller's buffer) after at most this many bytes are copied.
- * libxcb reads 4 KiB at a time; a read that fills it is followed by full-size ones. */
+/* What the first read asks for when a caller waits for a reply after the socket was
+ * drained: a reply longer than this is then received in place (into its record or
+ * the waiting caller's buffer) after at most this many bytes are copied. libxcb
+ * reads 4 KiB at a time; a read that fills it is followed by full-size ones without
+ * a poll between, so a pipeline's replies still come in 64 KiB reads. */
 #define XW_IN_FIRST 4096u
 /* The most fds one sendmsg/recvmsg carries, as in libxcb. */
 #define XW_MAX_FDS 16u
@@ -317,7 +317,7 @@ struct xw_into {
 struct xw_in {
     uint8_t *buf; /* XW_IN_SIZE bytes, allocated at connect */
     size_t len;   /* valid bytes from buf[0] */
-    uint8_t newest; /* the next read is for a caller waiting for the newest request's reply */
+    uint8_t for_reply; /* the next read is for a caller waiting for a reply */
     uint8_t more;   /* the last read filled all it asked for, or left a packet half read:
                        more is likely there, so the next wait reads before it polls */
     uint8_t *pdata; /* a packet larger than buf being filled in place: NULL when none;
@@ -783,7 +783,7 @@ static inline void xw__pend_retire(struct xw_pend_store *s, struct xw_pend *e)
 void xw__queue_push(struct xw_queue *q, struct xw_pkt *p);
 struct xw_pkt *xw__queue_pop(struct xw_queue *q);
 void xw__queue_unlink(struct xw_queue *q, struct xw_pkt *prev, struct xw_pkt *p);
-int xw__in_wait_step(xw_connection_t *c, int64_t deadline, int *polled, uint64_t seq);
+int xw__in_wait_step(xw_connection_t *c, int64_t deadline, int *polled);
 void xw__queue_free(xw_connection_t *c, struct xw_queue *q);
 void xw__in_fini(xw_connection_t *c);
 /* Closes every received fd not yet claimed (connection failure, disconnect). */
