@@ -526,7 +526,8 @@ static int partial_into(struct xw_in *in, const uint8_t *w, size_t need)
         return 0;
     uint64_t seq = in->last_seq + (uint16_t)(xw__rd16(w + 2) - (uint16_t)in->last_seq); /* as route widens */
     struct xw_pend *e = seq == in->into.seq ? xw__pend_find(&in->pend, seq) : NULL;
-    if (!e || e->done || !into_wants(in, e, seq) || !into_fits(in, e, need, (e->flags & XW_REQUEST_REPLY_FDS) ? w[1] : 0))
+    unsigned nfds = e && (e->flags & XW_REQUEST_REPLY_FDS) ? w[1] : 0;
+    if (!e || e->done || !into_wants(in, e, seq) || !into_fits(in, e, need, nfds))
         return 0;
     in->into.state = XW_INTO_FILL;
     in->partial = NULL;

@@ -433,6 +433,23 @@ START_TEST(into_timeout_mid_reply)
 }
 END_TEST
 
+/* The server closes its side with the reply half received into the caller's
+ * buffer: -EPIPE, and the connection's end frees nothing of the caller's. */
+START_TEST(into_server_closes_mid_reply)
+{
+    static uint8_t buf[BIG_EXTRA + 64];
+    size_t len = 0;
+    uint64_t s1 = connect_and_ask(XW_REQUEST_CHECKED, 20);
+    size_t n = big_reply(s1, 8);
+    fake_send(&F, big_stream, n / 2);
+    shutdown(F.fd, SHUT_WR);
+    ck_assert_int_eq(xw_wait_for_reply_into(c, s1, buf, sizeof(buf), &len, NULL, -1), -EPIPE);
+    ck_assert_ptr_null(c->in.pdata);
+    ck_assert_str_eq(dead_with(XW_CONN_ERROR), "server closed the connection in the middle of a packet");
+    check_dead_connection_returns_at_once();
+}
+END_TEST
+
 /* What a helper thread sends while the test thread waits. */
 struct later {
     pthread_t t;
@@ -547,7 +564,8 @@ START_TEST(into_two_threads)
         uint64_t s1 = connect_and_ask(XW_REQUEST_CHECKED, 20);
         uint64_t s2 = send_reply_req(XW_REQUEST_CHECKED, 20);
         flush_to_server(1);
-        struct waiter w[2] = {{.seq = s1, .buf = buf1, .cap = sizeof(buf1)}, {.seq = s2, .buf = buf2, .cap = sizeof(buf2)}};
+        struct waiter w[2] = {{.seq = s1, .buf = buf1, .cap = sizeof(buf1)},
+                              {.seq = s2, .buf = buf2, .cap = sizeof(buf2)}};
         for (int i = 0; i < 2; i++)
             ck_assert_int_eq(pthread_create(&w[(i + round) & 1].t, NULL, wait_into_run, &w[(i + round) & 1]), 0);
         usleep(10000);
@@ -781,7 +799,8 @@ int main(void)
                                            xge_special_queue_and_validation, error_text, NULL});
     fake_conn_tcase(s, "into",
                     (const TTest *const[]){into_big_reply_fits_or_not, into_big_reply_in_pieces, into_timeout_mid_reply,
-                                           into_error_instead, into_big_reply_with_fd, into_two_threads, NULL});
+                                           into_error_instead, into_big_reply_with_fd, into_two_threads,
+                                           into_server_closes_mid_reply, NULL});
     fake_conn_tcase(s, "hostile",
                     (const TTest *const[]){xge_huge_length_is_fatal, length_one_word_over_the_cap_is_fatal,
                                            repeated_sequence_is_fatal, unknown_sequence_error_and_event_are_fatal,
