@@ -427,6 +427,8 @@ static void emit_body(struct emitter *e, struct type *t, int aux)
                rq, s.nparts, ext ? "&" : "", ext ? ext : "0", opu, t->reply ? 0 : 1);
     if (t->multi_reply)
         out_printf(c, "        .multi_reply = 1,\n        .multi_end = %d,\n", t->multi_end);
+    if (t->reply && t->reply->needs_walk && layout_gap(t->reply))
+        out_printf(c, "        .reply_gap = 1,\n");
     out_printf(c, "    },\n    .validate = %s,\n};\n", val);
     out_printf(c, "\n/* The body of %s's %ssenders; xw_flags is 0 or XW_REQUEST_CHECKED. */\n"
                   "static __attribute__((noinline)) ",
@@ -443,8 +445,10 @@ static void emit_body(struct emitter *e, struct type *t, int aux)
     out_append(c, &s.body);
     out_printf(c, "    {\n        size_t xw_total = 0;\n        for (int xw_k = 2; xw_k < %d; xw_k++)\n            xw_total += xw_parts[xw_k].iov_len;\n",
                s.nparts + 2);
-    out_printf(c, "        xw_ret.sequence = (unsigned int)xw__send(c, xw_flags%s, xw_parts + 2, &%s, xw_total, %s, %s);\n    }\n",
-               t->reply && t->reply->has_fds ? " | XW_REQUEST_REPLY_FDS" : "", rq, fds ? "xw_nfds" : "0", fds ? "xw_fds" : "0");
+    out_printf(c, "        xw_ret.sequence = (unsigned int)xw__send(c, xw_flags%s%s, xw_parts + 2, &%s, xw_total, %s, %s);\n    }\n",
+               t->reply && t->reply->has_fds ? " | XW_REQUEST_REPLY_FDS" : "",
+               t->reply && t->reply->needs_walk && layout_gap(t->reply) ? " | XW__REQUEST_REPLY_GAP" : "", rq,
+               fds ? "xw_nfds" : "0", fds ? "xw_fds" : "0");
     out_printf(c, "    return xw_ret;\n}\n");
     free(cookie), free(rt), free(bn), free(ext), free(op), free(opu), free(val), free(rq);
     free_sender(&s);

@@ -50,6 +50,7 @@ void xw__request_lookup(const xw_protocol_request_t *req, struct xw_request *rq)
         rq->validate = d->validate;
         rq->f.multi_reply = d->f.multi_reply;
         rq->f.multi_end = d->f.multi_end;
+        rq->f.reply_gap = d->f.reply_gap;
     }
 }
 

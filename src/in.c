@@ -168,7 +168,7 @@ static void take_fds(struct xw_in *in, uint64_t s, uint64_t e, int *dst, unsigne
 /* Stream offset up to which every received byte has been parsed. */
 static uint64_t parsed_to(const struct xw_in *in)
 {
-    return in->partial ? in->pstart : in->rpos - in->len;
+    return in->pdata ? in->pstart : in->rpos - in->len;
 }
 
 /* Closes the unclaimed fds of each batch whose bytes are all parsed. While a
@@ -256,12 +256,61 @@ static int is_last_reply(const struct xw_pend *e, const uint8_t *w)
     return !e->multi || w[1] == e->multi_end;
 }
 
+/* ---- replies straight into a waiting caller's buffer (struct xw_into) ---- */
+
+/* The registered caller takes e's next reply (request seq): it waits for it, has not
+ * been given one, and nothing of e's is queued ahead of it. */
+static int into_wants(const struct xw_in *in, const struct xw_pend *e, uint64_t seq)
+{
+    return in->into.seq == seq && in->into.state != XW_INTO_DONE && !holds(e) && !e->dead;
+}
+
+/* The reply of n bytes with nfds fds fits the registered buffer: its bytes and fds,
+ * and the slack too when its validator reads that far (XW__REQUEST_REPLY_GAP). */
+static int into_fits(const struct xw_in *in, const struct xw_pend *e, size_t n, unsigned nfds)
+{
+    size_t gap = (e->flags & XW__REQUEST_REPLY_GAP) ? XW_REPLY_SLACK_AFTER(n) : 0;
+    return n + nfds * sizeof(int) + gap <= in->into.cap;
+}
+
+/* Hands the reply of n bytes at w (already there when w is the caller's buffer; else
+ * in rec, when given, or the read buffer) and its nfds fds (the caller's from now on)
+ * to the registered caller, validated where it lands; a reply that fails validation
+ * is queued as an error instead. */
+static __attribute__((noinline)) int into_deliver(xw_connection_t *c, struct xw_pend *e, const uint8_t *w, size_t n,
+                                                  struct xw_pkt *rec, uint64_t seq, const int *fds, unsigned nfds)
+{
+    struct xw_into *t = &c->in.into;
+    size_t len = n + nfds * sizeof(int);
+    size_t slack = t->cap - len < XW_REPLY_SLACK_AFTER(n) ? t->cap - len : XW_REPLY_SLACK_AFTER(n);
+    if (w != t->buf)
+        memcpy(t->buf, w, n);
+    if (rec)
+        xw__pkt_free(c, rec);
+    if (nfds)
+        memcpy(t->buf + n, fds, nfds * sizeof(int));
+    memset(t->buf + len, 0, slack);
+    if (e->validate && e->validate(t->buf, n) != 0) {
+        xw__close_fds((int *)fds, nfds);
+        struct xw_pkt *p = malformed_record(c, NULL, seq, 0, 0);
+        if (!p)
+            return xw__conn_fail(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for an error");
+        xw__queue_push(&e->q, p);
+        t->state = XW_INTO_WAIT;
+        return 0;
+    }
+    t->len = len;
+    t->state = XW_INTO_DONE;
+    return 0;
+}
+
 /* Finishes entry e with the reply of n bytes at w (in rec, when given) and queues
  * it for its caller with the nfds fds at fds (owned here), or drops it when nobody
  * will claim it. */
 static inline __attribute__((always_inline)) int keep_reply(xw_connection_t *c, struct xw_pend *e, const uint8_t *w,
                                                             size_t n, struct xw_pkt *rec, uint64_t seq,
-                                                            const int *fds, unsigned nfds, int may_inline)
+                                                            const int *fds, unsigned nfds, int may_inline,
+                                                            int may_into)
 {
     struct xw_in *in = &c->in;
     if (is_last_reply(e, w))
@@ -284,6 +333,8 @@ static inline __attribute__((always_inline)) int keep_reply(xw_connection_t *c, 
             xw__pkt_free(c, rec);
         return 0;
     }
+    if (may_into && XW_UNLIKELY(in->into.seq == seq) && into_wants(in, e, seq) && into_fits(in, e, n, nfds))
+        return into_deliver(c, e, w, n, rec, seq, fds, nfds);
     struct xw_pkt *p = reply_record(c, w, n, rec, (int *)fds, nfds);
     if (p)
         p->seq = seq;
@@ -310,7 +361,7 @@ static __attribute__((noinline)) int route_reply_fds(xw_connection_t *c, struct 
     if (nfds > have || nfds > XW_MAX_FDS)
         return fail_pkt(c, rec, "malformed reply: claims %llu fds, %llu received", nfds, have);
     take_fds(in, at, at + n, fds, nfds);
-    return keep_reply(c, e, w, n, rec, seq, fds, nfds, 0);
+    return keep_reply(c, e, w, n, rec, seq, fds, nfds, 0, 1);
 }
 
 /* A reply to no request of ours: one another owner wrote through xw_writev while it
@@ -325,7 +376,7 @@ static __attribute__((noinline)) int route_owner_reply(xw_connection_t *c, struc
         return fail_pkt(c, rec, "malformed reply: sequence %llu belongs to no request awaiting a reply (%llu sent)",
                         (unsigned long long)seq, (unsigned long long)c->out.seq);
     int r = (own.flags & XW_REQUEST_REPLY_FDS) && w[1] ? route_reply_fds(c, &own, w, n, rec, seq, at)
-                                                       : keep_reply(c, &own, w, n, rec, seq, NULL, 0, 0);
+                                                       : keep_reply(c, &own, w, n, rec, seq, NULL, 0, 0, 0);
     xw__lend_keep(c, &own.q);
     return r;
 }
@@ -338,7 +389,7 @@ static int route_reply(xw_connection_t *c, struct xw_pend *e, const uint8_t *w, 
         return route_owner_reply(c, e, w, n, rec, seq, at);
     if (XW_UNLIKELY(e->flags & XW_REQUEST_REPLY_FDS) && w[1]) /* nearly every reply claims none */
         return route_reply_fds(c, e, w, n, rec, seq, at);
-    return keep_reply(c, e, w, n, rec, seq, NULL, 0, 1);
+    return keep_reply(c, e, w, n, rec, seq, NULL, 0, 1, 1);
 }
 
 static int route_error(xw_connection_t *c, const uint8_t *w, struct xw_pkt *rec, uint64_t seq)
@@ -476,17 +527,44 @@ static int packet_size(xw_connection_t *c, const uint8_t *w, size_t *need)
     return 0;
 }
 
-/* A packet bigger than the read buffer is filled in its final record, so it is
- * copied once; room for 4 more bytes (XGE layout) and a reply's fds and slack. */
-static int start_partial(xw_connection_t *c, const uint8_t *w, size_t have, size_t need)
+/* The record a packet of need bytes bigger than the read buffer is filled in: room
+ * for 4 more bytes (XGE layout) and a reply's fds and slack. Becomes in->partial. */
+static int partial_record(xw_connection_t *c, size_t need)
 {
-    struct xw_in *in = &c->in;
     struct xw_pkt *p = xw__pkt_alloc(c, need + 4 + XW_MAX_FDS * sizeof(int) + XW_REPLY_SLACK);
     if (!p)
         return xw__conn_fail(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for a %zu-byte packet", need);
-    memcpy(XW_PKT_DATA(p), w, have);
+    c->in.partial = p;
+    c->in.pdata = XW_PKT_DATA(p);
+    return 0;
+}
+
+/* The packet at w, of need bytes, is the reply a registered caller waits for and fits
+ * its buffer: it is received there (XW_INTO_FILL) and never copied again. */
+static int partial_into(struct xw_in *in, const uint8_t *w, size_t need)
+{
+    if (!in->into.seq || (w[0] & 0x7f) != 1)
+        return 0;
+    uint64_t seq = in->last_seq + (uint16_t)(xw__rd16(w + 2) - (uint16_t)in->last_seq); /* as route widens */
+    struct xw_pend *e = seq == in->into.seq ? xw__pend_find(&in->pend, seq) : NULL;
+    unsigned nfds = e && (e->flags & XW_REQUEST_REPLY_FDS) ? w[1] : 0;
+    if (!e || e->done || !into_wants(in, e, seq) || !into_fits(in, e, need, nfds))
+        return 0;
+    in->into.state = XW_INTO_FILL;
+    in->partial = NULL;
+    in->pdata = in->into.buf;
+    return 1;
+}
+
+/* A packet bigger than the read buffer is filled where it ends up (the waiting
+ * caller's buffer, or its record), so its bytes are copied at most once. */
+static int start_partial(xw_connection_t *c, const uint8_t *w, size_t have, size_t need)
+{
+    struct xw_in *in = &c->in;
+    if (!partial_into(in, w, need) && partial_record(c, need) < 0)
+        return -1;
+    memcpy(in->pdata, w, have);
     in->pstart = in->rpos - have;
-    in->partial = p;
     in->pfill = have;
     in->pneed = need;
     return 0;
@@ -564,16 +642,28 @@ static void finish_partial(xw_connection_t *c, size_t *got)
     in->pfill += take;
     *got -= take;
     if (in->pfill == in->pneed) {
-        struct xw_pkt *p = in->partial;
+        struct xw_pkt *p = in->partial; /* NULL: the bytes are in the registered caller's buffer */
+        const uint8_t *w = in->pdata;
         in->partial = NULL;
-        route(c, XW_PKT_DATA(p), in->pneed, p, in->pstart);
+        in->pdata = NULL;
+        route(c, w, in->pneed, p, in->pstart);
     }
+}
+
+/* Bytes the read buffer takes in the next read: all its room, except a small first
+ * read for a reply (XW_IN_FIRST) after the socket was drained. */
+static size_t read_room(struct xw_in *in)
+{
+    int first = in->for_reply && !in->more && !in->len && !in->pdata;
+    in->for_reply = 0;
+    return first ? XW_IN_FIRST : XW_IN_SIZE - in->len;
 }
 
 /* Lock held. One recvmsg (into the partial packet first, then the buffer) and parse
  * what is complete. flags has MSG_DONTWAIT, or not when this thread is the reader
  * (in->reading, set by the caller) on a blocking socket: the lock is then released
- * for the call, and the buffer's free part and the partial packet are this
+ * for the call, and the buffer's free part and the partial packet (a record then,
+ * never a caller's buffer: xw__in_wait) are this
  * thread's alone meanwhile, since nobody else reads while in->reading is set;
  * reading is cleared once the lock is back. Returns 0 (also when nothing was there). */
 static int read_once(xw_connection_t *c, int flags)
@@ -583,9 +673,10 @@ static int read_once(xw_connection_t *c, int flags)
         return -EPIPE;
     struct iovec iov[2];
     size_t n = 0;
-    if (in->partial)
-        iov[n++] = (struct iovec){XW_PKT_DATA(in->partial) + in->pfill, in->pneed - in->pfill};
-    iov[n++] = (struct iovec){in->buf + in->len, XW_IN_SIZE - in->len};
+    if (in->pdata)
+        iov[n++] = (struct iovec){in->pdata + in->pfill, in->pneed - in->pfill};
+    iov[n++] = (struct iovec){in->buf + in->len, read_room(in)};
+    size_t asked = iov[0].iov_len + (n > 1 ? iov[1].iov_len : 0);
     union {
         struct cmsghdr h;
         char buf[CMSG_SPACE(sizeof(int) * XW_MAX_FDS)];
@@ -603,6 +694,8 @@ static int read_once(xw_connection_t *c, int flags)
         xw__lock(c);
         in->reading = 0; /* the buffer is under the lock again; the broadcast below lets a waiter read next */
     }
+    if (r < 0)
+        in->more = 0;
     if (r < 0 && (e == EAGAIN || e == EINTR)) {
         if (block && e == EAGAIN) /* someone made the socket non-blocking: wait with poll from now on */
             in->block = 0;
@@ -620,12 +713,13 @@ static int read_once(xw_connection_t *c, int flags)
     }
     if (r == 0)
         return xw__conn_fail(c, XW_CONN_ERROR, "server closed the connection%s",
-                             in->len || in->partial ? " in the middle of a packet" : "");
+                             in->len || in->pdata ? " in the middle of a packet" : "");
     c->total_read += (uint64_t)r;
     in->rpos += (uint64_t)r;
     size_t got = (size_t)r;
-    if (in->partial)
+    if (in->pdata)
         finish_partial(c, &got);
+    in->more = (size_t)r == asked || in->pdata;
     in->len += got;
     int err = parse(c);
     xw__cond_broadcast(&c->in_cond);
@@ -677,8 +771,16 @@ int xw__in_wait(xw_connection_t *c, int64_t deadline)
         return xw__in_read_nonblock(c);
     if (in->reading)
         return xw__cond_wait(&c->in_cond, &c->mu, deadline);
+    if (in->more) { /* likely there already: a read spares the poll (EAGAIN: poll after all) */
+        uint64_t was = in->rpos;
+        int e = xw__in_read_nonblock(c);
+        if (e < 0 || in->rpos != was)
+            return e;
+    }
     in->reading = 1;
-    if (deadline >= 0 || !in->block)
+    /* A packet half received into a waiting caller's buffer (pdata without a record)
+     * is read into only with the lock held: that caller may time out and leave. */
+    if (deadline >= 0 || !in->block || (in->pdata && !in->partial))
         return poll_then_read(c, deadline);
     return read_once(c, 0); /* clears reading */
 }
@@ -692,8 +794,8 @@ uint64_t xw__in_widen(xw_connection_t *c, unsigned int seq)
     return cur - (uint32_t)((uint32_t)cur - seq);
 }
 
-/* Lock held. One round of a wait whose condition does not hold yet: -EPIPE on a
- * connection error, 0 once the deadline has passed (deadline 0: after one
+/* Lock held. One round of a reply wait whose condition does not hold yet: -EPIPE
+ * on a connection error, 0 once the deadline has passed (deadline 0: after one
  * non-blocking read), else 1 after new input (or a wake-up): check again. */
 int xw__in_wait_step(xw_connection_t *c, int64_t deadline, int *polled)
 {
@@ -701,14 +803,71 @@ int xw__in_wait_step(xw_connection_t *c, int64_t deadline, int *polled)
         return -EPIPE;
     if (deadline == 0 && (*polled)++)
         return 0;
+    c->in.for_reply = 1;
     return xw__in_wait(c, deadline) == -ETIMEDOUT ? 0 : 1;
+}
+
+/* Lock held. Registers buf (cap bytes) for request seq's reply unless another
+ * caller's buffer is registered; 1 when registered (into_end must follow). */
+static int into_begin(struct xw_in *in, uint64_t seq, void *buf, size_t cap)
+{
+    if (in->into.seq)
+        return 0;
+    in->into = (struct xw_into){.seq = seq, .buf = buf, .cap = cap, .state = XW_INTO_WAIT};
+    return 1;
+}
+
+/* The packet half received into the registered buffer moves to a record, where the
+ * rest of it will go (allocates: only when a caller stops waiting mid-reply). */
+static __attribute__((noinline)) void into_rescue(xw_connection_t *c)
+{
+    struct xw_in *in = &c->in;
+    const uint8_t *got = in->pdata;
+    in->pdata = NULL; /* after a connection error nothing is read any more */
+    if (!c->error && partial_record(c, in->pneed) == 0)
+        memcpy(in->pdata, got, in->pfill);
+}
+
+/* Lock held. Ends the registration before the caller gets its buffer back, so
+ * nothing is written to it afterwards: a packet half received into it moves to a
+ * record. 1 when the reply was delivered into it (*len bytes, fds included). */
+static __attribute__((noinline)) int into_end(xw_connection_t *c, size_t *len)
+{
+    struct xw_in *in = &c->in;
+    int done = in->into.state == XW_INTO_DONE;
+    if (in->pdata && in->pdata == in->into.buf && !in->partial)
+        into_rescue(c);
+    if (done)
+        *len = in->into.len;
+    in->into = (struct xw_into){0};
+    return done;
+}
+
+/* A caller's buffer offered for its reply while it waits (reply_wait). */
+struct into_offer {
+    void *buf;
+    size_t cap;
+    int reg; /* registered (struct xw_into): into_end must follow */
+};
+
+/* Before a wait blocks: registers the offer if nobody else's buffer is registered;
+ * 1 once the reply has been delivered into it. */
+static __attribute__((noinline)) int into_step(struct xw_in *in, uint64_t seq, struct into_offer *o)
+{
+    if (o->reg)
+        return in->into.state == XW_INTO_DONE;
+    o->reg = into_begin(in, seq, o->buf, o->cap);
+    return 0;
 }
 
 /* Lock held. Waits until request seq has something to hand out or is finished.
  * Returns 1 with *ep (NULL when the request is unknown or already claimed), 0 when
  * the deadline passed, -EPIPE on a connection error, 2 when xwire does not track
- * it and has lent its socket (xw__lend_take answers for the owner's requests). */
-static int reply_wait(xw_connection_t *c, uint64_t seq, int64_t deadline, struct xw_pend **ep)
+ * it and has lent its socket (xw__lend_take answers for the owner's requests).
+ * With an offer, before it blocks it registers the caller's buffer for the reply
+ * (the caller then calls into_end), and returns 1 once the reply is delivered there. */
+static inline __attribute__((always_inline)) int wait_body(xw_connection_t *c, uint64_t seq, int64_t deadline,
+                                                           struct xw_pend **ep, struct into_offer *o)
 {
     *ep = NULL;
     if (seq > c->out.flushed) /* usually on the wire already (the other owner's always are) */
@@ -720,7 +879,7 @@ static int reply_wait(xw_connection_t *c, uint64_t seq, int64_t deadline, struct
             return 2; /* maybe another owner's request (xw_take_socket) */
         if (!e || (e->dead && !holds(e)))
             return 1;
-        if (e->done || e->q.head) { /* an inline reply means done */
+        if (e->done || e->q.head || (o && into_step(&c->in, seq, o))) { /* an inline reply means done */
             *ep = e;
             return 1;
         }
@@ -728,6 +887,18 @@ static int reply_wait(xw_connection_t *c, uint64_t seq, int64_t deadline, struct
         if (r <= 0)
             return r;
     }
+}
+
+/* reply_wait without an offer (the heap forms, checks) and with one (the _into form). */
+static int reply_wait(xw_connection_t *c, uint64_t seq, int64_t deadline, struct xw_pend **ep)
+{
+    return wait_body(c, seq, deadline, ep, NULL);
+}
+
+static __attribute__((noinline)) int reply_wait_offer(xw_connection_t *c, uint64_t seq, int64_t deadline,
+                                                      struct xw_pend **ep, struct into_offer *o)
+{
+    return wait_body(c, seq, deadline, ep, o);
 }
 
 /* The entry retires once finished and empty. */
@@ -788,16 +959,22 @@ int xw__in_reply(xw_connection_t *c, uint64_t seq, int64_t deadline, struct xw_p
     return r;
 }
 
-/* Like xw__in_reply but leaves the packet queued when it needs more than cap bytes;
- * a reply held inline in its entry goes straight to buf (returns 2, 32 bytes). */
-int xw__in_reply_fit(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need,
-                     struct xw_pkt **pkt, void *buf)
+/* The reply was delivered into the registered buffer: the entry, if nobody else
+ * retired it meanwhile (another caller waiting for the same request), retires. */
+static __attribute__((noinline)) int into_taken(xw_connection_t *c, uint64_t seq)
 {
-    struct xw_pend *e;
-    *pkt = NULL;
-    if (XW_UNLIKELY(lent_seq(c, seq)))
-        return xw__lend_take(c, seq, deadline, cap, need, pkt);
-    int r = reply_wait(c, seq, deadline, &e);
+    struct xw_pend *e = xw__pend_find(&c->in.pend, seq);
+    if (e)
+        retire_if_empty(c, e);
+    return 3;
+}
+
+/* What a reply wait that ended with r and *e hands a caller with cap bytes at buf:
+ * returns as xw__in_reply_fit. */
+static inline __attribute__((always_inline)) int fit_take(xw_connection_t *c, int r, struct xw_pend *e, uint64_t seq,
+                                                          int64_t deadline, size_t cap, size_t *need,
+                                                          struct xw_pkt **pkt, void *buf)
+{
     if (XW_UNLIKELY(r == 2))
         return xw__lend_take(c, seq, deadline, cap, need, pkt);
     if (r != 1 || !e)
@@ -820,6 +997,36 @@ int xw__in_reply_fit(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t 
     }
     *pkt = reply_pop(c, e);
     return 1;
+}
+
+/* xw__in_reply_fit for a caller's buffer of cap bytes, offered for the reply while
+ * it waits. */
+static __attribute__((noinline)) int fit_offer(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap,
+                                               size_t *need, struct xw_pkt **pkt, void *buf)
+{
+    struct xw_pend *e;
+    struct into_offer o = {buf, cap, 0};
+    int r = reply_wait_offer(c, seq, deadline, &e, &o);
+    if (o.reg && into_end(c, need))
+        return into_taken(c, seq);
+    return fit_take(c, r, e, seq, deadline, cap, need, pkt, buf);
+}
+
+/* Like xw__in_reply but leaves the packet queued when it needs more than cap bytes;
+ * a reply held inline in its entry goes straight to buf (returns 2, 32 bytes). When
+ * cap is not SIZE_MAX, buf has cap bytes and a reply arriving while this call waits
+ * may be received straight into it: returns 3, *need its length. */
+int xw__in_reply_fit(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need,
+                     struct xw_pkt **pkt, void *buf)
+{
+    struct xw_pend *e;
+    *pkt = NULL;
+    if (XW_UNLIKELY(lent_seq(c, seq)))
+        return xw__lend_take(c, seq, deadline, cap, need, pkt);
+    if (cap != SIZE_MAX)
+        return fit_offer(c, seq, deadline, cap, need, pkt, buf);
+    int r = reply_wait(c, seq, deadline, &e);
+    return fit_take(c, r, e, seq, deadline, cap, need, pkt, buf);
 }
 
 /* Lock held. Waits until the server has finished request seq, which has no

@@ -498,7 +498,7 @@ XW_EXPORT uint64_t xw_send(xw_connection_t *c, int flags, struct iovec *vector, 
 {
     struct xw_request rq;
     xw__request_lookup(req, &rq);
-    return xw__send(c, flags, vector, &rq, total_bytes, num_fds, fds);
+    return xw__send(c, flags | (rq.f.reply_gap ? XW__REQUEST_REPLY_GAP : 0), vector, &rq, total_bytes, num_fds, fds);
 }
 
 static size_t sum_slices(const struct iovec *v, size_t n)
@@ -528,7 +528,8 @@ XW_EXPORT uint64_t xw_send_request_with_fds64(xw_connection_t *c, int flags, str
         memcpy(copy + 2, vector, n * sizeof(*vector));
         vector = copy + 2;
     }
-    return xw__send(c, flags, vector, &rq, sum_slices(vector, n), num_fds, fds);
+    return xw__send(c, flags | (rq.f.reply_gap ? XW__REQUEST_REPLY_GAP : 0), vector, &rq, sum_slices(vector, n),
+                    num_fds, fds);
 }
 
 XW_EXPORT uint64_t xw_send_request64(xw_connection_t *c, int flags, struct iovec *vector,

@@ -145,6 +145,9 @@ static __attribute__((noinline)) int into_locked(xw_connection_t *c, uint64_t re
     if (r == 2) { /* a 32-byte reply, already in buf */
         *len = 32;
         r = 1;
+    } else if (r == 3) { /* received straight into buf while we waited */
+        *len = need;
+        r = 1;
     } else if (r == 1)
         r = p ? copy_out(c, p, buf, cap, len, error) : 0;
     else if (r == 0)

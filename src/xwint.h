@@ -24,6 +24,12 @@
 /* Spare bytes after the write buffer: the fast path stores padding 4 bytes at a time. */
 #define XW_OUT_SLACK 16u
 #define XW_IN_SIZE 65536u
+/* What the first read asks for when a caller waits for a reply after the socket was
+ * drained: a reply longer than this is then received in place (into its record or
+ * the waiting caller's buffer) after at most this many bytes are copied. libxcb
+ * reads 4 KiB at a time; a read that fills it is followed by full-size ones without
+ * a poll between, so a pipeline's replies still come in 64 KiB reads. */
+#define XW_IN_FIRST 4096u
 /* The most fds one sendmsg/recvmsg carries, as in libxcb. */
 #define XW_MAX_FDS 16u
 /* Biggest packet we accept from a server, checked before anything is allocated. */
@@ -186,10 +192,17 @@ struct xw_request {
             uint8_t isvoid;
             uint8_t multi_reply; /* 1: the server sends replies until one whose byte 1 is multi_end */
             uint8_t multi_end;
+            uint8_t reply_gap; /* 1: the reply's validator reads slack (XW__REQUEST_REPLY_GAP) */
         } f;
     };
     xw_validate_fn validate; /* checks the reply when it arrives; NULL: fixed size or unknown */
 };
+/* Beside XW_REQUEST_* in a pending entry's flags, set by the generated senders of
+ * requests whose reply has a layout gap (xwext.h, XW_REPLY_SLACK): the reply's
+ * validator reads up to XW_REPLY_SLACK bytes past it, so a caller's buffer receives
+ * such a reply directly only when it has that much room to spare. */
+#define XW__REQUEST_REPLY_GAP (1 << 5)
+
 _Static_assert(sizeof(xw_protocol_request_t) == 24 && offsetof(struct xw_request, validate) == 24,
                "xwire's facts must fit in the padding of libxcb's 24 bytes");
 
@@ -325,11 +338,36 @@ struct xw_fd_batch {
  * hostile server needs more (the oldest parsed batch is then closed). */
 #define XW_FD_BATCHES 8u
 
+/* A caller blocked in xw_wait_for_reply_into on request seq (in.c's reply wait sets
+ * it while it waits, and clears it, under the lock, before the call returns, so no
+ * byte is ever written to buf after that): the reply, once its header is read, goes
+ * to buf rather than through a record. One at a time; other waiters take the record
+ * path. The caller owns buf; the connection writes to it only while registered. */
+enum xw_into_state {
+    XW_INTO_WAIT = 1, /* registered, nothing written yet */
+    XW_INTO_FILL,     /* a packet larger than the read buffer is being received into buf */
+    XW_INTO_DONE,     /* the reply (and its fds, now the caller's) is in buf: len bytes */
+};
+
+struct xw_into {
+    uint64_t seq; /* 0: nobody registered */
+    uint8_t *buf;
+    size_t cap;
+    size_t len;
+    enum xw_into_state state;
+};
+
 struct xw_in {
     uint8_t *buf; /* XW_IN_SIZE bytes, allocated at connect */
     size_t len;   /* valid bytes from buf[0] */
-    struct xw_pkt *partial; /* a packet larger than buf being filled in place */
+    uint8_t for_reply; /* the next read is for a caller waiting for a reply */
+    uint8_t more;   /* the last read filled all it asked for, or left a packet half read:
+                       more is likely there, so the next wait reads before it polls */
+    uint8_t *pdata; /* a packet larger than buf being filled in place: NULL when none;
+                       else the data of partial, or (partial NULL) the registered into.buf */
+    struct xw_pkt *partial;
     size_t pfill, pneed;
+    struct xw_into into;
     uint64_t last_seq; /* widened sequence of the last packet read */
     uint64_t err_seq;  /* sequence of the last error read (see done_seq in in.c) */
     int reading;       /* a thread is in poll()/recvmsg() for this connection */
@@ -854,7 +892,11 @@ static inline int xw__reply_take(xw_connection_t *c, uint64_t seq, int64_t deadl
 
 /* Like xw__reply_take, but -ENOSPC (*need set, the packet kept) for a reply over cap
  * bytes; a reply the transport holds without a record (a 32-byte reply kept in its
- * pending entry) is written straight to buf instead: returns 2, 32 bytes. */
+ * pending entry) is written straight to buf instead: returns 2, 32 bytes. With cap
+ * below SIZE_MAX, buf holds cap bytes, and a reply that arrives while the call waits
+ * may be received straight into it (no record): returns 3, *need bytes (reply and fds);
+ * nothing is written to buf after the call returns. With cap SIZE_MAX (the heap
+ * forms) buf holds 32 bytes, for the inline case only. */
 static inline int xw__reply_take_fit(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need,
                                      struct xw_pkt **pkt, void *buf)
 {

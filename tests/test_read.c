@@ -735,6 +735,279 @@ START_TEST(two_threads_claim_into_while_sending)
 }
 END_TEST
 
+/* ---- replies received straight into a waiting caller's buffer (xw_wait_for_reply_into) ---- */
+
+/* A reply of 32 + BIG_EXTRA bytes: bigger than the read buffer, small enough for a
+ * socketpair's buffer, so the test thread can send it whole before the client reads. */
+#define BIG_EXTRA 100000u
+static uint8_t big_stream[BIG_EXTRA + 64], big_extra[BIG_EXTRA];
+
+/* The reply to seq as stream bytes (mark in byte 8); its length. */
+static size_t big_reply(uint64_t seq, uint8_t mark)
+{
+    for (size_t i = 0; i < BIG_EXTRA; i++)
+        big_extra[i] = (uint8_t)(i * 13 + 5);
+    big_extra[0] = mark;
+    return fake_reply(big_stream, (uint16_t)seq, 0, big_extra, BIG_EXTRA);
+}
+
+/* Records of the large classes the store holds: a reply that went through a record
+ * leaves one behind once claimed into a buffer; one received in the caller's
+ * buffer leaves none. */
+static unsigned big_records(void)
+{
+    unsigned n = 0;
+    for (unsigned k = 16; k < XW_STORE_CLASSES; k++)
+        n += c->store.nfree[k];
+    return n;
+}
+
+static void check_big(const uint8_t *r, size_t n)
+{
+    ck_assert_uint_eq(fs_rd32(r + 4), (n - 32) / 4);
+    ck_assert_int_eq(memcmp(r + 8, big_extra, BIG_EXTRA), 0);
+}
+
+/* Fits: received into the buffer while the caller waits, no record, zero slack after
+ * it; the same reply read before anyone waits goes through a record (the contrast
+ * that shows the check can fail). Does not fit: -ENOSPC, the reply stays queued. */
+START_TEST(into_big_reply_fits_or_not)
+{
+    static uint8_t buf[BIG_EXTRA + 64];
+    size_t len = 0, n;
+    uint64_t s1 = connect_and_ask(XW_REQUEST_CHECKED, 20);
+    n = big_reply(s1, 1);
+    fake_send(&F, big_stream, n);
+    memset(buf, 0xcc, sizeof(buf));
+    ck_assert_int_eq(xw_wait_for_reply_into(c, s1, buf, n + 4, &len, NULL, -1), 1);
+    ck_assert_uint_eq(len, n);
+    check_big(buf, n);
+    ck_assert_uint_eq(fs_rd32(buf + n), 0); /* slack, as far as cap goes */
+    ck_assert_uint_eq(buf[n + 4], 0xcc);
+    ck_assert_uint_eq(big_records(), 0);
+    ck_assert_ptr_null(c->in.into.buf);
+
+    uint64_t s2 = send_reply_req(XW_REQUEST_CHECKED, 20);
+    flush_to_server(1);
+    n = big_reply(s2, 2);
+    fake_send(&F, big_stream, n);
+    ck_assert_int_eq(xw_wait_for_reply_into(c, s2, buf, n - 4, &len, NULL, -1), -ENOSPC);
+    ck_assert_uint_eq(len, n);
+    ck_assert_int_eq(xw_wait_for_reply_into(c, s2, buf, sizeof(buf), &len, NULL, -1), 1);
+    ck_assert_uint_eq(len, n);
+    check_big(buf, n);
+    ck_assert_uint_eq(big_records(), 1);
+    ck_assert_int_eq(xw_connection_has_error(c), 0);
+}
+END_TEST
+
+/* Split anywhere, with a non-blocking _into call after every piece: each call may
+ * start receiving into its buffer and must hand the half-read reply back to a record
+ * when it returns; the bytes come out whole at the end, whichever call gets them. */
+START_TEST(into_big_reply_in_pieces)
+{
+    static const size_t pieces[] = {1, 7, 31, 32, 33, 4095, 65535, 65536, 65537, 99999};
+    static uint8_t buf[BIG_EXTRA + 64];
+    for (size_t p = 0; p < sizeof(pieces) / sizeof(pieces[0]); p++) {
+        uint64_t s1 = connect_and_ask(XW_REQUEST_CHECKED, 20);
+        size_t n = big_reply(s1, 3), len = 0;
+        for (size_t off = 0; off < n; off += pieces[p]) {
+            size_t k = n - off < pieces[p] ? n - off : pieces[p];
+            fake_send(&F, big_stream + off, k);
+            if (off + k < n)
+                ck_assert_int_eq(xw_wait_for_reply_into(c, s1, buf, sizeof(buf), &len, NULL, 0), -ETIMEDOUT);
+        }
+        memset(buf, 0, sizeof(buf));
+        ck_assert_int_eq(xw_wait_for_reply_into(c, s1, buf, sizeof(buf), &len, NULL, -1), 1);
+        ck_assert_uint_eq(len, n);
+        check_big(buf, n);
+        ck_assert_int_eq(xw_connection_has_error(c), 0);
+        hang_up();
+    }
+}
+END_TEST
+
+/* The caller times out with the reply half received into its buffer: nothing is
+ * written there after it returns, and the reply is still whole for a later call. */
+START_TEST(into_timeout_mid_reply)
+{
+    static uint8_t buf[BIG_EXTRA + 64];
+    for (int timeout = 0; timeout <= 30; timeout += 30) {
+        uint64_t s1 = connect_and_ask(XW_REQUEST_CHECKED, 20);
+        size_t n = big_reply(s1, 4), len = 0;
+        fake_send(&F, big_stream, 1000);
+        ck_assert_int_eq(xw_wait_for_reply_into(c, s1, buf, sizeof(buf), &len, NULL, timeout), -ETIMEDOUT);
+        ck_assert_ptr_null(c->in.into.buf);
+        memset(buf, 0xcc, sizeof(buf));
+        fake_send(&F, big_stream + 1000, n - 1000);
+        uint8_t *r = xw_wait_for_reply64(c, s1, NULL);
+        ck_assert_ptr_nonnull(r);
+        check_big(r, n);
+        free(r);
+        for (size_t i = 0; i < sizeof(buf); i++)
+            ck_assert_uint_eq(buf[i], 0xcc);
+        ck_assert_int_eq(xw_connection_has_error(c), 0);
+        hang_up();
+    }
+}
+END_TEST
+
+/* The server closes its side with the reply half received into the caller's
+ * buffer: -EPIPE, and the connection's end frees nothing of the caller's. */
+START_TEST(into_server_closes_mid_reply)
+{
+    static uint8_t buf[BIG_EXTRA + 64];
+    size_t len = 0;
+    uint64_t s1 = connect_and_ask(XW_REQUEST_CHECKED, 20);
+    size_t n = big_reply(s1, 8);
+    fake_send(&F, big_stream, n / 2);
+    shutdown(F.fd, SHUT_WR);
+    ck_assert_int_eq(xw_wait_for_reply_into(c, s1, buf, sizeof(buf), &len, NULL, -1), -EPIPE);
+    ck_assert_ptr_null(c->in.pdata);
+    ck_assert_str_eq(dead_with(XW_CONN_ERROR), "server closed the connection in the middle of a packet");
+    check_dead_connection_returns_at_once();
+}
+END_TEST
+
+/* What a helper thread sends while the test thread waits. */
+struct into_later {
+    pthread_t t;
+    const uint8_t *bytes;
+    size_t n;
+    int fd; /* -1: none */
+};
+
+static void *send_later_run(void *arg)
+{
+    struct into_later *l = arg;
+    usleep(20000); /* let the caller reach its wait; the outcome does not depend on it */
+    if (l->fd >= 0)
+        fake_send_fds(&F, l->bytes, l->n, &l->fd, 1);
+    else
+        fake_send(&F, l->bytes, l->n);
+    return NULL;
+}
+
+static void into_send_later(struct into_later *l, const uint8_t *bytes, size_t n, int fd)
+{
+    *l = (struct into_later){.bytes = bytes, .n = n, .fd = fd};
+    ck_assert_int_eq(pthread_create(&l->t, NULL, send_later_run, l), 0);
+}
+
+/* An error arrives instead of the reply the caller's buffer waits for; then a reply
+ * that fails its validator, received into the buffer, comes back as an error too. */
+START_TEST(into_error_instead)
+{
+    static uint8_t buf[BIG_EXTRA + 64];
+    uint8_t e[32];
+    size_t len = 0;
+    xw_generic_error_t err;
+    struct into_later l;
+    uint64_t s1 = connect_and_ask(XW_REQUEST_CHECKED, 20);
+    fake_error(e, (uint16_t)s1, 9, 0x77, 20, 0);
+    into_send_later(&l, e, 32, -1);
+    ck_assert_int_eq(xw_wait_for_reply_into(c, s1, buf, sizeof(buf), &len, &err, -1), 2);
+    pthread_join(l.t, NULL);
+    ck_assert_uint_eq(err.error_code, 9);
+    ck_assert_uint_eq(err.resource_id, 0x77);
+
+    uint64_t s2 = send_req(XW_REQUEST_CHECKED, 20, 0, 0, NULL, 0, NULL, reject_ee);
+    uint64_t s3 = send_req(XW_REQUEST_CHECKED, 20, 0, 0, NULL, 0, NULL, reject_ee);
+    flush_to_server(2);
+    size_t n = big_reply(s2, 0xee);
+    into_send_later(&l, big_stream, n, -1);
+    ck_assert_int_eq(xw_wait_for_reply_into(c, s2, buf, sizeof(buf), &len, &err, -1), 2);
+    pthread_join(l.t, NULL);
+    ck_assert_uint_eq(err.error_code, XW_ERROR_MALFORMED_REPLY);
+    ck_assert_uint_eq(err.full_sequence, (uint32_t)s2);
+    n = big_reply(s3, 1);
+    into_send_later(&l, big_stream, n, -1);
+    ck_assert_int_eq(xw_wait_for_reply_into(c, s3, buf, sizeof(buf), &len, &err, -1), 1);
+    pthread_join(l.t, NULL);
+    check_big(buf, n);
+    ck_assert_uint_eq(big_records(), 0);
+    ck_assert_int_eq(xw_connection_has_error(c), 0);
+}
+END_TEST
+
+/* A big reply that brings an fd: the fd follows the bytes in the caller's buffer. */
+START_TEST(into_big_reply_with_fd)
+{
+    static uint8_t buf[BIG_EXTRA + 64];
+    int p[2];
+    ck_assert_int_eq(pipe(p), 0);
+    uint64_t s1 = connect_and_ask(XW_REQUEST_CHECKED | XW_REQUEST_REPLY_FDS, 200);
+    size_t n = big_reply(s1, 5), len = 0;
+    big_stream[1] = 1; /* one fd */
+    struct into_later l;
+    into_send_later(&l, big_stream, n, p[1]);
+    ck_assert_int_eq(xw_wait_for_reply_into(c, s1, buf, sizeof(buf), &len, NULL, -1), 1);
+    pthread_join(l.t, NULL);
+    close(p[1]);
+    ck_assert_uint_eq(len, n + sizeof(int));
+    check_big(buf, n);
+    int fd;
+    memcpy(&fd, buf + n, sizeof(fd));
+    ck_assert_int_eq(write(fd, "y", 1), 1);
+    char ch = 0;
+    ck_assert_int_eq(read(p[0], &ch, 1), 1);
+    ck_assert_int_eq(ch, 'y');
+    close(fd);
+    close(p[0]);
+    ck_assert_uint_eq(big_records(), 0);
+    ck_assert_int_eq(xw_connection_has_error(c), 0);
+}
+END_TEST
+
+/* Two threads wait with their own buffers (one registers, the other takes the record
+ * path, whichever reads): each gets its own reply, whole. */
+struct into_waiter {
+    pthread_t t;
+    uint64_t seq;
+    uint8_t *buf;
+    size_t cap, len;
+    int r;
+};
+
+static void *wait_into_run(void *arg)
+{
+    struct into_waiter *w = arg;
+    w->r = xw_wait_for_reply_into(c, w->seq, w->buf, w->cap, &w->len, NULL, -1);
+    return NULL;
+}
+
+START_TEST(into_two_threads)
+{
+    static uint8_t buf1[BIG_EXTRA + 64], buf2[BIG_EXTRA + 64], stream2[BIG_EXTRA + 64];
+    for (int round = 0; round < 4; round++) {
+        uint64_t s1 = connect_and_ask(XW_REQUEST_CHECKED, 20);
+        uint64_t s2 = send_reply_req(XW_REQUEST_CHECKED, 20);
+        flush_to_server(1);
+        struct into_waiter w[2] = {{.seq = s1, .buf = buf1, .cap = sizeof(buf1)},
+                              {.seq = s2, .buf = buf2, .cap = sizeof(buf2)}};
+        for (int i = 0; i < 2; i++)
+            ck_assert_int_eq(pthread_create(&w[(i + round) & 1].t, NULL, wait_into_run, &w[(i + round) & 1]), 0);
+        usleep(10000);
+        size_t n2 = big_reply(s2, 7);
+        memcpy(stream2, big_stream, n2);
+        size_t n1 = big_reply(s1, 6);
+        fake_send(&F, big_stream, n1);
+        fake_send(&F, stream2, n2);
+        for (int i = 0; i < 2; i++)
+            pthread_join(w[i].t, NULL);
+        ck_assert_int_eq(w[0].r, 1);
+        ck_assert_int_eq(w[1].r, 1);
+        ck_assert_uint_eq(w[0].len, n1);
+        ck_assert_uint_eq(w[1].len, n2);
+        check_big(buf1, n1);
+        ck_assert_uint_eq(buf2[8], 7);
+        ck_assert_int_eq(memcmp(buf2 + 9, big_extra + 1, BIG_EXTRA - 1), 0);
+        ck_assert_int_eq(xw_connection_has_error(c), 0);
+        hang_up();
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = xwtest_suite("read");
@@ -751,6 +1024,10 @@ int main(void)
                                            poll_while_another_thread_waits_in_read,
                                            server_closes_while_waiting_in_read, two_threads_claim_into_while_sending,
                                            NULL});
+    fake_conn_tcase(s, "into",
+                    (const TTest *const[]){into_big_reply_fits_or_not, into_big_reply_in_pieces, into_timeout_mid_reply,
+                                           into_error_instead, into_big_reply_with_fd, into_two_threads,
+                                           into_server_closes_mid_reply, NULL});
     fake_conn_tcase(s, "hostile",
                     (const TTest *const[]){xge_huge_length_is_fatal, length_one_word_over_the_cap_is_fatal,
                                            repeated_sequence_is_fatal, unknown_sequence_error_and_event_are_fatal,

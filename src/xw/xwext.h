@@ -181,6 +181,10 @@ XW_EXPORT int xw_sumof(uint8_t *list, int len);
  * Room past *len gets up to XW_REPLY_SLACK zero bytes: the accessors of the replies
  * listed at XW_REPLY_SLACK follow libxcb's layout and may read that far, so give
  * those a buffer XW_REPLY_SLACK bytes larger than the reply.
+ * A reply that arrives while the call waits is received straight into buf, not
+ * copied there from a record (one waiting caller at a time; others take the copy),
+ * so buf's contents are unspecified after any return other than 1; nothing is
+ * written to buf once the call has returned.
  * Never allocates once warmed up. Threads: safe; a reply goes to exactly one caller. */
 XW_EXPORT int xw_wait_for_reply_into(xw_connection_t *c, uint64_t request, void *buf, size_t cap, size_t *len,
                                      xw_generic_error_t *error, int timeout_ms);
