@@ -587,7 +587,8 @@ CASES = {
     "i3": (case_i3, "collapsed", "get_tree (ids normalised), exit status on i3-msg exit",
            [(r"/tmp/i3-[^/]+/log-stream-socket\.\d+", "LOGSOCK"), (r"(?<=type=0x6 data=)0x[0-9a-f]+;", "PID"),
             (r"container around 0x[0-9a-f]+", "container around ADDR"),
-            (r"(ClientMessage\(33\) format=0x20 .*? data=').{4}", r"\1TIME"),
+            # the timestamp's 4 raw bytes may include a newline, so any byte, not "."
+            (r"(ClientMessage\(33\) format=0x20 .*? data=')[\s\S]{4}", r"\1TIME"),
             # RandR GetMonitors is 9 bytes in a 12-byte C struct: libxcb sends the struct's
             # 3 tail bytes uninitialised (stack garbage), xwire zeros
             (r"(opcode2=0x2a unparsed-data='[\s\S]{5})[\s\S]{3}'", r"\1PAD'")]),
