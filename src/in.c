@@ -762,8 +762,9 @@ static int poll_then_read(xw_connection_t *c, int64_t deadline)
  * sleeps until the reading thread has parsed something. The caller re-checks its
  * condition. With no deadline on a blocking socket the read itself waits (one
  * system call where poll then read is two); a deadline needs poll. deadline 0
- * means "do not block": one non-blocking read. Returns 0, -ETIMEDOUT or -EPIPE. */
-int xw__in_wait(xw_connection_t *c, int64_t deadline)
+ * means "do not block": one non-blocking read. block_read 0: always poll first. Returns
+ * 0, -ETIMEDOUT or -EPIPE. */
+static int wait_input(xw_connection_t *c, int64_t deadline, int block_read)
 {
     struct xw_in *in = &c->in;
     if (c->error)
@@ -781,9 +782,14 @@ int xw__in_wait(xw_connection_t *c, int64_t deadline)
     in->reading = 1;
     /* A packet half received into a waiting caller's buffer (pdata without a record)
      * is read into only with the lock held: that caller may time out and leave. */
-    if (deadline >= 0 || !in->block || (in->pdata && !in->partial))
+    if (!block_read || deadline >= 0 || !in->block || (in->pdata && !in->partial))
         return poll_then_read(c, deadline);
     return read_once(c, 0); /* clears reading */
+}
+
+int xw__in_wait(xw_connection_t *c, int64_t deadline)
+{
+    return wait_input(c, deadline, 1);
 }
 
 /* ---- claiming replies (used by reply.c) ---- */
@@ -1110,7 +1116,10 @@ int xw__in_queue_wait(xw_connection_t *c, struct xw_queue *q, int64_t deadline, 
             return -EPIPE;
         if (!reading || (deadline == 0 && polled++))
             return 0;
-        if (xw__in_wait(c, deadline) == -ETIMEDOUT)
+        /* poll, then read: a blocking read returns at the first of a stream's
+         * small writes (Xvfb writes events a few at a time), where poll's wake-up
+         * lets them gather; on Xvfb that was 4.3 reads per 100 events, not 1.6 */
+        if (wait_input(c, deadline, 0) == -ETIMEDOUT)
             return 0;
     }
 }
