@@ -1,15 +1,23 @@
 /* lib_raw.c — the floors: pre-built NoOperation bytes written straight to the socket in 16 KiB writes,
- * what the server can take when the client costs nothing; and sequential InternAtoms as pre-built bytes,
- * one write and one read per round trip, the latency floor. libxcb only does the connection setup. */
+ * what the server can take when the client costs nothing; sequential InternAtoms as pre-built bytes,
+ * one write and one read per round trip, the latency floor; and events read with blocking reads as big
+ * as xwire's read buffer, what receiving a stream costs the kernel alone. libxcb only does the
+ * connection setup (and, on Xvfb, creates the window the events are sent to). */
 #include "xwbench.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <xcb/xcb.h>
 
 #define CHUNK (16u << 10)
+/* Bytes one read asks for in the events case: xwire's read buffer (XW_IN_SIZE). */
+#define EVENT_READ (64u << 10)
+/* A SendEvent request: header, destination, event mask, the 32-byte event. */
+#define SEND_EVENT_LEN 44u
 
 /* GetInputFocus by hand: skip events and errors, return the reply's focus field. */
 static long raw_round_trip(int fd)
@@ -113,7 +121,112 @@ static long run_noop(const struct target *t, struct meter *m)
     return got;
 }
 
+/* Reads until n 32-byte packets have come, each a benchmark ClientMessage (an
+ * error, a reply or anything else ends the run), with blocking reads of
+ * EVENT_READ bytes. A packet split between two reads is finished by the next. */
+static long raw_read_events(int fd, long n)
+{
+    static unsigned char buf[EVENT_READ];
+    size_t have = 0;
+    long ok = 0;
+    while (ok < n) {
+        ssize_t r = read(fd, buf + have, sizeof buf - have);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return -1;
+        have += (size_t)r;
+        size_t pos = 0;
+        for (; have - pos >= 32; pos += 32) {
+            uint32_t magic;
+            memcpy(&magic, buf + pos + 12, 4);
+            if ((buf[pos] & 0x7f) != 33 || magic != DRAIN_EVENT_MAGIC)
+                return -1;
+            ok++;
+        }
+        memmove(buf, buf + pos, have - pos);
+        have -= pos;
+    }
+    return ok;
+}
+
+/* On a fake server: the InternAtom that starts the stream, its reply, then the
+ * stream. */
+static long raw_events_streamed(int fd, const struct target *t, struct meter *m)
+{
+    unsigned char req[8 + 40] = {16}, rep[32];
+    int len = snprintf((char *)req + 8, sizeof req - 8, DRAIN_EVENTS_PREFIX "%ld", t->n);
+    uint16_t name16 = (uint16_t)len, words = (uint16_t)(2 + (len + 3) / 4);
+    memcpy(req + 2, &words, 2);
+    memcpy(req + 4, &name16, 2);
+    meter_start(m);
+    long ok = -1;
+    if (fd_write_all(fd, req, words * 4u) == 0 && fd_read_all(fd, rep, sizeof rep) == 0 && rep[0] == 1)
+        ok = raw_read_events(fd, t->n);
+    meter_stop(m);
+    return ok;
+}
+
+/* On Xvfb: our own window to send the events to, made by libxcb before the
+ * socket is taken (a round trip, so nothing is left for libxcb to read). */
+static uint32_t raw_window(xcb_connection_t *c)
+{
+    if (xcb_connection_has_error(c))
+        return 0;
+    const xcb_screen_t *s = xcb_setup_roots_iterator(xcb_get_setup(c)).data;
+    uint32_t win = xcb_generate_id(c);
+    xcb_create_window(c, XCB_COPY_FROM_PARENT, win, s->root, 0, 0, 1, 1, 0, XCB_WINDOW_CLASS_INPUT_OUTPUT,
+                      s->root_visual, 0, NULL);
+    free(xcb_get_input_focus_reply(c, xcb_get_input_focus(c), NULL));
+    return win;
+}
+
+/* On Xvfb, as the libraries do it: batches of EVENT_BATCH SendEvents to our own
+ * window, pre-built and written at once, then that many events read back. */
+static long raw_events_sent(int fd, uint32_t win, const struct target *t, struct meter *m)
+{
+    static unsigned char batch[EVENT_BATCH * SEND_EVENT_LEN];
+    uint32_t type = XCB_ATOM_STRING, magic = DRAIN_EVENT_MAGIC;
+    uint16_t words = SEND_EVENT_LEN / 4;
+    for (size_t i = 0; i < EVENT_BATCH; i++) {
+        unsigned char *r = batch + i * SEND_EVENT_LEN;
+        memset(r, 0, SEND_EVENT_LEN);
+        r[0] = 25; /* SendEvent, propagate 0, event mask 0: to the window's creator */
+        memcpy(r + 2, &words, 2);
+        memcpy(r + 4, &win, 4);
+        r[12] = 33; /* ClientMessage, format 32 */
+        r[13] = 32;
+        memcpy(r + 16, &win, 4);
+        memcpy(r + 20, &type, 4);
+        memcpy(r + 24, &magic, 4);
+    }
+    long ok = 0;
+    meter_start(m);
+    for (long i = 0; i < t->n && ok >= 0; i += EVENT_BATCH) {
+        long k = t->n - i < EVENT_BATCH ? t->n - i : EVENT_BATCH, got = -1;
+        if (fd_write_all(fd, batch, (size_t)k * SEND_EVENT_LEN) == 0)
+            got = raw_read_events(fd, k);
+        ok = got < 0 ? -1 : ok + got;
+    }
+    meter_stop(m);
+    return ok;
+}
+
+static long run_events(const struct target *t, struct meter *m)
+{
+    xcb_connection_t *c = xcb_connect(t->server->name, NULL);
+    int fake = server_is_fake(t->server);
+    uint32_t win = fake ? 0 : raw_window(c);
+    int fd = raw_fd(c);
+    long ok = -1;
+    if (fd >= 0 && (fake || win))
+        ok = fake ? raw_events_streamed(fd, t, m) : raw_events_sent(fd, win, t, m);
+    xcb_disconnect(c);
+    return ok == t->n ? ok : -1;
+}
+
 const struct library lib_raw = {
     .name = "raw client",
-    .cases = {[CASE_NOOP] = run_noop, [CASE_ATOM_SEQUENTIAL] = run_atom_sequential},
+    .cases = {[CASE_NOOP] = run_noop, [CASE_ATOM_SEQUENTIAL] = run_atom_sequential,
+              [CASE_EVENTS] = run_events},
 };
