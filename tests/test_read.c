@@ -642,6 +642,57 @@ START_TEST(wait_reads_blocking_socket_or_falls_back_to_poll)
 }
 END_TEST
 
+/* The server sends n ClientMessages at once, numbered from 0 (before the client
+ * waits, so its first read takes them all); the client takes them in order. */
+static void stream_events(uint64_t seq, int n)
+{
+    static uint8_t b[200 * 32];
+    ck_assert_int_le(n, 200);
+    for (int i = 0; i < n; i++)
+        fake_event(b + i * 32, 33, (uint16_t)seq, (uint32_t)i);
+    fake_send(&F, b, (size_t)n * 32);
+    for (int i = 0; i < n; i++) {
+        xw_generic_event_t *ev = xw_wait_for_event(c);
+        ck_assert_ptr_nonnull(ev);
+        ck_assert_uint_eq(fs_rd32((uint8_t *)ev + 4), (uint32_t)i);
+        free(ev);
+    }
+}
+
+/* After an event wait that read a stream's worth (200 events) the next one with no
+ * timeout is one blocking recvmsg, and gets what comes later; a small read puts the
+ * wait after it back on poll; with a timeout an event wait polls and ends in time.
+ * Both on the blocking socket and with the fd made non-blocking behind xwire's back
+ * (the blocking read finds nothing and turns poll back on). */
+START_TEST(event_wait_after_a_big_read)
+{
+    for (int nonblock = 0; nonblock < 2; nonblock++) {
+        uint64_t s = connect_and_ask(XW_REQUEST_CHECKED, 16);
+        int fd = xw_get_file_descriptor(c);
+        if (nonblock)
+            ck_assert_int_eq(fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK), 0);
+        stream_events(s, 200);
+        ck_assert_int_eq(c->in.stream, 1);
+        uint8_t b[32];
+        struct later l;
+        fake_event(b, 33, (uint16_t)s, 0xfeed);
+        send_later(&l, b, sizeof(b));
+        xw_generic_event_t *ev = xw_wait_for_event(c);
+        pthread_join(l.thread, NULL);
+        ck_assert_ptr_nonnull(ev);
+        ck_assert_uint_eq(fs_rd32((uint8_t *)ev + 4), 0xfeed);
+        free(ev);
+        ck_assert_int_eq(c->in.stream, 0);
+        ck_assert_int_eq(c->in.block, !nonblock);
+        stream_events(s, 200);
+        ck_assert_int_eq(c->in.stream, 1);
+        ck_assert_ptr_null(xw_wait_for_event_timeout(c, 10));
+        ck_assert_int_eq(xw_connection_has_error(c), 0);
+        hang_up();
+    }
+}
+END_TEST
+
 struct waiter {
     uint64_t seq;
     uint8_t byte1; /* of the reply it got; 0: none */
@@ -1020,7 +1071,7 @@ int main(void)
                                            events_of_every_kind_keep_their_order, xge_special_queue_and_validation,
                                            error_text, NULL});
     fake_conn_tcase(s, "blocking",
-                    (const TTest *const[]){wait_reads_blocking_socket_or_falls_back_to_poll,
+                    (const TTest *const[]){wait_reads_blocking_socket_or_falls_back_to_poll, event_wait_after_a_big_read,
                                            poll_while_another_thread_waits_in_read,
                                            server_closes_while_waiting_in_read, two_threads_claim_into_while_sending,
                                            NULL});
