@@ -1102,6 +1102,23 @@ void xw__in_discard(xw_connection_t *c, uint64_t seq, int keep_errors)
 
 /* ---- events (used by event.c) ---- */
 
+/* Lock held. One wait for input for the event queues (deadline not 0). Poll, then
+ * read, after a small read: a blocking read returns at the first of a stream's
+ * small writes (Xvfb writes events a few at a time), where poll's wake-up lets them
+ * gather; on Xvfb that was 4.3 reads per 100 events, not 1.6. After a big read
+ * (in->stream: small-buf's 8 KiB, a full socket buffer) the next one is likely big
+ * too: one blocking recvmsg, no poll. Decided here, not in read_once, so the parse
+ * loop's code stays as it was; not inlined, so the non-blocking polls of the queue
+ * (Xlib makes two per request) stay as short as they were. */
+static __attribute__((noinline)) int event_wait(xw_connection_t *c, int64_t deadline)
+{
+    struct xw_in *in = &c->in;
+    uint64_t was = in->rpos;
+    int e = wait_input(c, deadline, in->stream);
+    in->stream = in->rpos - was >= XW_IN_STREAM;
+    return e;
+}
+
 /* Lock held. 1 when q has a packet, 0 when none arrived in time (deadline 0: one
  * non-blocking read; reading 0: none at all), -EPIPE on a connection error. */
 int xw__in_queue_wait(xw_connection_t *c, struct xw_queue *q, int64_t deadline, int reading)
@@ -1116,15 +1133,7 @@ int xw__in_queue_wait(xw_connection_t *c, struct xw_queue *q, int64_t deadline, 
             return -EPIPE;
         if (!reading || (deadline == 0 && polled++))
             return 0;
-        /* Poll, then read, after a small read: a blocking read returns at the
-         * first of a stream's small writes (Xvfb writes events a few at a time),
-         * where poll's wake-up lets them gather; on Xvfb that was 4.3 reads per 100
-         * events, not 1.6. After a big read (in->stream: small-buf's 8 KiB, a full
-         * socket buffer) the next one is likely big too: one blocking recvmsg,
-         * no poll. Decided here, not in read_once, to keep the parse loop as it was. */
-        uint64_t was = c->in.rpos;
-        int e = wait_input(c, deadline, c->in.stream);
-        c->in.stream = c->in.rpos - was >= XW_IN_STREAM;
+        int e = deadline == 0 ? xw__in_read_nonblock(c) : event_wait(c, deadline);
         if (e == -ETIMEDOUT)
             return 0;
     }
