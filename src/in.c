@@ -726,7 +726,9 @@ static int read_once(xw_connection_t *c, int flags)
     size_t got = (size_t)r;
     if (in->pdata)
         finish_partial(c, &got);
-    in->more = (size_t)r == asked || in->pdata;
+    /* a MSG_WAITALL read always fills what it asked, the exact rest of a packet: that
+     * says nothing of what follows, and the next wait's read is then a first one */
+    in->more = ((size_t)r == asked && !(flags & MSG_WAITALL)) || in->pdata;
     in->len += got;
     int err = parse(c);
     xw__cond_broadcast(&c->in_cond);
