@@ -590,7 +590,8 @@ static int parse(xw_connection_t *c)
             pos = in->len;
         break;
     }
-    memmove(in->buf, in->buf + pos, in->len - pos);
+    if (pos != in->len) /* usually every byte read was parsed (or went to a partial) */
+        memmove(in->buf, in->buf + pos, in->len - pos);
     in->len -= pos;
     if (in->nfdb)
         fds_sweep(in, 0);
