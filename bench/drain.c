@@ -105,6 +105,30 @@ static int flush_out(struct conn *c)
     return r;
 }
 
+/* Writes what is queued, then len bytes at data, in one writev where the socket
+ * takes them (a short write goes on from where it stopped). */
+static int flush_with(struct conn *c, const unsigned char *data, size_t len)
+{
+    struct iovec iov[2] = {{c->out, c->out_len}, {(void *)(uintptr_t)data, len}}; /* only read from */
+    struct iovec *v = iov;
+    int n = 2;
+    c->out_len = 0;
+    while (n) {
+        ssize_t w = writev(c->fd, v, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        for (; n && (size_t)w >= v->iov_len; v++, n--)
+            w -= (ssize_t)v->iov_len;
+        if (n) {
+            v->iov_base = (unsigned char *)v->iov_base + w;
+            v->iov_len -= (size_t)w;
+        }
+    }
+    return 0;
+}
+
 /* A zeroed 32-byte reply in the output buffer for the request just parsed. */
 static unsigned char *reply(struct conn *c, uint8_t data, uint32_t extra_words)
 {
@@ -265,10 +289,10 @@ static int answer_get_property(struct conn *c, const unsigned char *req, size_t 
     put32(c, r + 8, 31);                          /* type STRING */
     put32(c, r + 12, DRAIN_PROPERTY_BYTES - bytes); /* bytes after */
     put32(c, r + 16, bytes);                      /* value length in format units */
-    /* The value goes out straight from its own buffer after what is queued. */
-    if (flush_out(c) < 0)
-        return -1;
-    return fd_write_all(c->fd, property_data, (bytes + 3) & ~3u);
+    /* The value goes out straight from its own buffer in the same write as what is
+     * queued (one writev, as Xvfb's output buffer does it): one write per reply on
+     * per-reply, one per read on per-read. */
+    return flush_with(c, property_data, (bytes + 3) & ~3u);
 }
 
 /* Core requests that have a reply: all-zero replies are valid for every one the

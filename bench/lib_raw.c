@@ -1,8 +1,9 @@
 /* lib_raw.c — the floors: pre-built NoOperation bytes written straight to the socket in 16 KiB writes,
  * what the server can take when the client costs nothing; sequential InternAtoms as pre-built bytes,
- * one write and one read per round trip, the latency floor; and events read with blocking reads as big
- * as xwire's read buffer, what receiving a stream costs the kernel alone. libxcb only does the
- * connection setup (and, on Xvfb, creates the window the events are sent to). */
+ * one write and one read per round trip, the latency floor; events read with blocking reads as big
+ * as xwire's read buffer, what receiving a stream costs the kernel alone; and GetProperty of 1 MiB in
+ * three system calls per round trip, the floor of a big reply. libxcb only does the connection setup
+ * (and, on Xvfb, creates the window the events are sent to or the property is read from). */
 #include "xwbench.h"
 
 #include <errno.h>
@@ -10,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 #include <xcb/xcb.h>
 
@@ -225,8 +227,65 @@ static long run_events(const struct target *t, struct meter *m)
     return ok == t->n ? ok : -1;
 }
 
+/* The property set up as the other libraries do it (libxcb, before the timed part):
+ * the drain's atom on the root window, or our own window's on Xvfb. 0: failed. */
+static uint32_t raw_property(xcb_connection_t *c, const struct target *t, uint32_t *atom)
+{
+    static const char name[] = "XWBENCH_BLOB";
+    xcb_intern_atom_reply_t *r = xcb_intern_atom_reply(c, xcb_intern_atom(c, 0, sizeof name - 1, name), NULL);
+    *atom = r ? r->atom : 0;
+    free(r);
+    xcb_screen_t *s = xcb_setup_roots_iterator(xcb_get_setup(c)).data;
+    if (!*atom || !s)
+        return 0;
+    if (server_is_fake(t->server))
+        return s->root;
+    uint32_t win = xcb_generate_id(c);
+    xcb_create_window(c, XCB_COPY_FROM_PARENT, win, s->root, 0, 0, 1, 1, 0, XCB_WINDOW_CLASS_INPUT_OUTPUT,
+                      s->root_visual, 0, NULL);
+    xcb_change_property(c, XCB_PROP_MODE_REPLACE, win, *atom, XCB_ATOM_STRING, 8, DRAIN_PROPERTY_BYTES,
+                        bench_image);
+    xcb_get_input_focus_reply_t *f = xcb_get_input_focus_reply(c, xcb_get_input_focus(c), NULL);
+    free(f);
+    return f ? win : 0;
+}
+
+/* GetProperty of the whole value, one round trip each, with the fewest system
+ * calls: the request in one write, the 32-byte header in one read, the value in
+ * one recv(MSG_WAITALL) into a warm buffer. What the kernel's copy of the value
+ * costs with nothing else around it. */
+static long run_getproperty(const struct target *t, struct meter *m)
+{
+    static unsigned char value[DRAIN_PROPERTY_BYTES + 4];
+    xcb_connection_t *c = xcb_connect(t->server->name, NULL);
+    uint32_t atom = 0, win = c && !xcb_connection_has_error(c) ? raw_property(c, t, &atom) : 0;
+    xcb_flush(c);
+    int fd = win ? raw_fd(c) : -1;
+    long ok = 0;
+    unsigned char req[24] = {20, 0, 6, 0}; /* GetProperty, delete 0, 6 words */
+    uint32_t words = DRAIN_PROPERTY_BYTES / 4, zero = 0;
+    memcpy(req + 4, &win, 4), memcpy(req + 8, &atom, 4), memcpy(req + 12, &zero, 4);
+    memcpy(req + 16, &zero, 4), memcpy(req + 20, &words, 4); /* type Any, offset 0, length */
+    memset(value, 0, sizeof value);
+    meter_start(m);
+    for (long i = 0; fd >= 0 && i < t->n; i++) {
+        unsigned char hdr[32];
+        uint32_t len;
+        if (fd_write_all(fd, req, sizeof req) < 0 || fd_read_all(fd, hdr, sizeof hdr) < 0 || hdr[0] != 1)
+            break;
+        memcpy(&len, hdr + 4, 4);
+        if (len > sizeof value / 4 || recv(fd, value, len * 4, MSG_WAITALL) != (ssize_t)len * 4)
+            break;
+        memcpy(&len, hdr + 16, 4);
+        ok += len == DRAIN_PROPERTY_BYTES;
+    }
+    meter_stop(m);
+    xcb_disconnect(c);
+    return ok == t->n ? ok : -1;
+}
+
 const struct library lib_raw = {
     .name = "raw client",
     .cases = {[CASE_NOOP] = run_noop, [CASE_ATOM_SEQUENTIAL] = run_atom_sequential,
-              [CASE_EVENTS] = run_events},
+              [CASE_EVENTS] = run_events, [CASE_GETPROPERTY] = run_getproperty},
 };

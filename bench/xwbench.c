@@ -59,7 +59,7 @@ static const struct case_def cases[] = {
      * SendEvent to our own window on Xvfb. */
     {CASE_EVENTS, "events", "ClientMessage events ×%s (fake servers: streamed; Xvfb: SendEvent to self)",
      1000000, 20000, 1, 1, "ev/s", 10, OTHER_FAKES, 10, 0},
-    {CASE_GETPROPERTY, "getproperty", "GetProperty 1 MiB ×%s", 1000, 5, 1, 1, "MiB/s", 1, 0, 0, 0},
+    {CASE_GETPROPERTY, "getproperty", "GetProperty 1 MiB ×%s", 1000, 5, 1, 1, "MiB/s", 1, OTHER_FAKES, 0, 0},
 };
 #define N_CASES (int)(sizeof cases / sizeof cases[0])
 
@@ -203,9 +203,14 @@ static void on_timeout(int sig)
     _exit(3);
 }
 
+/* filter: one name, or several separated by commas (names have none). */
 static int wanted(const char *filter, const char *name)
 {
-    return !filter || !strcmp(filter, name);
+    size_t n = strlen(name);
+    for (const char *f = filter; f; f = strchr(f, ',') ? strchr(f, ',') + 1 : NULL)
+        if (!strncmp(f, name, n) && (f[n] == ',' || !f[n]))
+            return 1;
+    return !filter;
 }
 
 /* A shim row needs the shim built (-Dlibxcb, the default). */
@@ -447,7 +452,7 @@ static void usage(FILE *f)
                "  --case NAME    only this case:");
     for (int i = 0; i < N_CASES; i++)
         fprintf(f, " %s", cases[i].name);
-    fprintf(f, "\n  --lib NAME     only this library (as the table names it)\n"
+    fprintf(f, "\n  --lib NAME     only this library (as the table names it), or several: NAME,NAME,...\n"
                "  --server NAME  only this server: Xvfb, drain, per-read, per-reply or small-buf\n"
                "  --callgrind    also count instructions per operation under valgrind (drain server)\n"
                "  --serve NAME   only start that fake server, print its display and wait (for strace, perf;\n"

@@ -590,7 +590,8 @@ static int parse(xw_connection_t *c)
             pos = in->len;
         break;
     }
-    memmove(in->buf, in->buf + pos, in->len - pos);
+    if (pos != in->len) /* usually every byte read was parsed (or went to a partial) */
+        memmove(in->buf, in->buf + pos, in->len - pos);
     in->len -= pos;
     if (in->nfdb)
         fds_sweep(in, 0);
@@ -663,10 +664,13 @@ static size_t read_room(struct xw_in *in)
 /* Lock held. One recvmsg (into the partial packet first, then the buffer) and parse
  * what is complete. flags has MSG_DONTWAIT, or not when this thread is the reader
  * (in->reading, set by the caller) on a blocking socket: the lock is then released
- * for the call, and the buffer's free part and the partial packet (a record then,
- * never a caller's buffer: xw__in_wait) are this
- * thread's alone meanwhile, since nobody else reads while in->reading is set;
- * reading is cleared once the lock is back. Returns 0 (also when nothing was there). */
+ * for the call, and the buffer's free part and the partial packet (a record, or
+ * the reading thread's own registered buffer: fill_partial) are this thread's alone
+ * meanwhile, since nobody else reads while in->reading is set; reading is cleared
+ * once the lock is back. A blocking read of a half-received packet asks for exactly
+ * its rest with MSG_WAITALL: the kernel then fills it as the server's writes come,
+ * one system call where a read per socket buffer's worth (~200 KB) would each return,
+ * be parsed and wait again. Returns 0 (also when nothing was there). */
 static int read_once(xw_connection_t *c, int flags)
 {
     struct xw_in *in = &c->in;
@@ -676,7 +680,10 @@ static int read_once(xw_connection_t *c, int flags)
     size_t n = 0;
     if (in->pdata)
         iov[n++] = (struct iovec){in->pdata + in->pfill, in->pneed - in->pfill};
-    iov[n++] = (struct iovec){in->buf + in->len, read_room(in)};
+    if (in->pdata && !(flags & MSG_DONTWAIT))
+        flags |= MSG_WAITALL;
+    else
+        iov[n++] = (struct iovec){in->buf + in->len, read_room(in)};
     size_t asked = iov[0].iov_len + (n > 1 ? iov[1].iov_len : 0);
     union {
         struct cmsghdr h;
@@ -720,7 +727,9 @@ static int read_once(xw_connection_t *c, int flags)
     size_t got = (size_t)r;
     if (in->pdata)
         finish_partial(c, &got);
-    in->more = (size_t)r == asked || in->pdata;
+    /* a MSG_WAITALL read always fills what it asked, the exact rest of a packet: that
+     * says nothing of what follows, and the next wait's read is then a first one */
+    in->more = ((size_t)r == asked && !(flags & MSG_WAITALL)) || in->pdata;
     in->len += got;
     int err = parse(c);
     xw__cond_broadcast(&c->in_cond);
@@ -781,7 +790,8 @@ static int wait_input(xw_connection_t *c, int64_t deadline, int block_read)
     }
     in->reading = 1;
     /* A packet half received into a waiting caller's buffer (pdata without a record)
-     * is read into only with the lock held: that caller may time out and leave. */
+     * is read into only with the lock held here: that caller may time out and leave
+     * (fill_partial reads unlocked into the reading caller's own). */
     if (!block_read || deadline >= 0 || !in->block || (in->pdata && !in->partial))
         return poll_then_read(c, deadline);
     return read_once(c, 0); /* clears reading */
@@ -801,17 +811,40 @@ uint64_t xw__in_widen(xw_connection_t *c, unsigned int seq)
     return cur - (uint32_t)((uint32_t)cur - seq);
 }
 
+/* Lock held. The rest of a half-received packet in one blocking read (read_once's
+ * MSG_WAITALL), when this thread may read into it unlocked: no deadline, a blocking
+ * socket, nobody else reading, and the packet in a record or in the registered
+ * buffer of this very thread (own: the waiting caller itself, which cannot leave
+ * while it reads). Another caller's buffer is read into only with the lock held
+ * (wait_input): that caller may time out and leave. 1 when it read. */
+static __attribute__((noinline)) int fill_partial(xw_connection_t *c, int64_t deadline, int own)
+{
+    struct xw_in *in = &c->in;
+    if (deadline >= 0 || !in->block || in->reading || (!in->partial && !own))
+        return 0;
+    in->reading = 1;
+    read_once(c, 0); /* clears reading; an error is the connection's, seen by the caller */
+    return 1;
+}
+
 /* Lock held. One round of a reply wait whose condition does not hold yet: -EPIPE
  * on a connection error, 0 once the deadline has passed (deadline 0: after one
  * non-blocking read), else 1 after new input (or a wake-up): check again. */
-int xw__in_wait_step(xw_connection_t *c, int64_t deadline, int *polled)
+static int wait_step(xw_connection_t *c, int64_t deadline, int *polled, int own)
 {
     if (c->error)
         return -EPIPE;
     if (deadline == 0 && (*polled)++)
         return 0;
     c->in.for_reply = 1;
+    if (XW_UNLIKELY(c->in.pdata != NULL) && fill_partial(c, deadline, own))
+        return 1;
     return xw__in_wait(c, deadline) == -ETIMEDOUT ? 0 : 1;
+}
+
+int xw__in_wait_step(xw_connection_t *c, int64_t deadline, int *polled)
+{
+    return wait_step(c, deadline, polled, 0);
 }
 
 /* Lock held. Registers buf (cap bytes) for request seq's reply unless another
@@ -890,7 +923,8 @@ static inline __attribute__((always_inline)) int wait_body(xw_connection_t *c, u
             *ep = e;
             return 1;
         }
-        int r = xw__in_wait_step(c, deadline, &polled);
+        /* an offer registered (o->reg) is this thread's buffer */
+        int r = wait_step(c, deadline, &polled, o && o->reg);
         if (r <= 0)
             return r;
     }

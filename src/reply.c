@@ -14,7 +14,8 @@ static uint64_t widen_any(xw_connection_t *c, uint64_t seq)
  * On allocation failure the fds are closed. */
 static void *to_heap(xw_connection_t *c, struct xw_pkt *p)
 {
-    if (p->ext) { /* a large packet: its block (slack included) becomes the caller's, no copy */
+    if (p->ext) { /* a large packet: its block (slack, and the record's header at its end,
+                     included) becomes the caller's, no copy */
         void *m = p->ext;
         p->ext = NULL;
         xw__pkt_free(c, p);

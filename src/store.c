@@ -13,7 +13,10 @@
  * pipelined InternAtoms) costs one malloc per slab, not one per packet. */
 #define XW_SLAB_CLASS 12
 #define XW_SLAB_BYTES (64 * 1024)
-/* From 64 KiB on, a record's data is a separate malloc'd block. */
+/* From 64 KiB on, a record is one malloc'd block with its data at the start (so the
+ * libxcb-compatible calls can hand the block over as the caller's reply, which the
+ * caller frees) and its header in the block's last bytes, past the class's room
+ * for data: one malloc per record, and none to free once the block is handed over. */
 #define XW_EXT_CLASS 16
 
 struct xw_slab {
@@ -64,12 +67,10 @@ struct xw_pkt *xw__pkt_alloc(xw_connection_t *c, size_t bytes)
         s->free[k] = p->next;
         s->nfree[k]--;
     } else if (k >= XW_EXT_CLASS) {
-        p = malloc(sizeof(*p));
-        uint8_t *data = p ? malloc((size_t)1 << k) : NULL;
-        if (!data) {
-            free(p);
+        uint8_t *data = malloc((size_t)1 << k);
+        if (!data)
             return NULL;
-        }
+        p = (struct xw_pkt *)(void *)(data + ((size_t)1 << k) - sizeof(*p));
         p->cls = (uint8_t)k;
         p->ext = data;
     } else {
@@ -88,9 +89,10 @@ void xw__pkt_free(xw_connection_t *c, struct xw_pkt *p)
 {
     struct xw_store *s = &c->store;
     unsigned k = p->cls;
-    if (k >= XW_EXT_CLASS && (!p->ext || (k >= XW_BIG_CLASS && s->nfree[k] >= XW_BIG_KEEP))) {
-        free(p->ext); /* NULL once its data was handed to the caller */
-        free(p);
+    if (k >= XW_EXT_CLASS && !p->ext)
+        return; /* its block, header and all, was handed to a caller (reply.c), who frees it */
+    if (k >= XW_BIG_CLASS && s->nfree[k] >= XW_BIG_KEEP) {
+        free(p->ext); /* the header goes with it */
         return;
     }
     p->next = s->free[k];
@@ -106,8 +108,8 @@ void xw__store_fini(struct xw_store *s)
             struct xw_pkt *p = s->free[k];
             s->free[k] = p->next;
             if (k >= XW_EXT_CLASS)
-                free(p->ext);
-            if (k > XW_SLAB_CLASS)
+                free(p->ext); /* the header goes with it */
+            else if (k > XW_SLAB_CLASS)
                 free(p);
         }
         s->nfree[k] = 0;

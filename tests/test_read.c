@@ -1010,6 +1010,75 @@ START_TEST(into_big_reply_with_fd)
 }
 END_TEST
 
+/* A reply sent in pieces with pauses between them, one piece (past the middle)
+ * carrying an fd: what a server writing a big reply through a small socket buffer
+ * looks like to a caller already waiting. */
+struct trickle {
+    pthread_t t;
+    const uint8_t *bytes;
+    size_t n, piece;
+    int fd;
+};
+
+static void *trickle_run(void *arg)
+{
+    struct trickle *t = arg;
+    usleep(10000); /* let the caller reach its wait; the outcome does not depend on it */
+    for (size_t off = 0; off < t->n; off += t->piece) {
+        size_t k = t->n - off < t->piece ? t->n - off : t->piece;
+        if (t->fd >= 0 && off >= t->n / 2) {
+            fake_send_fds(&F, t->bytes + off, k, &t->fd, 1);
+            t->fd = -1;
+        } else {
+            fake_send(&F, t->bytes + off, k);
+        }
+        usleep(1000);
+    }
+    return NULL;
+}
+
+/* The caller waits with no deadline while the reply trickles in: the rest of it is
+ * read unlocked, into the caller's own buffer (_into form: no record) or into its
+ * record (heap form); the fd that comes with a middle piece follows the bytes. */
+START_TEST(into_big_reply_trickles)
+{
+    static uint8_t buf[BIG_EXTRA + 64];
+    for (int heap = 0; heap < 2; heap++) {
+        int p[2];
+        ck_assert_int_eq(pipe(p), 0);
+        uint64_t s1 = connect_and_ask(XW_REQUEST_CHECKED | XW_REQUEST_REPLY_FDS, 200);
+        size_t n = big_reply(s1, 9), len = 0;
+        big_stream[1] = 1; /* one fd */
+        struct trickle t = {.bytes = big_stream, .n = n, .piece = 7919, .fd = p[1]};
+        ck_assert_int_eq(pthread_create(&t.t, NULL, trickle_run, &t), 0);
+        uint8_t *r = buf;
+        if (heap) {
+            r = xw_wait_for_reply64(c, s1, NULL);
+            ck_assert_ptr_nonnull(r);
+        } else {
+            ck_assert_int_eq(xw_wait_for_reply_into(c, s1, buf, sizeof(buf), &len, NULL, -1), 1);
+            ck_assert_uint_eq(len, n + sizeof(int));
+            ck_assert_uint_eq(big_records(), 0);
+        }
+        pthread_join(t.t, NULL);
+        close(p[1]);
+        check_big(r, n);
+        int fd;
+        memcpy(&fd, r + n, sizeof(fd));
+        ck_assert_int_eq(write(fd, "z", 1), 1);
+        char ch = 0;
+        ck_assert_int_eq(read(p[0], &ch, 1), 1);
+        ck_assert_int_eq(ch, 'z');
+        close(fd);
+        close(p[0]);
+        if (heap)
+            free(r);
+        ck_assert_int_eq(xw_connection_has_error(c), 0);
+        hang_up();
+    }
+}
+END_TEST
+
 /* Two threads wait with their own buffers (one registers, the other takes the record
  * path, whichever reads): each gets its own reply, whole. */
 struct into_waiter {
@@ -1077,8 +1146,8 @@ int main(void)
                                            NULL});
     fake_conn_tcase(s, "into",
                     (const TTest *const[]){into_big_reply_fits_or_not, into_big_reply_in_pieces, into_timeout_mid_reply,
-                                           into_error_instead, into_big_reply_with_fd, into_two_threads,
-                                           into_server_closes_mid_reply, NULL});
+                                           into_error_instead, into_big_reply_with_fd, into_big_reply_trickles,
+                                           into_two_threads, into_server_closes_mid_reply, NULL});
     fake_conn_tcase(s, "hostile",
                     (const TTest *const[]){xge_huge_length_is_fatal, length_one_word_over_the_cap_is_fatal,
                                            repeated_sequence_is_fatal, unknown_sequence_error_and_event_are_fatal,
