@@ -375,6 +375,8 @@ static __attribute__((noinline)) int route_owner_reply(xw_connection_t *c, struc
     if ((e && e->seq == seq) || !xw__lend_owner(c, seq, &own))
         return fail_pkt(c, rec, "malformed reply: sequence %llu belongs to no request awaiting a reply (%llu sent)",
                         (unsigned long long)seq, (unsigned long long)c->out.seq);
+    if (n == 32 && !rec && !own.dead && !((own.flags & XW_REQUEST_REPLY_FDS) && w[1]))
+        return xw__lend_keep_small(c, seq, w); /* the common case: no record */
     int r = (own.flags & XW_REQUEST_REPLY_FDS) && w[1] ? route_reply_fds(c, &own, w, n, rec, seq, at)
                                                        : keep_reply(c, &own, w, n, rec, seq, NULL, 0, 0, 0);
     xw__lend_keep(c, &own.q);
@@ -957,12 +959,12 @@ int xw__in_reply(xw_connection_t *c, uint64_t seq, int64_t deadline, struct xw_p
     struct xw_pend *e;
     *pkt = NULL;
     if (XW_UNLIKELY(lent_seq(c, seq)))
-        return xw__lend_take(c, seq, deadline, SIZE_MAX, NULL, pkt);
+        return xw__lend_take(c, seq, deadline, SIZE_MAX, NULL, pkt, NULL);
     int r = reply_wait(c, seq, deadline, &e);
     if (r == 1 && e)
         *pkt = reply_pop(c, e);
     else if (XW_UNLIKELY(r == 2))
-        return xw__lend_take(c, seq, deadline, SIZE_MAX, NULL, pkt);
+        return xw__lend_take(c, seq, deadline, SIZE_MAX, NULL, pkt, NULL);
     return r;
 }
 
@@ -983,7 +985,7 @@ static inline __attribute__((always_inline)) int fit_take(xw_connection_t *c, in
                                                           struct xw_pkt **pkt, void *buf)
 {
     if (XW_UNLIKELY(r == 2))
-        return xw__lend_take(c, seq, deadline, cap, need, pkt);
+        return xw__lend_take(c, seq, deadline, cap, need, pkt, buf);
     if (r != 1 || !e)
         return r;
     if (e->inl) { /* straight from the entry to the caller: no record */
@@ -1029,7 +1031,7 @@ int xw__in_reply_fit(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t 
     struct xw_pend *e;
     *pkt = NULL;
     if (XW_UNLIKELY(lent_seq(c, seq)))
-        return xw__lend_take(c, seq, deadline, cap, need, pkt);
+        return xw__lend_take(c, seq, deadline, cap, need, pkt, buf);
     if (cap != SIZE_MAX)
         return fit_offer(c, seq, deadline, cap, need, pkt, buf);
     int r = reply_wait(c, seq, deadline, &e);

@@ -67,17 +67,21 @@ static __attribute__((noinline)) int take_heap_locked(xw_connection_t *c, uint64
     return r;
 }
 
-/* One lock hold: the inline claim of a 32-byte reply, else the general wait. */
+/* One lock hold: the inline claim of a 32-byte reply (ours in its pending entry,
+ * the lent socket's owner's in its slot), or a finished request of the owner's with
+ * nothing kept, else the general wait. */
 static int take_heap(xw_connection_t *c, uint64_t request, int timeout_ms, void **reply, xw_generic_error_t **e)
 {
     uint8_t small[32];
     xw__lock(c);
-    if (!xw__pend_take_inline(&c->in.pend, c->out.seq, request, small))
+    int r = xw__pend_take_inline(&c->in.pend, c->out.seq, request, small) ? 2
+                                                                         : xw__lend_ready(c, widen_any(c, request), small);
+    if (!r)
         return take_heap_locked(c, request, timeout_ms < 0 ? -1 : timeout_ms == 0 ? 0 : xw__deadline(timeout_ms),
                                 reply, e);
     xw__unlock(c);
-    *reply = malloc(sizeof(small)); /* outside the lock */
-    if (*reply)
+    *reply = NULL;
+    if (r == 2 && (*reply = malloc(sizeof(small)))) /* outside the lock */
         memcpy(*reply, small, sizeof(small));
     return 1;
 }

@@ -456,6 +456,15 @@ struct xw_lend {
     unsigned nranges;
     struct xw_lend_range ranges[XW_LEND_RANGES];
     struct xw_queue stash; /* the owner's replies and kept errors, in sequence order (owned) */
+    /* The owner's newest reply when it is 32 bytes without fds (nearly every reply
+     * Xlib waits for), kept here without a record until claimed; anything newer
+     * bound for the stash pushes it there first, so stash then slot stay in
+     * sequence order (lend.c: spill). */
+    struct {
+        uint64_t seq;
+        int full;
+        uint8_t bytes[32];
+    } last;
 };
 
 struct xw_connection_t {
@@ -938,8 +947,27 @@ void xw__ext_fini(xw_connection_t *c);
 int xw__lend_take_back(xw_connection_t *c);
 int xw__lend_owner(xw_connection_t *c, uint64_t seq, struct xw_pend *e);
 void xw__lend_keep(xw_connection_t *c, struct xw_queue *q);
+int xw__lend_keep_small(xw_connection_t *c, uint64_t seq, const uint8_t *w);
 int xw__lend_take(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need,
-                  struct xw_pkt **pkt);
+                  struct xw_pkt **pkt, void *buf);
+
+/* Lock held. A claim of request seq answered without waiting or the reply path,
+ * when nothing of xwire's own is tracked and the socket has been lent (each of
+ * Xlib's claims): 2 with the slot's reply copied to buf (32 bytes), 1 when the
+ * server is past seq and nothing is kept for it, 0 when the reply path must answer
+ * (stashed packets, a reply still to come, requests of ours). */
+static inline int xw__lend_ready(xw_connection_t *c, uint64_t seq, void *buf)
+{
+    struct xw_lend *l = &c->lend;
+    if (XW_LIKELY(!l->used) || c->in.pend.n || l->stash.head)
+        return 0;
+    if (l->last.full && l->last.seq == seq) {
+        memcpy(buf, l->last.bytes, 32);
+        l->last.full = 0;
+        return 2;
+    }
+    return seq && seq <= xw__in_done_seq(&c->in);
+}
 /* out.c: the owner's bytes, now, after xwire's own; requests joins the count. */
 int xw__out_write_through(xw_connection_t *c, struct iovec *iov, size_t n, uint64_t requests);
 
