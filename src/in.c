@@ -1109,6 +1109,11 @@ void xw__in_discard(xw_connection_t *c, uint64_t seq, int keep_errors)
 int xw__in_queue_wait(xw_connection_t *c, struct xw_queue *q, int64_t deadline, int reading)
 {
     int polled = 0;
+    if (deadline == 0) { /* a poll: one non-blocking read at most, no loop */
+        if (!q->head && reading && !c->error)
+            xw__in_read_nonblock(c);
+        return q->head ? 1 : c->error ? -EPIPE : 0;
+    }
     if (reading && deadline != 0)
         xw__out_flush(c);
     for (;;) {
