@@ -951,15 +951,16 @@ int xw__lend_keep_small(xw_connection_t *c, uint64_t seq, const uint8_t *w);
 int xw__lend_take(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need,
                   struct xw_pkt **pkt, void *buf);
 
-/* Lock held. A claim of request seq answered without waiting or the reply path,
- * when nothing of xwire's own is tracked and the socket has been lent (each of
+/* Lock held, the socket lent at some time (lend.used). A claim of request seq
+ * answered without waiting or the reply path, when nothing of xwire's own is
+ * tracked (each of
  * Xlib's claims): 2 with the slot's reply copied to buf (32 bytes), 1 when the
  * server is past seq and nothing is kept for it, 0 when the reply path must answer
  * (stashed packets, a reply still to come, requests of ours). */
 static inline int xw__lend_ready(xw_connection_t *c, uint64_t seq, void *buf)
 {
     struct xw_lend *l = &c->lend;
-    if (XW_LIKELY(!l->used) || c->in.pend.n || l->stash.head)
+    if (c->in.pend.n || l->stash.head)
         return 0;
     if (l->last.full && l->last.seq == seq) {
         memcpy(buf, l->last.bytes, 32);
