@@ -58,10 +58,12 @@ XW_EXPORT xw_generic_event_t *xw_poll_for_event(xw_connection_t *c)
 {
     struct xw_queue *q = &c->in.events;
     xw__lock(c);
-    if (!q->head && c->tp == &xw__socket_transport && !c->error)
-        xw__in_read_nonblock(c);
-    else if (!q->head)
-        xw__queue_wait(c, q, 0, 1);
+    if (XW_UNLIKELY(!q->head)) {
+        if (c->tp == &xw__socket_transport && !c->error)
+            xw__in_read_nonblock(c);
+        else
+            xw__queue_wait(c, q, 0, 1);
+    }
     xw_generic_event_t *e = heap_copy(c, xw__queue_pop(q));
     xw__unlock(c);
     return e;
