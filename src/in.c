@@ -372,11 +372,12 @@ static __attribute__((noinline)) int route_owner_reply(xw_connection_t *c, struc
                                                        size_t n, struct xw_pkt *rec, uint64_t seq, uint64_t at)
 {
     struct xw_pend own;
+    int kept = n == 32 && !rec && !(e && e->seq == seq) ? xw__lend_keep_small(c, seq, w) : 0;
+    if (kept) /* the common case: in the slot, no record */
+        return kept < 0 ? kept : 0;
     if ((e && e->seq == seq) || !xw__lend_owner(c, seq, &own))
         return fail_pkt(c, rec, "malformed reply: sequence %llu belongs to no request awaiting a reply (%llu sent)",
                         (unsigned long long)seq, (unsigned long long)c->out.seq);
-    if (n == 32 && !rec && !own.dead && !((own.flags & XW_REQUEST_REPLY_FDS) && w[1]))
-        return xw__lend_keep_small(c, seq, w); /* the common case: no record */
     int r = (own.flags & XW_REQUEST_REPLY_FDS) && w[1] ? route_reply_fds(c, &own, w, n, rec, seq, at)
                                                        : keep_reply(c, &own, w, n, rec, seq, NULL, 0, 0, 0);
     xw__lend_keep(c, &own.q);
