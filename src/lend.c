@@ -216,6 +216,16 @@ int xw__lend_take(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap
     }
 }
 
+/* Lock held. xw__lend_claim's wait: what xw__in_reply_fit does for a sequence it
+ * does not track once the socket has been lent. */
+int xw__lend_wait(xw_connection_t *c, uint64_t seq, int64_t deadline, void *buf, struct xw_pkt **pkt)
+{
+    size_t need;
+    if (seq > c->out.flushed)
+        xw__out_flush_to(c, seq);
+    return xw__lend_take(c, seq, deadline, SIZE_MAX, &need, pkt, buf);
+}
+
 /* Lock held. Takes the socket back from a current owner and writes everything
  * buffered, however often other threads add to it meanwhile. */
 static int settle(xw_connection_t *c)

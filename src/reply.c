@@ -64,9 +64,9 @@ static __attribute__((noinline)) int take_heap_locked(xw_connection_t *c, uint64
     uint8_t small[32];
     size_t need;
     uint64_t seq = widen_any(c, request);
-    /* the owner's (Xlib's) claims: from the slot, or finished with nothing */
-    int r = XW_UNLIKELY(c->lend.used) ? xw__lend_ready(c, seq, small) : 0;
-    if (!r)
+    /* the owner's (Xlib's) claims: the slot, finished with nothing, or its wait */
+    int r = XW_UNLIKELY(c->lend.used) ? xw__lend_claim(c, seq, deadline, small, &p) : 4;
+    if (r == 4)
         r = xw__reply_take_fit(c, seq, deadline, SIZE_MAX, &need, &p, small);
     if (r != 2)
         *reply = r == 1 ? deliver(c, p, e) : NULL;

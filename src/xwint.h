@@ -951,23 +951,26 @@ int xw__lend_keep_small(xw_connection_t *c, uint64_t seq, const uint8_t *w);
 int xw__lend_take(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need,
                   struct xw_pkt **pkt, void *buf);
 
-/* Lock held, the socket lent at some time (lend.used). A claim of request seq
- * answered without waiting or the reply path, when nothing of xwire's own is
- * tracked (each of
- * Xlib's claims): 2 with the slot's reply copied to buf (32 bytes), 1 when the
- * server is past seq and nothing is kept for it, 0 when the reply path must answer
- * (stashed packets, a reply still to come, requests of ours). */
-static inline int xw__lend_ready(xw_connection_t *c, uint64_t seq, void *buf)
+int xw__lend_wait(xw_connection_t *c, uint64_t seq, int64_t deadline, void *buf, struct xw_pkt **pkt);
+
+/* Lock held, the socket lent at some time (lend.used). A heap-form claim of
+ * request seq (buf: 32 bytes) straight from the owner's side when nothing of
+ * xwire's own is tracked (each of Xlib's claims): the slot's reply, "finished,
+ * nothing", or a wait in xw__lend_take; returns as xw__reply_take_fit, or 4 when
+ * the reply path must answer (packets in the stash, requests of ours). */
+static inline int xw__lend_claim(xw_connection_t *c, uint64_t seq, int64_t deadline, void *buf, struct xw_pkt **pkt)
 {
     struct xw_lend *l = &c->lend;
     if (c->in.pend.n || l->stash.head)
-        return 0;
+        return 4;
     if (l->last.full && l->last.seq == seq) {
         memcpy(buf, l->last.bytes, 32);
         l->last.full = 0;
         return 2;
     }
-    return seq && seq <= xw__in_done_seq(&c->in);
+    if (seq && seq <= xw__in_done_seq(&c->in))
+        return 1;
+    return xw__lend_wait(c, seq, deadline, buf, pkt);
 }
 /* out.c: the owner's bytes, now, after xwire's own; requests joins the count. */
 int xw__out_write_through(xw_connection_t *c, struct iovec *iov, size_t n, uint64_t requests);
