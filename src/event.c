@@ -52,9 +52,21 @@ XW_EXPORT xw_generic_event_t *xw_wait_for_event(xw_connection_t *c)
     return take(c, &c->in.events, -1, 1);
 }
 
+/* Xlib calls this around every reply wait, nearly always for nothing: on the own
+ * socket an empty queue costs one non-blocking read, without the general wait. */
 XW_EXPORT xw_generic_event_t *xw_poll_for_event(xw_connection_t *c)
 {
-    return take(c, &c->in.events, 0, 1);
+    struct xw_queue *q = &c->in.events;
+    xw__lock(c);
+    if (XW_UNLIKELY(!q->head)) {
+        if (c->tp == &xw__socket_transport && !c->error)
+            xw__in_read_nonblock(c);
+        else
+            xw__queue_wait(c, q, 0, 1);
+    }
+    xw_generic_event_t *e = heap_copy(c, xw__queue_pop(q));
+    xw__unlock(c);
+    return e;
 }
 
 XW_EXPORT xw_generic_event_t *xw_poll_for_queued_event(xw_connection_t *c)

@@ -372,6 +372,9 @@ static __attribute__((noinline)) int route_owner_reply(xw_connection_t *c, struc
                                                        size_t n, struct xw_pkt *rec, uint64_t seq, uint64_t at)
 {
     struct xw_pend own;
+    int kept = n == 32 && !rec && !(e && e->seq == seq) ? xw__lend_keep_small(c, seq, w) : 0;
+    if (kept) /* the common case: in the slot, no record */
+        return kept < 0 ? kept : 0;
     if ((e && e->seq == seq) || !xw__lend_owner(c, seq, &own))
         return fail_pkt(c, rec, "malformed reply: sequence %llu belongs to no request awaiting a reply (%llu sent)",
                         (unsigned long long)seq, (unsigned long long)c->out.seq);
@@ -991,12 +994,12 @@ int xw__in_reply(xw_connection_t *c, uint64_t seq, int64_t deadline, struct xw_p
     struct xw_pend *e;
     *pkt = NULL;
     if (XW_UNLIKELY(lent_seq(c, seq)))
-        return xw__lend_take(c, seq, deadline, SIZE_MAX, NULL, pkt);
+        return xw__lend_take(c, seq, deadline, SIZE_MAX, NULL, pkt, NULL);
     int r = reply_wait(c, seq, deadline, &e);
     if (r == 1 && e)
         *pkt = reply_pop(c, e);
     else if (XW_UNLIKELY(r == 2))
-        return xw__lend_take(c, seq, deadline, SIZE_MAX, NULL, pkt);
+        return xw__lend_take(c, seq, deadline, SIZE_MAX, NULL, pkt, NULL);
     return r;
 }
 
@@ -1017,7 +1020,7 @@ static inline __attribute__((always_inline)) int fit_take(xw_connection_t *c, in
                                                           struct xw_pkt **pkt, void *buf)
 {
     if (XW_UNLIKELY(r == 2))
-        return xw__lend_take(c, seq, deadline, cap, need, pkt);
+        return xw__lend_take(c, seq, deadline, cap, need, pkt, buf);
     if (r != 1 || !e)
         return r;
     if (e->inl) { /* straight from the entry to the caller: no record */
@@ -1063,7 +1066,7 @@ int xw__in_reply_fit(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t 
     struct xw_pend *e;
     *pkt = NULL;
     if (XW_UNLIKELY(lent_seq(c, seq)))
-        return xw__lend_take(c, seq, deadline, cap, need, pkt);
+        return xw__lend_take(c, seq, deadline, cap, need, pkt, buf);
     if (cap != SIZE_MAX)
         return fit_offer(c, seq, deadline, cap, need, pkt, buf);
     int r = reply_wait(c, seq, deadline, &e);
@@ -1158,6 +1161,11 @@ static __attribute__((noinline)) int event_wait(xw_connection_t *c, int64_t dead
 int xw__in_queue_wait(xw_connection_t *c, struct xw_queue *q, int64_t deadline, int reading)
 {
     int polled = 0;
+    if (deadline == 0) { /* a poll: one non-blocking read at most, no loop */
+        if (!q->head && reading && !c->error)
+            xw__in_read_nonblock(c);
+        return q->head ? 1 : c->error ? -EPIPE : 0;
+    }
     if (reading && deadline != 0)
         xw__out_flush(c);
     for (;;) {

@@ -80,13 +80,19 @@ int xw__lend_take_back(xw_connection_t *c)
 /* Lock held. Whether seq, which xwire's pending ring does not track, is the owner's;
  * if so *e is a finished entry with the flags of the owner's turn (routing then
  * leaves the ring alone). */
+/* The owner's turn that sent seq, or NULL. */
+static const struct xw_lend_range *range_of(const struct xw_lend *l, uint64_t seq)
+{
+    for (unsigned i = 0; i < l->nranges; i++)
+        if (seq >= l->ranges[i].first && seq <= l->ranges[i].last)
+            return &l->ranges[i];
+    return NULL;
+}
+
 int xw__lend_owner(xw_connection_t *c, uint64_t seq, struct xw_pend *e)
 {
-    const struct xw_lend *l = &c->lend;
-    for (unsigned i = 0; i < l->nranges; i++) {
-        const struct xw_lend_range *r = &l->ranges[i];
-        if (seq < r->first || seq > r->last)
-            continue;
+    const struct xw_lend_range *r = range_of(&c->lend, seq);
+    if (r) {
         *e = (struct xw_pend){
             .seq = seq,
             .flags = (uint16_t)r->flags,
@@ -98,13 +104,50 @@ int xw__lend_owner(xw_connection_t *c, uint64_t seq, struct xw_pend *e)
     return 0;
 }
 
+/* Lock held. The reply in the slot (lend.last) moves to a record at the stash's
+ * end, where it belongs: it is the newest packet kept for the owner. */
+static int spill(xw_connection_t *c)
+{
+    struct xw_lend *l = &c->lend;
+    struct xw_pkt *p = xw__pkt_alloc(c, 32);
+    if (!p)
+        return xw__conn_fail(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for a 32-byte reply");
+    memcpy(XW_PKT_DATA(p), l->last.bytes, 32);
+    p->len = 32;
+    p->seq = l->last.seq;
+    p->kind = XW_PKT_REPLY;
+    l->last.full = 0;
+    xw__queue_push(&l->stash, p);
+    return 0;
+}
+
 /* Lock held. Moves the routed packets of q to the stash: they arrive in sequence
- * order, so the stash stays sorted. */
+ * order, after the slot's reply, so the stash stays sorted. */
 void xw__lend_keep(xw_connection_t *c, struct xw_queue *q)
 {
     struct xw_pkt *p;
+    if (q->head && c->lend.last.full)
+        spill(c); /* out of memory fails the connection; the packets are kept anyway */
     while ((p = xw__queue_pop(q)))
         xw__queue_push(&c->lend.stash, p);
+}
+
+/* Lock held. The 32-byte reply w to request seq goes to the slot, without a
+ * record, when seq is the owner's and its turn neither drops replies nor wants
+ * the fds w[1] counts; one still there moves to the stash first. 1 when kept, 0
+ * when routing must take the general way (not the owner's, or not this kind). */
+int xw__lend_keep_small(xw_connection_t *c, uint64_t seq, const uint8_t *w)
+{
+    struct xw_lend *l = &c->lend;
+    const struct xw_lend_range *r = range_of(l, seq);
+    if (!r || (r->flags & XW_REQUEST_DISCARD_REPLY) || ((r->flags & XW_REQUEST_REPLY_FDS) && w[1]))
+        return 0;
+    if (l->last.full && spill(c) < 0)
+        return -EPIPE;
+    l->last.seq = seq;
+    memcpy(l->last.bytes, w, 32);
+    l->last.full = 1;
+    return 1;
 }
 
 /* The first stashed packet of seq and the one before it (NULL: it is the head). */
@@ -117,32 +160,70 @@ static struct xw_pkt *stash_find(struct xw_queue *s, uint64_t seq, struct xw_pkt
     return NULL;
 }
 
-/* Lock held. libxcb's answer for a request xwire does not track: its next stashed
- * reply or error; nothing once the server is past it (a later packet, or its own
- * error, was read) or when it was never sent; else wait for input until the
- * deadline. Returns as xw__reply_take_fit does. */
-int xw__lend_take(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need,
-                  struct xw_pkt **pkt)
+/* Lock held. The stashed packet of seq, when there is one: as xw__lend_take. */
+static int stash_take(xw_connection_t *c, uint64_t seq, size_t cap, size_t *need, struct xw_pkt **pkt)
 {
+    struct xw_pkt *prev, *p = stash_find(&c->lend.stash, seq, &prev);
+    if (!p)
+        return 0;
+    if (p->kind == XW_PKT_REPLY && p->len + p->nfds * sizeof(int) > cap) {
+        *need = p->len + p->nfds * sizeof(int);
+        return -ENOSPC;
+    }
+    xw__queue_unlink(&c->lend.stash, prev, p);
+    *pkt = p;
+    return 1;
+}
+
+/* Lock held. The slot's reply, which is seq's: to buf (32 bytes there, returns 2),
+ * or through the stash for a caller that wants a record (no buf). */
+static int slot_take(xw_connection_t *c, uint64_t seq, size_t cap, size_t *need, struct xw_pkt **pkt, void *buf)
+{
+    struct xw_lend *l = &c->lend;
+    if (cap < 32) {
+        *need = 32;
+        return -ENOSPC;
+    }
+    if (!buf)
+        return spill(c) < 0 ? -EPIPE : stash_take(c, seq, cap, need, pkt);
+    memcpy(buf, l->last.bytes, 32);
+    l->last.full = 0;
+    return 2;
+}
+
+/* Lock held. libxcb's answer for a request xwire does not track: its next stashed
+ * reply or error (the stash first: the slot holds the newest); nothing once the
+ * server is past it (a later packet, or its own error, was read) or when it was
+ * never sent; else wait for input until the deadline. Returns as
+ * xw__reply_take_fit does (buf: 32 bytes or more when cap is, or NULL). */
+int xw__lend_take(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need,
+                  struct xw_pkt **pkt, void *buf)
+{
+    struct xw_lend *l = &c->lend;
     int polled = 0;
     *pkt = NULL;
     for (;;) {
-        struct xw_pkt *prev, *p = stash_find(&c->lend.stash, seq, &prev);
-        if (p && p->kind == XW_PKT_REPLY && p->len + p->nfds * sizeof(int) > cap) {
-            *need = p->len + p->nfds * sizeof(int);
-            return -ENOSPC;
-        }
-        if (p) {
-            xw__queue_unlink(&c->lend.stash, prev, p);
-            *pkt = p;
-            return 1;
-        }
+        int r = l->stash.head ? stash_take(c, seq, cap, need, pkt) : 0;
+        if (r)
+            return r;
+        if (l->last.full && l->last.seq == seq)
+            return slot_take(c, seq, cap, need, pkt, buf);
         if (seq <= xw__in_done_seq(&c->in) || seq > c->out.seq || !seq)
             return 1;
-        int r = xw__in_wait_step(c, deadline, &polled);
+        r = xw__in_wait_step(c, deadline, &polled);
         if (r <= 0)
             return r;
     }
+}
+
+/* Lock held. xw__lend_claim's wait: what xw__in_reply_fit does for a sequence it
+ * does not track once the socket has been lent. */
+int xw__lend_wait(xw_connection_t *c, uint64_t seq, int64_t deadline, void *buf, struct xw_pkt **pkt)
+{
+    size_t need;
+    if (seq > c->out.flushed)
+        xw__out_flush_to(c, seq);
+    return xw__lend_take(c, seq, deadline, SIZE_MAX, &need, pkt, buf);
 }
 
 /* Lock held. Takes the socket back from a current owner and writes everything

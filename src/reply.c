@@ -45,27 +45,34 @@ static void *deliver(xw_connection_t *c, struct xw_pkt *p, xw_generic_error_t **
     return NULL;
 }
 
+/* A 32-byte reply claimed into small, to the heap outside the lock (1). */
+static int small_to_heap(const uint8_t *small, void **reply)
+{
+    *reply = malloc(32);
+    if (*reply)
+        memcpy(*reply, small, 32);
+    return 1;
+}
+
 /* libxcb's malloc'd forms past the inline claim, the lock held (released here):
  * waits for request seq, then *reply (or *e) is the caller's block. A 32-byte reply
- * comes out of its pending entry through small and is copied to the heap after the
- * lock is released. Same returns as xw__reply_take. */
+ * comes out of its pending entry (or the lent socket's slot) through small and is
+ * copied to the heap after the lock is released. Same returns as xw__reply_take. */
 static __attribute__((noinline)) int take_heap_locked(xw_connection_t *c, uint64_t request, int64_t deadline,
                                                       void **reply, xw_generic_error_t **e)
 {
-    struct xw_pkt *p;
+    struct xw_pkt *p = NULL;
     uint8_t small[32];
     size_t need;
-    int r = xw__reply_take_fit(c, widen_any(c, request), deadline, SIZE_MAX, &need, &p, small);
+    uint64_t seq = widen_any(c, request);
+    /* the owner's (Xlib's) claims: the slot, finished with nothing, or its wait */
+    int r = XW_UNLIKELY(c->lend.used) ? xw__lend_claim(c, seq, deadline, small, &p) : 4;
+    if (r == 4)
+        r = xw__reply_take_fit(c, seq, deadline, SIZE_MAX, &need, &p, small);
     if (r != 2)
         *reply = r == 1 ? deliver(c, p, e) : NULL;
     xw__unlock(c);
-    if (r == 2) {
-        *reply = malloc(sizeof(small));
-        if (*reply)
-            memcpy(*reply, small, sizeof(small));
-        r = 1;
-    }
-    return r;
+    return r == 2 ? small_to_heap(small, reply) : r;
 }
 
 /* One lock hold: the inline claim of a 32-byte reply, else the general wait. */
@@ -77,10 +84,7 @@ static int take_heap(xw_connection_t *c, uint64_t request, int timeout_ms, void 
         return take_heap_locked(c, request, timeout_ms < 0 ? -1 : timeout_ms == 0 ? 0 : xw__deadline(timeout_ms),
                                 reply, e);
     xw__unlock(c);
-    *reply = malloc(sizeof(small)); /* outside the lock */
-    if (*reply)
-        memcpy(*reply, small, sizeof(small));
-    return 1;
+    return small_to_heap(small, reply); /* outside the lock */
 }
 
 XW_EXPORT void *xw_wait_for_reply64(xw_connection_t *c, uint64_t request, xw_generic_error_t **e)

@@ -461,6 +461,15 @@ struct xw_lend {
     unsigned nranges;
     struct xw_lend_range ranges[XW_LEND_RANGES];
     struct xw_queue stash; /* the owner's replies and kept errors, in sequence order (owned) */
+    /* The owner's newest reply when it is 32 bytes without fds (nearly every reply
+     * Xlib waits for), kept here without a record until claimed; anything newer
+     * bound for the stash pushes it there first, so stash then slot stay in
+     * sequence order (lend.c: spill). */
+    struct {
+        uint64_t seq;
+        int full;
+        uint8_t bytes[32];
+    } last;
 };
 
 struct xw_connection_t {
@@ -943,8 +952,31 @@ void xw__ext_fini(xw_connection_t *c);
 int xw__lend_take_back(xw_connection_t *c);
 int xw__lend_owner(xw_connection_t *c, uint64_t seq, struct xw_pend *e);
 void xw__lend_keep(xw_connection_t *c, struct xw_queue *q);
+int xw__lend_keep_small(xw_connection_t *c, uint64_t seq, const uint8_t *w);
 int xw__lend_take(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need,
-                  struct xw_pkt **pkt);
+                  struct xw_pkt **pkt, void *buf);
+
+int xw__lend_wait(xw_connection_t *c, uint64_t seq, int64_t deadline, void *buf, struct xw_pkt **pkt);
+
+/* Lock held, the socket lent at some time (lend.used). A heap-form claim of
+ * request seq (buf: 32 bytes) straight from the owner's side when nothing of
+ * xwire's own is tracked (each of Xlib's claims): the slot's reply, "finished,
+ * nothing", or a wait in xw__lend_take; returns as xw__reply_take_fit, or 4 when
+ * the reply path must answer (packets in the stash, requests of ours). */
+static inline int xw__lend_claim(xw_connection_t *c, uint64_t seq, int64_t deadline, void *buf, struct xw_pkt **pkt)
+{
+    struct xw_lend *l = &c->lend;
+    if (c->in.pend.n || l->stash.head)
+        return 4;
+    if (l->last.full && l->last.seq == seq) {
+        memcpy(buf, l->last.bytes, 32);
+        l->last.full = 0;
+        return 2;
+    }
+    if (seq && seq <= xw__in_done_seq(&c->in))
+        return 1;
+    return xw__lend_wait(c, seq, deadline, buf, pkt);
+}
 /* out.c: the owner's bytes, now, after xwire's own; requests joins the count. */
 int xw__out_write_through(xw_connection_t *c, struct iovec *iov, size_t n, uint64_t requests);
 

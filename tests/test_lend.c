@@ -1,6 +1,7 @@
 /* test_lend.c — the socket lent to another owner (xw_take_socket, xw_writev), driven by a fake owner that
  * uses them as libX11's xcb_io.c does, against a scripted fake server. */
 #include <check.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -311,6 +312,56 @@ START_TEST(multi_reply_kept_per_sequence)
 }
 END_TEST
 
+/* The owner's 32-byte replies are kept without a record, the newest in a slot:
+ * whatever follows it for the owner (another reply, a kept error of the same
+ * request) moves it to the stash first, so every claim form hands them out in
+ * order; a buffer too small for it leaves it kept. */
+START_TEST(owner_replies_keep_order_through_the_slot)
+{
+    O.flags = XW_REQUEST_CHECKED;
+    uint64_t q = owner_req(&O, OP_LIST_FONTS_WITH_INFO, 0, 2);
+    uint64_t a = owner_req(&O, OP_GET_INPUT_FOCUS, 0, 1);
+    uint64_t b = owner_req(&O, OP_GET_INPUT_FOCUS, 0, 1);
+    owner_flush(&O);
+    server_reply(q, 3, 1);
+    server_error(q, 11); /* after a reply of its own request: kept, in order */
+    server_reply(a, 0, 2);
+    server_reply(b, 0, 3);
+    xw_generic_error_t *err = NULL;
+    void *r = xw_wait_for_reply64(c, b, &err); /* reads all four: b is in the slot */
+    ck_assert_ptr_nonnull(r);
+    ck_assert_ptr_null(err);
+    ck_assert_uint_eq(tag_of(r), 3);
+    free(r);
+    r = xw_wait_for_reply64(c, q, &err);
+    ck_assert_ptr_nonnull(r);
+    ck_assert_uint_eq(tag_of(r), 1);
+    free(r);
+    ck_assert_ptr_null(xw_wait_for_reply64(c, q, &err));
+    ck_assert_ptr_nonnull(err);
+    ck_assert_uint_eq(err->error_code, 11);
+    free(err);
+    uint8_t buf[64];
+    size_t len = 0;
+    ck_assert_int_eq(xw_wait_for_reply_into(c, a, buf, 16, &len, NULL, 0), -ENOSPC);
+    ck_assert_uint_eq(len, 32);
+    ck_assert_int_eq(xw_wait_for_reply_into(c, a, buf, sizeof(buf), &len, NULL, 0), 1);
+    ck_assert_uint_eq(len, 32);
+    ck_assert_uint_eq(tag_of(buf), 2);
+    ck_assert_int_eq(xw_wait_for_reply_into(c, a, buf, sizeof(buf), &len, NULL, 0), 0); /* taken */
+
+    /* one reply alone stays in the slot until claimed, by the _into form too */
+    uint64_t d = owner_req(&O, OP_GET_INPUT_FOCUS, 0, 1);
+    owner_flush(&O);
+    server_reply(d, 0, 4);
+    ck_assert_int_eq(xw_wait_for_reply_into(c, d, buf, sizeof(buf), &len, NULL, -1), 1);
+    ck_assert_uint_eq(len, 32);
+    ck_assert_uint_eq(tag_of(buf), 4);
+    ck_assert_ptr_null(xw_poll_for_event(c));
+    ck_assert_int_eq(xw_connection_has_error(c), 0);
+}
+END_TEST
+
 /* Every kind of xwire send takes the socket back first, running the owner's
  * callback (which re-enters xw_writev) with the lock released; the owner's held
  * requests reach the server before xwire's, numbered before it. Flushes and event
@@ -549,6 +600,7 @@ int main(void)
     tcase_add_test(tc, poll_answers_like_libxcb);
     tcase_add_test(tc, errors_with_and_without_checked);
     tcase_add_test(tc, multi_reply_kept_per_sequence);
+    tcase_add_test(tc, owner_replies_keep_order_through_the_slot);
     tcase_add_loop_test(tc, every_send_takes_back_first, 0, VIA_KINDS);
     tcase_add_test(tc, unknown_sequence_outside_the_owners_turns_is_fatal);
     tcase_add_test(tc, sixteen_bit_wrap_with_the_owner);
