@@ -34,12 +34,6 @@ static void finish(struct xw_in *in, struct xw_pend *e)
     xw__pend_finish(&in->pend, e);
 }
 
-/* Something a caller can claim: a reply inline, or packets queued. */
-static int holds(const struct xw_pend *e)
-{
-    return e->inl || e->q.head;
-}
-
 /* A packet with sequence seq means the server finished every request before it.
  * A request finished with nothing to hand out (a void one without an error, or
  * one whose reply never came) retires now, as libxcb frees it, so cookies nobody
@@ -50,7 +44,7 @@ static struct xw_pend *complete_before(struct xw_in *in, uint64_t seq)
     struct xw_pend *e;
     while ((e = first_undone(in)) && e->seq < seq) {
         finish(in, e);
-        if (!holds(e))
+        if (!xw__pend_holds(e))
             xw__pend_retire(&in->pend, e);
     }
     xw__pend_trim(&in->pend);
@@ -79,21 +73,10 @@ void xw__queue_unlink(struct xw_queue *q, struct xw_pkt *prev, struct xw_pkt *p)
     p->next = NULL;
 }
 
-static struct xw_pkt *queue_pop(struct xw_queue *q)
-{
-    struct xw_pkt *p = q->head;
-    if (p) {
-        q->head = p->next;
-        if (!q->head)
-            q->tail = NULL;
-    }
-    return p;
-}
-
 static void queue_free(xw_connection_t *c, struct xw_queue *q)
 {
     struct xw_pkt *p;
-    while ((p = queue_pop(q))) {
+    while ((p = xw__queue_pop(q))) {
         xw__close_fds((int *)(XW_PKT_DATA(p) + p->len), p->nfds);
         xw__pkt_free(c, p);
     }
@@ -262,7 +245,7 @@ static int is_last_reply(const struct xw_pend *e, const uint8_t *w)
  * been given one, and nothing of e's is queued ahead of it. */
 static int into_wants(const struct xw_in *in, const struct xw_pend *e, uint64_t seq)
 {
-    return in->into.seq == seq && in->into.state != XW_INTO_DONE && !holds(e) && !e->dead;
+    return in->into.seq == seq && in->into.state != XW_INTO_DONE && !xw__pend_holds(e) && !e->dead;
 }
 
 /* The reply of n bytes with nfds fds fits the registered buffer: its bytes and fds,
@@ -422,7 +405,7 @@ static int route_error(xw_connection_t *c, const uint8_t *w, struct xw_pkt *rec,
             xw__lend_keep(c, &own.q);
     } else {
         xw__queue_push(&in->events, p);
-        if (e && e != &own && !holds(e)) /* the error went to the events: nothing left to claim */
+        if (e && e != &own && !xw__pend_holds(e)) /* the error went to the events: nothing left to claim */
             xw__pend_retire(&in->pend, e);
     }
     xw__pend_trim(&in->pend);
@@ -533,7 +516,7 @@ static int packet_size(xw_connection_t *c, const uint8_t *w, size_t *need)
 
 /* The record a packet of need bytes bigger than the read buffer is filled in: room
  * for 4 more bytes (XGE layout) and a reply's fds and slack. Becomes in->partial. */
-static int partial_record(xw_connection_t *c, size_t need)
+int xw__in_partial_record(xw_connection_t *c, size_t need)
 {
     struct xw_pkt *p = xw__pkt_alloc(c, need + 4 + XW_MAX_FDS * sizeof(int) + XW_REPLY_SLACK);
     if (!p)
@@ -565,7 +548,7 @@ static int partial_into(struct xw_in *in, const uint8_t *w, size_t need)
 static int start_partial(xw_connection_t *c, const uint8_t *w, size_t have, size_t need)
 {
     struct xw_in *in = &c->in;
-    if (!partial_into(in, w, need) && partial_record(c, need) < 0)
+    if (!partial_into(in, w, need) && xw__in_partial_record(c, need) < 0)
         return -1;
     memcpy(in->pdata, w, have);
     in->pstart = in->rpos - have;
@@ -668,7 +651,7 @@ static size_t read_room(struct xw_in *in)
  * what is complete. flags has MSG_DONTWAIT, or not when this thread is the reader
  * (in->reading, set by the caller) on a blocking socket: the lock is then released
  * for the call, and the buffer's free part and the partial packet (a record, or
- * the reading thread's own registered buffer: fill_partial) are this thread's alone
+ * the reading thread's own registered buffer: xw__in_fill_partial) are this thread's alone
  * meanwhile, since nobody else reads while in->reading is set; reading is cleared
  * once the lock is back. A blocking read of a half-received packet asks for exactly
  * its rest with MSG_WAITALL: the kernel then fills it as the server's writes come,
@@ -794,7 +777,7 @@ static int wait_input(xw_connection_t *c, int64_t deadline, int block_read)
     in->reading = 1;
     /* A packet half received into a waiting caller's buffer (pdata without a record)
      * is read into only with the lock held here: that caller may time out and leave
-     * (fill_partial reads unlocked into the reading caller's own). */
+     * (xw__in_fill_partial reads unlocked into the reading caller's own). */
     if (!block_read || deadline >= 0 || !in->block || (in->pdata && !in->partial))
         return poll_then_read(c, deadline);
     return read_once(c, 0); /* clears reading */
@@ -805,22 +788,13 @@ int xw__in_wait(xw_connection_t *c, int64_t deadline)
     return wait_input(c, deadline, 1);
 }
 
-/* ---- claiming replies (used by reply.c) ---- */
-
-/* The latest sequence number not above ours: every request was ours to number. */
-uint64_t xw__in_widen(xw_connection_t *c, unsigned int seq)
-{
-    uint64_t cur = c->out.seq;
-    return cur - (uint32_t)((uint32_t)cur - seq);
-}
-
 /* Lock held. The rest of a half-received packet in one blocking read (read_once's
  * MSG_WAITALL), when this thread may read into it unlocked: no deadline, a blocking
  * socket, nobody else reading, and the packet in a record or in the registered
  * buffer of this very thread (own: the waiting caller itself, which cannot leave
  * while it reads). Another caller's buffer is read into only with the lock held
  * (wait_input): that caller may time out and leave. 1 when it read. */
-static __attribute__((noinline)) int fill_partial(xw_connection_t *c, int64_t deadline, int own)
+int xw__in_fill_partial(xw_connection_t *c, int64_t deadline, int own)
 {
     struct xw_in *in = &c->in;
     if (deadline >= 0 || !in->block || in->reading || (!in->partial && !own))
@@ -828,313 +802,6 @@ static __attribute__((noinline)) int fill_partial(xw_connection_t *c, int64_t de
     in->reading = 1;
     read_once(c, 0); /* clears reading; an error is the connection's, seen by the caller */
     return 1;
-}
-
-/* Lock held. One round of a reply wait whose condition does not hold yet: -EPIPE
- * on a connection error, 0 once the deadline has passed (deadline 0: after one
- * non-blocking read), else 1 after new input (or a wake-up): check again. */
-static int wait_step(xw_connection_t *c, int64_t deadline, int *polled, int own)
-{
-    if (c->error)
-        return -EPIPE;
-    if (deadline == 0 && (*polled)++)
-        return 0;
-    c->in.for_reply = 1;
-    if (XW_UNLIKELY(c->in.pdata != NULL) && fill_partial(c, deadline, own))
-        return 1;
-    return xw__in_wait(c, deadline) == -ETIMEDOUT ? 0 : 1;
-}
-
-int xw__in_wait_step(xw_connection_t *c, int64_t deadline, int *polled)
-{
-    return wait_step(c, deadline, polled, 0);
-}
-
-/* Lock held. Registers buf (cap bytes) for request seq's reply unless another
- * caller's buffer is registered; 1 when registered (into_end must follow). */
-static int into_begin(struct xw_in *in, uint64_t seq, void *buf, size_t cap)
-{
-    if (in->into.seq)
-        return 0;
-    in->into = (struct xw_into){.seq = seq, .buf = buf, .cap = cap, .state = XW_INTO_WAIT};
-    return 1;
-}
-
-/* The packet half received into the registered buffer moves to a record, where the
- * rest of it will go (allocates: only when a caller stops waiting mid-reply). */
-static __attribute__((noinline)) void into_rescue(xw_connection_t *c)
-{
-    struct xw_in *in = &c->in;
-    const uint8_t *got = in->pdata;
-    in->pdata = NULL; /* after a connection error nothing is read any more */
-    if (!c->error && partial_record(c, in->pneed) == 0)
-        memcpy(in->pdata, got, in->pfill);
-}
-
-/* Lock held. Ends the registration before the caller gets its buffer back, so
- * nothing is written to it afterwards: a packet half received into it moves to a
- * record. 1 when the reply was delivered into it (*len bytes, fds included). */
-static __attribute__((noinline)) int into_end(xw_connection_t *c, size_t *len)
-{
-    struct xw_in *in = &c->in;
-    int done = in->into.state == XW_INTO_DONE;
-    if (in->pdata && in->pdata == in->into.buf && !in->partial)
-        into_rescue(c);
-    if (done)
-        *len = in->into.len;
-    in->into = (struct xw_into){0};
-    return done;
-}
-
-/* A caller's buffer offered for its reply while it waits (reply_wait). */
-struct into_offer {
-    void *buf;
-    size_t cap;
-    int reg; /* registered (struct xw_into): into_end must follow */
-};
-
-/* Before a wait blocks: registers the offer if nobody else's buffer is registered;
- * 1 once the reply has been delivered into it. */
-static __attribute__((noinline)) int into_step(struct xw_in *in, uint64_t seq, struct into_offer *o)
-{
-    if (o->reg)
-        return in->into.state == XW_INTO_DONE;
-    o->reg = into_begin(in, seq, o->buf, o->cap);
-    return 0;
-}
-
-/* Lock held. Waits until request seq has something to hand out or is finished.
- * Returns 1 with *ep (NULL when the request is unknown or already claimed), 0 when
- * the deadline passed, -EPIPE on a connection error, 2 when xwire does not track
- * it and has lent its socket (xw__lend_take answers for the owner's requests).
- * With an offer, before it blocks it registers the caller's buffer for the reply
- * (the caller then calls into_end), and returns 1 once the reply is delivered there. */
-static inline __attribute__((always_inline)) int wait_body(xw_connection_t *c, uint64_t seq, int64_t deadline,
-                                                           struct xw_pend **ep, struct into_offer *o)
-{
-    *ep = NULL;
-    if (seq > c->out.flushed) /* usually on the wire already (the other owner's always are) */
-        xw__out_flush_to(c, seq);
-    int polled = 0;
-    for (;;) {
-        struct xw_pend *e = xw__pend_find(&c->in.pend, seq);
-        if (!e && XW_UNLIKELY(c->lend.used))
-            return 2; /* maybe another owner's request (xw_take_socket) */
-        if (!e || (e->dead && !holds(e)))
-            return 1;
-        if (e->done || e->q.head || (o && into_step(&c->in, seq, o))) { /* an inline reply means done */
-            *ep = e;
-            return 1;
-        }
-        /* an offer registered (o->reg) is this thread's buffer */
-        int r = wait_step(c, deadline, &polled, o && o->reg);
-        if (r <= 0)
-            return r;
-    }
-}
-
-/* reply_wait without an offer (the heap forms, checks) and with one (the _into form). */
-static int reply_wait(xw_connection_t *c, uint64_t seq, int64_t deadline, struct xw_pend **ep)
-{
-    return wait_body(c, seq, deadline, ep, NULL);
-}
-
-static __attribute__((noinline)) int reply_wait_offer(xw_connection_t *c, uint64_t seq, int64_t deadline,
-                                                      struct xw_pend **ep, struct into_offer *o)
-{
-    return wait_body(c, seq, deadline, ep, o);
-}
-
-/* The entry retires once finished and empty. */
-static void retire_if_empty(xw_connection_t *c, struct xw_pend *e)
-{
-    if (!holds(e) && e->done) {
-        xw__pend_retire(&c->in.pend, e);
-        xw__pend_trim(&c->in.pend);
-    }
-}
-
-/* Pops the entry's next packet (an inline reply moves to a record). */
-static struct xw_pkt *reply_pop(xw_connection_t *c, struct xw_pend *e)
-{
-    struct xw_pkt *p;
-    if (e->inl) {
-        p = xw__pkt_alloc(c, 32);
-        if (p) {
-            xw__pend_reply(e, XW_PKT_DATA(p));
-            p->len = 32;
-            p->seq = e->seq;
-            p->kind = XW_PKT_REPLY;
-        } else {
-            xw__conn_fail(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for a 32-byte reply");
-        }
-        e->inl = 0;
-        e->q = (struct xw_queue){0};
-    } else {
-        p = queue_pop(&e->q);
-    }
-    retire_if_empty(c, e);
-    return p;
-}
-
-/* Lock held. True when seq is not tracked and the socket has been lent, so its
- * answers, if any, are the other owner's (xw__lend_take): reply_wait's first round
- * for such a sequence, without its loop (Xlib's every reply comes this way). */
-static int lent_seq(xw_connection_t *c, uint64_t seq)
-{
-    if (XW_LIKELY(!c->lend.used) || xw__pend_find(&c->in.pend, seq))
-        return 0;
-    if (seq > c->out.flushed)
-        xw__out_flush_to(c, seq);
-    return 1;
-}
-
-int xw__in_reply(xw_connection_t *c, uint64_t seq, int64_t deadline, struct xw_pkt **pkt)
-{
-    struct xw_pend *e;
-    *pkt = NULL;
-    if (XW_UNLIKELY(lent_seq(c, seq)))
-        return xw__lend_take(c, seq, deadline, SIZE_MAX, NULL, pkt, NULL);
-    int r = reply_wait(c, seq, deadline, &e);
-    if (r == 1 && e)
-        *pkt = reply_pop(c, e);
-    else if (XW_UNLIKELY(r == 2))
-        return xw__lend_take(c, seq, deadline, SIZE_MAX, NULL, pkt, NULL);
-    return r;
-}
-
-/* The reply was delivered into the registered buffer: the entry, if nobody else
- * retired it meanwhile (another caller waiting for the same request), retires. */
-static __attribute__((noinline)) int into_taken(xw_connection_t *c, uint64_t seq)
-{
-    struct xw_pend *e = xw__pend_find(&c->in.pend, seq);
-    if (e)
-        retire_if_empty(c, e);
-    return 3;
-}
-
-/* What a reply wait that ended with r and *e hands a caller with cap bytes at buf:
- * returns as xw__in_reply_fit. */
-static inline __attribute__((always_inline)) int fit_take(xw_connection_t *c, int r, struct xw_pend *e, uint64_t seq,
-                                                          int64_t deadline, size_t cap, size_t *need,
-                                                          struct xw_pkt **pkt, void *buf)
-{
-    if (XW_UNLIKELY(r == 2))
-        return xw__lend_take(c, seq, deadline, cap, need, pkt, buf);
-    if (r != 1 || !e)
-        return r;
-    if (e->inl) { /* straight from the entry to the caller: no record */
-        if (cap < 32) {
-            *need = 32;
-            return -ENOSPC;
-        }
-        xw__pend_reply(e, buf);
-        e->inl = 0;
-        e->q = (struct xw_queue){0};
-        retire_if_empty(c, e);
-        return 2;
-    }
-    struct xw_pkt *p = e->q.head;
-    if (p && p->kind == XW_PKT_REPLY && p->len + p->nfds * sizeof(int) > cap) {
-        *need = p->len + p->nfds * sizeof(int);
-        return -ENOSPC;
-    }
-    *pkt = reply_pop(c, e);
-    return 1;
-}
-
-/* xw__in_reply_fit for a caller's buffer of cap bytes, offered for the reply while
- * it waits. */
-static __attribute__((noinline)) int fit_offer(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap,
-                                               size_t *need, struct xw_pkt **pkt, void *buf)
-{
-    struct xw_pend *e;
-    struct into_offer o = {buf, cap, 0};
-    int r = reply_wait_offer(c, seq, deadline, &e, &o);
-    if (o.reg && into_end(c, need))
-        return into_taken(c, seq);
-    return fit_take(c, r, e, seq, deadline, cap, need, pkt, buf);
-}
-
-/* Like xw__in_reply but leaves the packet queued when it needs more than cap bytes;
- * a reply held inline in its entry goes straight to buf (returns 2, 32 bytes). When
- * cap is not SIZE_MAX, buf has cap bytes and a reply arriving while this call waits
- * may be received straight into it: returns 3, *need its length. */
-int xw__in_reply_fit(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need,
-                     struct xw_pkt **pkt, void *buf)
-{
-    struct xw_pend *e;
-    *pkt = NULL;
-    if (XW_UNLIKELY(lent_seq(c, seq)))
-        return xw__lend_take(c, seq, deadline, cap, need, pkt, buf);
-    if (cap != SIZE_MAX)
-        return fit_offer(c, seq, deadline, cap, need, pkt, buf);
-    int r = reply_wait(c, seq, deadline, &e);
-    return fit_take(c, r, e, seq, deadline, cap, need, pkt, buf);
-}
-
-/* Lock held. Waits until the server has finished request seq, which has no
- * pending entry (an unchecked void request): a later packet must arrive. */
-static int done_wait(xw_connection_t *c, uint64_t seq)
-{
-    while (seq > xw__in_done_seq(&c->in)) {
-        if (c->error)
-            return -EPIPE;
-        xw__in_wait(c, -1);
-    }
-    return 1;
-}
-
-/* Lock held. Makes sure the server will tell when request seq is finished: a
- * sync after it unless a later reply-bearing request will tell (libxcb's rule),
- * and everything up to that request on the wire (it may sit in the buffer behind
- * a flushed seq). */
-static int ask_for_news(xw_connection_t *c, uint64_t seq)
-{
-    int r = seq > c->out.last_reply ? xw__out_sync(c) : 0;
-    return r < 0 ? r : xw__out_flush_to(c, c->out.last_reply);
-}
-
-/* Lock held. Waits until a void request is finished, as libxcb does for checked
- * and unchecked ones alike (callers use the check as a barrier). A checked
- * request's error is handed back; an unchecked one's went to the event queue. */
-int xw__in_check(xw_connection_t *c, uint64_t seq, struct xw_pkt **pkt)
-{
-    *pkt = NULL;
-    struct xw_pend *e = xw__pend_find(&c->in.pend, seq);
-    int tracked = e != NULL;
-    /* an entry retires only once finished, so without one done_seq says it */
-    int done = e ? e->done : seq <= xw__in_done_seq(&c->in);
-    /* after a connection error the waits below return at once (a checked
-     * request's error already read is still handed back) */
-    if (!done && !c->error && ask_for_news(c, seq) < 0 && !c->error)
-        return -ENOMEM; /* no room for the sync's entry: nothing would tell */
-    return tracked ? xw__in_reply(c, seq, -1, pkt) : done_wait(c, seq);
-}
-
-/* Lock held. The reply will be dropped on arrival (or now, if queued); with
- * keep_errors an error still reaches the event queue. */
-void xw__in_discard(xw_connection_t *c, uint64_t seq, int keep_errors)
-{
-    struct xw_pend *e = xw__pend_find(&c->in.pend, seq);
-    if (!e || (e->dead && !holds(e)))
-        return;
-    struct xw_pkt *p;
-    if (e->inl) {
-        e->inl = 0;
-        e->q = (struct xw_queue){0};
-    }
-    while ((p = queue_pop(&e->q))) {
-        if (p->kind == XW_PKT_ERROR && keep_errors) {
-            xw__queue_push(&c->in.events, p);
-            continue;
-        }
-        xw__close_fds((int *)(XW_PKT_DATA(p) + p->len), p->nfds);
-        xw__pkt_free(c, p);
-    }
-    xw__pend_retire(&c->in.pend, e);
-    e->flags |= XW_REQUEST_DISCARD_REPLY | (keep_errors ? XW_REQUEST_ERROR_TO_EVENTS : 0);
-    xw__pend_trim(&c->in.pend);
 }
 
 /* ---- events (used by event.c) ---- */
@@ -1179,11 +846,6 @@ int xw__in_queue_wait(xw_connection_t *c, struct xw_queue *q, int64_t deadline, 
         if (e == -ETIMEDOUT)
             return 0;
     }
-}
-
-struct xw_pkt *xw__queue_pop(struct xw_queue *q)
-{
-    return queue_pop(q);
 }
 
 void xw__queue_free(xw_connection_t *c, struct xw_queue *q)

@@ -342,7 +342,7 @@ struct xw_fd_batch {
  * hostile server needs more (the oldest parsed batch is then closed). */
 #define XW_FD_BATCHES 8u
 
-/* A caller blocked in xw_wait_for_reply_into on request seq (in.c's reply wait sets
+/* A caller blocked in xw_wait_for_reply_into on request seq (claim.c's reply wait sets
  * it while it waits, and clears it, under the lock, before the call returns, so no
  * byte is ever written to buf after that): the reply, once its header is read, goes
  * to buf rather than through a record. One at a time; other waiters take the record
@@ -779,6 +779,13 @@ void xw__out_queue_fd(xw_connection_t *c, int fd);
 /* in.c (lock held) */
 int xw__in_wait(xw_connection_t *c, int64_t deadline);
 int xw__in_read_nonblock(xw_connection_t *c);
+/* The rest of a half-received packet in one blocking read, when this thread may read
+ * into it unlocked (own: the packet goes into this very caller's registered buffer);
+ * 1 when it read. */
+int xw__in_fill_partial(xw_connection_t *c, int64_t deadline, int own);
+/* A record for a packet of need bytes bigger than the read buffer, where its rest is
+ * read (in->partial, in->pdata); 0 or -ENOMEM (the connection failed). */
+int xw__in_partial_record(xw_connection_t *c, size_t need);
 /* Every request up to the returned one is finished (lock held): any packet
  * finishes the requests before it, an error its own too. Worked out on demand from
  * what route keeps anyway, so the per-packet path stores nothing for it. */
@@ -787,7 +794,8 @@ static inline uint64_t xw__in_done_seq(const struct xw_in *in)
     uint64_t before = in->last_seq ? in->last_seq - 1 : 0;
     return in->err_seq > before ? in->err_seq : before;
 }
-/* The own socket's side of the transport seam's reading half (see the wrappers below). */
+/* The own socket's side of the transport seam's reading half (see the wrappers below):
+ * in.c tracks requests and waits for events, claim.c hands out replies and checks. */
 int xw__in_track(xw_connection_t *c, uint64_t seq, int flags, const struct xw_request *rq);
 uint64_t xw__in_widen(xw_connection_t *c, unsigned int seq);
 int xw__in_reply(xw_connection_t *c, uint64_t seq, int64_t deadline, struct xw_pkt **pkt);
@@ -875,7 +883,22 @@ static inline void xw__pend_retire(struct xw_pend_store *s, struct xw_pend *e)
     s->gone += e->done;
 }
 void xw__queue_push(struct xw_queue *q, struct xw_pkt *p);
-struct xw_pkt *xw__queue_pop(struct xw_queue *q);
+/* Takes the first packet off q (NULL: empty); the caller owns it then. */
+static inline struct xw_pkt *xw__queue_pop(struct xw_queue *q)
+{
+    struct xw_pkt *p = q->head;
+    if (p) {
+        q->head = p->next;
+        if (!q->head)
+            q->tail = NULL;
+    }
+    return p;
+}
+/* Something a caller can claim: a reply inline, or packets queued. */
+static inline int xw__pend_holds(const struct xw_pend *e)
+{
+    return e->inl || e->q.head;
+}
 void xw__queue_unlink(struct xw_queue *q, struct xw_pkt *prev, struct xw_pkt *p);
 int xw__in_wait_step(xw_connection_t *c, int64_t deadline, int *polled);
 void xw__queue_free(xw_connection_t *c, struct xw_queue *q);
