@@ -982,6 +982,20 @@ START_TEST(into_error_instead)
 END_TEST
 
 /* A big reply that brings an fd: the fd follows the bytes in the caller's buffer. */
+/* The fd stored at at (after a reply's bytes) is the write end of the pipe whose
+ * read end is rd: a byte written through it comes out there. Closes both. */
+static void check_passed_fd(const void *at, int rd, char ch)
+{
+    int fd;
+    memcpy(&fd, at, sizeof(fd));
+    ck_assert_int_eq(write(fd, &ch, 1), 1);
+    char got = 0;
+    ck_assert_int_eq(read(rd, &got, 1), 1);
+    ck_assert_int_eq(got, ch);
+    close(fd);
+    close(rd);
+}
+
 START_TEST(into_big_reply_with_fd)
 {
     static uint8_t buf[BIG_EXTRA + 64];
@@ -997,14 +1011,7 @@ START_TEST(into_big_reply_with_fd)
     close(p[1]);
     ck_assert_uint_eq(len, n + sizeof(int));
     check_big(buf, n);
-    int fd;
-    memcpy(&fd, buf + n, sizeof(fd));
-    ck_assert_int_eq(write(fd, "y", 1), 1);
-    char ch = 0;
-    ck_assert_int_eq(read(p[0], &ch, 1), 1);
-    ck_assert_int_eq(ch, 'y');
-    close(fd);
-    close(p[0]);
+    check_passed_fd(buf + n, p[0], 'y');
     ck_assert_uint_eq(big_records(), 0);
     ck_assert_int_eq(xw_connection_has_error(c), 0);
 }
@@ -1063,14 +1070,7 @@ START_TEST(into_big_reply_trickles)
         pthread_join(t.t, NULL);
         close(p[1]);
         check_big(r, n);
-        int fd;
-        memcpy(&fd, r + n, sizeof(fd));
-        ck_assert_int_eq(write(fd, "z", 1), 1);
-        char ch = 0;
-        ck_assert_int_eq(read(p[0], &ch, 1), 1);
-        ck_assert_int_eq(ch, 'z');
-        close(fd);
-        close(p[0]);
+        check_passed_fd(r + n, p[0], 'z');
         if (heap)
             free(r);
         ck_assert_int_eq(xw_connection_has_error(c), 0);
