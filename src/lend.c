@@ -77,9 +77,6 @@ int xw__lend_take_back(xw_connection_t *c)
     return c->error ? -EPIPE : 0;
 }
 
-/* Lock held. Whether seq, which xwire's pending ring does not track, is the owner's;
- * if so *e is a finished entry with the flags of the owner's turn (routing then
- * leaves the ring alone). */
 /* The owner's turn that sent seq, or NULL. */
 static const struct xw_lend_range *range_of(const struct xw_lend *l, uint64_t seq)
 {
@@ -89,6 +86,9 @@ static const struct xw_lend_range *range_of(const struct xw_lend *l, uint64_t se
     return NULL;
 }
 
+/* Lock held. Whether seq, which xwire's pending ring does not track, is the owner's;
+ * if so *e is a finished entry with the flags of the owner's turn (routing then
+ * leaves the ring alone). */
 int xw__lend_owner(xw_connection_t *c, uint64_t seq, struct xw_pend *e)
 {
     const struct xw_lend_range *r = range_of(&c->lend, seq);
