@@ -186,9 +186,7 @@ static int slot_take(xw_connection_t *c, uint64_t seq, size_t cap, size_t *need,
     }
     if (!buf)
         return spill(c) < 0 ? -EPIPE : stash_take(c, seq, cap, need, pkt);
-    memcpy(buf, l->last.bytes, 32);
-    l->last.full = 0;
-    return 2;
+    return xw__lend_slot_give(l, buf);
 }
 
 /* Lock held. libxcb's answer for a request xwire does not track: its next stashed

@@ -981,6 +981,15 @@ int xw__lend_take(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap
 
 int xw__lend_wait(xw_connection_t *c, uint64_t seq, int64_t deadline, void *buf, struct xw_pkt **pkt);
 
+/* Lock held. The slot's reply (lend.last, full) to the caller's 32 bytes at buf; the
+ * slot is empty afterwards. Returns 2, as xw__reply_take_fit for a reply in buf. */
+static inline int xw__lend_slot_give(struct xw_lend *l, void *buf)
+{
+    memcpy(buf, l->last.bytes, 32);
+    l->last.full = 0;
+    return 2;
+}
+
 /* Lock held, the socket lent at some time (lend.used). A heap-form claim of
  * request seq (buf: 32 bytes) straight from the owner's side when nothing of
  * xwire's own is tracked (each of Xlib's claims): the slot's reply, "finished,
@@ -991,11 +1000,8 @@ static inline int xw__lend_claim(xw_connection_t *c, uint64_t seq, int64_t deadl
     struct xw_lend *l = &c->lend;
     if (c->in.pend.n || l->stash.head)
         return 4;
-    if (l->last.full && l->last.seq == seq) {
-        memcpy(buf, l->last.bytes, 32);
-        l->last.full = 0;
-        return 2;
-    }
+    if (l->last.full && l->last.seq == seq)
+        return xw__lend_slot_give(l, buf);
     if (seq && seq <= xw__in_done_seq(&c->in))
         return 1;
     return xw__lend_wait(c, seq, deadline, buf, pkt);
