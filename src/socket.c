@@ -119,9 +119,16 @@ static int open_tcp(const char *host, const char *protocol, int display, char *w
 }
 
 /* Local socket: abstract first, then the file, then (only for a bare ":N") TCP on
- * localhost — the order libxcb uses. */
+ * localhost — the order libxcb uses. A protocol other than "unix" reaches no local
+ * socket, so "tcp/:0" and "tcp/unix:0" fail as they do with libxcb rather than
+ * quietly connecting through the local socket. */
 static int open_local(const char *host, const char *protocol, int display, char *why, size_t whycap)
 {
+    if (protocol && strcmp(protocol, "unix") != 0) {
+        snprintf(why, whycap, "protocol \"%s\" cannot reach the local display %s:%d (only \"unix\" can)", protocol,
+                 *host ? host : "", display);
+        return -EPROTONOSUPPORT;
+    }
     char path[64];
     snprintf(path, sizeof(path), XW_UNIX_BASE "%d", display);
     int fd = open_unix(path, 1);

@@ -1,7 +1,13 @@
-/* test_display.c — xw_parse_display against the installed libxcb's xcb_parse_display. */
+/* test_display.c — display names: xw_parse_display and what xw_connect reaches, against the installed libxcb. */
 #include <check.h>
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
 #include <xcb/xcb.h>
 
 #include <xw/xw.h>
@@ -108,6 +114,39 @@ START_TEST(connect_reports_parse_and_socket_errors)
 }
 END_TEST
 
+/* A protocol other than "unix" with a local display ("tcp/:N", "tcp/unix:N") reaches
+ * no local socket in libxcb: the connection fails and nothing connects. A listener on
+ * the display's abstract name shows whether anything tried. */
+static const char *const foreign_protocol[] = {"tcp", "inet", "inet6", "foo", "localhost"};
+
+START_TEST(protocol_other_than_unix_reaches_no_local_socket)
+{
+    int dpy = 30000 + (int)(getpid() % 20000);
+    int lfd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    ck_assert_int_ge(lfd, 0);
+    struct sockaddr_un sun = {.sun_family = AF_UNIX};
+    int n = snprintf(sun.sun_path + 1, sizeof(sun.sun_path) - 1, "/tmp/.X11-unix/X%d", dpy);
+    socklen_t len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + (size_t)n);
+    ck_assert_int_eq(bind(lfd, (struct sockaddr *)&sun, len), 0);
+    ck_assert_int_eq(listen(lfd, 8), 0);
+    for (int host = 0; host < 2; host++) {
+        char name[64];
+        snprintf(name, sizeof name, "%s/%s:%d", foreign_protocol[_i], host ? "unix" : "", dpy);
+        xcb_connection_t *xc = xcb_connect(name, NULL);
+        ck_assert_msg(xcb_connection_has_error(xc), "libxcb changed: connects to \"%s\"", name);
+        xcb_disconnect(xc);
+        xw_connection_t *c = xw_connect(name, NULL);
+        ck_assert_msg(xw_connection_has_error(c) == XW_CONN_ERROR, "\"%s\": error %d", name,
+                      xw_connection_has_error(c));
+        ck_assert_ptr_nonnull(strstr(xw_connection_error_string(c), "only \"unix\""));
+        xw_disconnect(c);
+        ck_assert_int_lt(accept(lfd, NULL, NULL), 0);
+        ck_assert_int_eq(errno, EAGAIN);
+    }
+    close(lfd);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = xwtest_suite("display");
@@ -119,6 +158,8 @@ int main(void)
     tcase_add_test(tc, null_and_empty_use_display_env);
     tcase_add_test(tc, screen_pointer_optional);
     tcase_add_test(tc, connect_reports_parse_and_socket_errors);
+    tcase_add_loop_test(tc, protocol_other_than_unix_reaches_no_local_socket, 0,
+                        (int)(sizeof(foreign_protocol) / sizeof(foreign_protocol[0])));
     suite_add_tcase(s, tc);
     return xwtest_run(s);
 }
