@@ -2,6 +2,9 @@
  * connection error codes, and the entry points xwire's extension libraries need. */
 #include "xwint.h"
 
+#include <errno.h>
+#include <unistd.h>
+
 #include <xw/xproto.h>
 #include <xw/xproto_priv.h> /* xw__str_walk */
 
@@ -36,6 +39,33 @@ long xwire_private_str_walk(const char *b, size_t avail, int stop)
 void xwire_private_ext_register(struct xw_ext_reg *r)
 {
     xw__ext_register(r);
+}
+
+/* libxcb writes a refused setup's reason to stderr as the server sent it, then a
+ * newline: for Failed the reason's own length, for Authenticate the whole rest of
+ * the reply, padding and all. Programs show it ("Invalid MIT-MAGIC-COOKIE-1 key")
+ * before their own message. len >= 8: xw__setup_handshake read the 8-byte header
+ * and the 4 * length bytes it announced. */
+static void write_stderr(const uint8_t *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(STDERR_FILENO, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return;
+        p += w;
+        n -= (size_t)w;
+    }
+}
+
+void xw__setup_refused_shown(const uint8_t *s, size_t len)
+{
+    size_t n = len - 8;
+    if (s[0] == 0 && s[1] < n)
+        n = s[1];
+    write_stderr(s + 8, n);
+    write_stderr((const uint8_t *)"\n", 1);
 }
 
 /** libxcb's xcb_connection_has_error(): xwire's code, with the codes libxcb does not

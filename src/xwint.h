@@ -210,6 +210,12 @@ struct xw_request {
 _Static_assert(sizeof(xw_protocol_request_t) == 24 && offsetof(struct xw_request, validate) == 24,
                "xwire's facts must fit in the padding of libxcb's 24 bytes");
 
+/* Defined only in libxcb.so.1 built from xwire (libxcb/core.c), where a refused
+ * setup's reason goes to stderr as libxcb writes it; the library itself never prints,
+ * so everywhere else this weak, hidden reference stays NULL. s: the whole setup
+ * reply (len bytes, owned by the connection), status 0 (Failed) or 2 (Authenticate). */
+void xw__setup_refused_shown(const uint8_t *s, size_t len) __attribute__((weak));
+
 /* ---- requests awaiting a reply, an error or a check (pend.c, routed by in.c) ---- */
 
 /* One request the connection tracks. 40 bytes: a 32-byte reply (nearly every reply)
