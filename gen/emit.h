@@ -1,44 +1,14 @@
-/* emit.h — shared by the emit stage: names of generated things and the expression context. */
+/* emit.h — stage 3's entry points: the xwire binding of a resolved description (emit.c) and its man
+ * pages (emit_man.c). They read the model only, never the XML. */
 #ifndef XWGEN_EMIT_H
 #define XWGEN_EMIT_H
 
 #include "model.h"
+#include "out.h"
 
-struct ectx {
-    struct emitter *e;
-    char *(*val)(struct ectx *x, struct field *f);  /* C value of a field (NULL: its C name) */
-    char *(*list)(struct ectx *x, struct field *f); /* C pointer to a list's first element */
-    void *data;
-    struct ectx *outer;   /* inside sumof: the enclosing context */
-    struct type *member;  /* inside sumof: the list element type, bound to xw_el */
-    const char *param_prefix; /* how a paramref with no field is spelled: "xw_v_" in walkers */
-};
-
-char *tname(struct emitter *e, struct type *t);
-char *tfunc(struct emitter *e, struct type *t, const char *suffix);
-char *tfunc2(struct emitter *e, struct type *t, const char *a, const char *b);
-char *ifunc(struct type *t, const char *a, const char *b);
-char *wiretype(struct emitter *e, struct type *t);
-int type_is_simple(const struct type *t);
-int pad_mask(const struct type *t);
-int wire_fixed_size(struct type *t);
-char *expr_c(struct ectx *x, struct expr *ex);
-
-void emit_struct(struct emitter *e, struct type *t);
-void emit_eventstruct(struct emitter *e, struct type *t);
-void emit_switches(struct emitter *e, struct type *t);
-void emit_struct_body(struct emitter *e, struct type *t, const char *kw, const char *name, int packed);
-
-/* walker: bounded size computation shared by _sizeof and validators */
-int walker_params(struct type *t, struct wparam **out);
-char *walker_name(struct emitter *e, struct type *t);
-/* 1 when t or a part of it has libxcb's C layout apart from the wire's (see emit_walk.c) */
-int layout_gap(struct type *t);
-void emit_walker(struct emitter *e, struct type *t);
-void emit_unpack(struct emitter *e, struct type *sw);
-void emit_serialize(struct emitter *e, struct type *sw);
-int serialize_pieces(struct type *sw);
-int switch_all_fixed(struct type *sw);
-void emit_switch_accessors(struct emitter *e, struct type *sw);
+/* The header, the source and the private header of m's binding, into *head, *src and *priv (empty on entry). */
+void emit_module(struct module *m, struct out *head, struct out *src, struct out *priv);
+/* One roff page per request of m, and alias pages, into dir. */
+void emit_man(struct module *m, const char *dir);
 
 #endif

@@ -2,7 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emit.h"
+#include "emit_int.h"
+#include "size.h"
 
 struct actx {
     struct type *t; /* the container R points to */

@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emit_int.h"
+#include "size.h"
 #include "testgen.h"
 
 static char *aname(struct ectx *x, struct field *f)

@@ -4,7 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "testgen.h"
+#include "emit_decode.h"
+#include "emit_int.h"
+#include "names.h"
+#include "size.h"
 
 /* libxcb's twin of an xw_ name */
 static char *xcb(const char *xw)
@@ -149,7 +152,7 @@ struct hstate {
 };
 
 /* Each compared function once in the list the test checks off. */
-static void named(struct hcases *hc, const char *kind, const char *fn)
+static void list_helper(struct hcases *hc, const char *kind, const char *fn)
 {
     if (once(hc->named, fn))
         out_printf(hc->names, "        { %s, \"%s\" },\n", kind, fn);
@@ -160,7 +163,7 @@ static char *emit_hc(struct hstate *h, struct type *t, struct type *nt, const ch
 static void call_sizeof(struct hstate *h, struct out *o, const char *what, const char *sz, const char *buf, const char *args)
 {
     char *x = xcb(sz);
-    named(h->hc, "DB_SIZEOF", sz);
+    list_helper(h->hc, "DB_SIZEOF", sz);
     out_printf(o, "    db_fn(r, DB_SIZEOF, \"%s\");\n    db_int(r, \"%s %s\", %s(%s%s), %s(%s%s));\n", sz, what, sz + 3, x, buf,
                args, sz, buf, args);
     free(x);
@@ -287,8 +290,8 @@ static void hc_switch(struct hstate *h, struct out *o, struct type *sw)
     char *tn = tname(e, sw), *un = tfunc(e, sw, "unpack"), *se = tfunc(e, sw, "serialize"), *sz = tfunc(e, sw, "sizeof");
     char *xun = xcb(un), *xse = xcb(se), *pa = param_list(sw, 0);
     out_printf(o, "    xcb%s xa;\n    %s wa;\n    memset(&xa, 0, sizeof(xa));\n    memset(&wa, 0, sizeof(wa));\n", tn + 2, tn);
-    named(h->hc, "DB_UNPACK", un);
-    named(h->hc, "DB_SERIALIZE", se);
+    list_helper(h->hc, "DB_UNPACK", un);
+    list_helper(h->hc, "DB_SERIALIZE", se);
     out_printf(o, "    db_fn(r, DB_UNPACK, \"%s\");\n    int xn = %s(b%s, &xa), wn = %s(b%s, &wa);\n"
                   "    db_int(r, \"%s returns\", xn, wn);\n",
                un, xun, pa, un, pa, un + 3);
@@ -427,7 +430,7 @@ static void request_case(struct hcases *hc, struct type *req)
     for (int k = 0; k < req->nfields; k++)
         if (req->fields[k]->synth && !req->fields[k]->wire)
             out_printf(&args, ", (uint32_t)r->calclen");
-    named(hc, "DB_SIZEOF", sz);
+    list_helper(hc, "DB_SIZEOF", sz);
     out_printf(hc->cases, "    db_fn(r, DB_SIZEOF, \"%s\");\n    db_int(r, \"%s\", %s(r->buf%s), %s(r->buf%s));\n}\n", sz, sz + 3, xsz,
                args.buf, sz, args.buf);
     out_printf(hc->tab, "    { \"%s\", \"%s request\", %s_req, 0, 0 },\n", e->m->is_ext ? e->m->ext_name : "core", req->name, sz);

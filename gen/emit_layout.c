@@ -2,6 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emit_int.h"
+#include "size.h"
 #include "testgen.h"
 
 static char *xcb_name(const char *xw)

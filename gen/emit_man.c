@@ -1,12 +1,14 @@
 /* emit_man.c — man pages: one roff page per request from its <doc> text and its declarations, plus alias pages. */
 #include <dirent.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "emit.h"
+#include "emit_int.h"
 
 /* A function the header declares for a request: its prototype and its name. */
 struct proto {

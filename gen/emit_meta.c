@@ -2,7 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emit.h"
+#include "emit_int.h"
+#include "names.h"
 
 static void name_table(struct emitter *e, const char *var, enum type_kind kind, int xge, int *count)
 {

@@ -2,7 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emit.h"
+#include "emit_int.h"
+#include "names.h"
+#include "size.h"
 
 static int has_switch(struct type *t)
 {

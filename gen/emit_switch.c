@@ -3,7 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emit.h"
+#include "emit_int.h"
+#include "size.h"
 
 /* The outermost switch and the container holding it. */
 static struct type *top_switch(struct type *sw)

@@ -2,7 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emit.h"
+#include "emit_int.h"
+#include "names.h"
+#include "size.h"
 
 /* ---- enums and simple types ---- */
 
@@ -27,7 +29,7 @@ void emit_enum(struct emitter *e, struct type *t)
     free(tn);
 }
 
-void emit_iterator(struct emitter *e, struct type *t)
+static void emit_iterator(struct emitter *e, struct type *t)
 {
     struct out *h = &e->htypes, *f = &e->hfuncs, *c = &e->c;
     char *tn = tname(e, t), *it = tfunc(e, t, "iterator_t"), *next = tfunc(e, t, "next"), *end = tfunc(e, t, "end");
@@ -130,7 +132,7 @@ void emit_struct_body(struct emitter *e, struct type *t, const char *kw, const c
 }
 
 /* A switch becomes a struct of all its cases' fields, variable ones as pointers. */
-void emit_switch_type(struct emitter *e, struct type *sw)
+static void emit_switch_type(struct emitter *e, struct type *sw)
 {
     char *tn = tname(e, sw);
     struct out *h = &e->htypes;

@@ -3,7 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emit.h"
+#include "emit_int.h"
+#include "size.h"
 
 int walker_params(struct type *t, struct wparam **out)
 {

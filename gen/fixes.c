@@ -2,7 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model.h"
+#include "fixes.h"
+#include "xml.h"
 
 /* Each: in description `header`, inside request `request`, the list `list` is
  * followed by the padding the protocol has and the XML lacks. Why, each time:

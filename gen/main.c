@@ -3,7 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model.h"
+#include "driver.h"
+#include "emit.h"
 
 static void usage(void)
 {

@@ -1,29 +1,12 @@
-/* model.h — xwgen's plain model of an xcb-proto description: XML nodes, types, fields, expressions. */
+/* model.h — xwgen's plain model of an xcb-proto description: types, fields, expressions, modules.
+ * Data only: the stages that build it (parse, resolve) and read it (emit) declare their own functions. */
 #ifndef XWGEN_MODEL_H
 #define XWGEN_MODEL_H
 
-#include <stddef.h>
-#include <stdio.h>
+#include "diag.h"
 
-struct loc {
-    const char *file;
-    int line;
-};
-
-/* ---- stage 0: the XML as a tree (parse.c) ---- */
-
-struct xnode {
-    struct loc loc;
-    char *tag;
-    char **attrs; /* name, value, name, value, ..., NULL */
-    char *text;   /* concatenated character data, trimmed */
-    struct xnode **kids;
-    int nkids;
-};
-
-const char *xattr(const struct xnode *n, const char *name);
-
-/* ---- stage 1: the model ---- */
+/* The XML element a model node was built from (xml.h); the model only points at it. */
+struct xnode;
 
 enum expr_kind {
     EX_NUM,
@@ -213,6 +196,7 @@ struct module {
     struct type **types; /* document order, as declared at top level */
     int ntypes;
     struct xnode *root;
+    struct loc loc;       /* its <xcb> element: where diagnostics about the whole description point */
     int parsed, resolved;
     struct counts counts; /* constructs in this file alone */
     struct world *world;  /* the descriptions loaded with this one */
@@ -224,83 +208,5 @@ struct world {
     int nmods;
     struct type *prims[16]; /* one per entry of resolve.c's table, made on first use */
 };
-
-/* diag.c */
-void fail(struct loc loc, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
-void *xmalloc(size_t n);
-void *xcalloc(size_t n, size_t m);
-void *xrealloc(void *p, size_t n);
-char *xstrdup(const char *s);
-char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-#define PUSH(arr, n, v)                                                                                          \
-    do {                                                                                                         \
-        (arr) = xrealloc((arr), sizeof(*(arr)) * (size_t)((n) + 1));                                              \
-        (arr)[(n)++] = (v);                                                                                      \
-    } while (0)
-
-/* parse.c */
-struct xnode *xml_load(const char *path);
-struct module *module_load(struct world *w, const char *dir, const char *header, const char *path);
-void model_build(struct module *m);
-
-/* driver.c */
-struct out;
-struct module *load_description(struct world *w, const char *incdir, const char *path);
-void write_out(const char *dir, const char *path, struct out *o);
-
-/* fixes.c */
-void description_fixes(struct xnode *root);
-
-/* resolve.c */
-void module_resolve(struct module *m);
-struct type *lookup_type(struct module *m, const char *name, struct loc loc);
-int type_fixed(const struct type *t);
-int field_fixed(const struct field *f);
-int field_size(const struct field *f);
-int c_align(const struct type *t);
-int c_size(const struct type *t);
-int c_packed(const struct type *t);
-
-/* wparams.c */
-void module_wparams(struct module *m);
-
-/* names.c */
-char *cname_item(const char *s);
-char *cname_join(struct module *m, char **path, int n, const char *suffix);
-char *cname_upper(const char *s);
-const char *cfield_name(const char *name);
-char *name_suffix(const char *base, const char *a, const char *b);
-void type_names(struct type *t);
-char *cxx_field_name(const char *cname);
-
-/* emit*.c */
-struct out {
-    char *buf;
-    size_t len, cap;
-};
-void out_printf(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void out_append(struct out *dst, const struct out *src);
-
-struct emitter {
-    struct module *m;
-    struct out htypes; /* header: types */
-    struct out hfuncs; /* header: prototypes */
-    struct out c;      /* source */
-    struct out hpriv;  /* private header: walkers and putters the library's .c files share */
-    int tmpcount;
-};
-void emit_module(struct module *m, struct out *head, struct out *src, struct out *priv);
-void emit_type(struct emitter *e, struct type *t);
-void emit_enum(struct emitter *e, struct type *t);
-void emit_simple(struct emitter *e, struct type *t);
-void emit_iterator(struct emitter *e, struct type *t);
-void emit_accessors(struct emitter *e, struct type *t, struct type *owner);
-void emit_event(struct emitter *e, struct type *t);
-void emit_error(struct emitter *e, struct type *t);
-void emit_request(struct emitter *e, struct type *t);
-void emit_switch_type(struct emitter *e, struct type *sw);
-void emit_meta(struct emitter *e);
-void emit_doc(struct out *o, const struct doc *d, const char *indent);
-void emit_man(struct module *m, const char *dir);
 
 #endif

@@ -4,7 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model.h"
+#include "names.h"
+#include "out.h"
 
 /* Splits "GetScreenInfo" into "Get_Screen_Info", "DECnet" into "decnet": runs of
  * [A-Z0-9][a-z]+, [A-Z0-9]+ not followed by [a-z], and [a-z]+ are joined with '_'. */

@@ -1,117 +1,11 @@
-/* parse.c — stage 1: read an xcb-proto XML file with expat into a node tree, then into the plain model. */
-#include <ctype.h>
-#include <expat.h>
+/* parse.c — stage 1, second half: the node tree of one description into the plain model. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "model.h"
-
-/* ---- XML to node tree ---- */
-
-struct xml_state {
-    XML_Parser p;
-    const char *file;
-    struct xnode **stack;
-    int depth;
-    struct xnode *root;
-    char *text;
-    size_t textlen;
-};
-
-const char *xattr(const struct xnode *n, const char *name)
-{
-    for (char **a = n->attrs; a && *a; a += 2)
-        if (!strcmp(a[0], name))
-            return a[1];
-    return NULL;
-}
-
-static void on_start(void *ud, const XML_Char *tag, const XML_Char **attrs)
-{
-    struct xml_state *s = ud;
-    struct xnode *n = xcalloc(1, sizeof(*n));
-    n->loc.file = s->file;
-    n->loc.line = (int)XML_GetCurrentLineNumber(s->p);
-    n->tag = xstrdup(tag);
-    int na = 0;
-    while (attrs[na])
-        na++;
-    n->attrs = xcalloc((size_t)na + 1, sizeof(char *));
-    for (int i = 0; i < na; i++)
-        n->attrs[i] = xstrdup(attrs[i]);
-    if (s->depth > 0) {
-        struct xnode *parent = s->stack[s->depth - 1];
-        PUSH(parent->kids, parent->nkids, n);
-    } else {
-        s->root = n;
-    }
-    s->stack = xrealloc(s->stack, sizeof(*s->stack) * (size_t)(s->depth + 1));
-    s->stack[s->depth++] = n;
-    s->textlen = 0;
-}
-
-static char *trimmed(const char *s, size_t len)
-{
-    while (len && isspace((unsigned char)*s))
-        s++, len--;
-    while (len && isspace((unsigned char)s[len - 1]))
-        len--;
-    char *r = xmalloc(len + 1);
-    memcpy(r, s, len);
-    r[len] = 0;
-    return r;
-}
-
-static void on_end(void *ud, const XML_Char *tag)
-{
-    struct xml_state *s = ud;
-    (void)tag;
-    struct xnode *n = s->stack[--s->depth];
-    if (!n->nkids || s->textlen)
-        n->text = trimmed(s->text ? s->text : "", s->textlen);
-    s->textlen = 0;
-}
-
-static void on_text(void *ud, const XML_Char *txt, int len)
-{
-    struct xml_state *s = ud;
-    s->text = xrealloc(s->text, s->textlen + (size_t)len + 1);
-    memcpy(s->text + s->textlen, txt, (size_t)len);
-    s->textlen += (size_t)len;
-}
-
-struct xnode *xml_load(const char *path)
-{
-    struct loc loc = { path, 0 };
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        fail(loc, "cannot open: %m");
-    struct xml_state s = { .file = xstrdup(path) };
-    s.p = XML_ParserCreate(NULL);
-    XML_SetUserData(s.p, &s);
-    XML_SetElementHandler(s.p, on_start, on_end);
-    XML_SetCharacterDataHandler(s.p, on_text);
-    char buf[65536];
-    size_t n;
-    do {
-        n = fread(buf, 1, sizeof(buf), f);
-        if (XML_Parse(s.p, buf, (int)n, n == 0) == XML_STATUS_ERROR) {
-            loc.line = (int)XML_GetCurrentLineNumber(s.p);
-            fail(loc, "%s", XML_ErrorString(XML_GetErrorCode(s.p)));
-        }
-    } while (n > 0);
-    fclose(f);
-    XML_ParserFree(s.p);
-    if (!s.root || strcmp(s.root->tag, "xcb"))
-        fail(s.root ? s.root->loc : loc, "root element must be <xcb>");
-    free(s.stack);
-    free(s.text);
-    return s.root;
-}
-
-/* ---- node tree to model ---- */
+#include "names.h"
+#include "parse.h"
+#include "xml.h"
 
 static const char *need_attr(const struct xnode *n, const char *name)
 {
@@ -496,6 +390,7 @@ void model_build(struct module *m)
 {
     struct xnode *r = m->root;
     const char *h = need_attr(r, "header");
+    m->loc = r->loc;
     m->header = xstrdup(h);
     m->xname = xattr(r, "extension-xname") ? xstrdup(xattr(r, "extension-xname")) : NULL;
     m->is_ext = m->xname != NULL;
@@ -518,30 +413,4 @@ void model_build(struct module *m)
             PUSH(m->types, m->ntypes, t);
     }
     m->parsed = 1;
-}
-
-/* path: the file itself, or NULL to find header.xml in dir; its imports come from dir.
- * A description already in w is not loaded again. */
-struct module *module_load(struct world *w, const char *dir, const char *header, const char *path)
-{
-    for (int i = 0; i < w->nmods; i++)
-        if (!strcmp(w->mods[i]->header, header))
-            return w->mods[i];
-    struct module *m = xcalloc(1, sizeof(*m));
-    m->world = w;
-    m->file = path ? xstrdup(path) : xasprintf("%s/%s.xml", dir, header);
-    m->root = xml_load(m->file);
-    description_fixes(m->root);
-    model_build(m);
-    if (strcmp(m->header, header))
-        fail(m->root->loc, "header '%s' does not match file name '%s'", m->header, header);
-    PUSH(w->mods, w->nmods, m);
-    for (int i = 0; i < m->nimports; i++) {
-        char *ip = xasprintf("%s/%s.xml", dir, m->imports[i].header);
-        if (access(ip, R_OK))
-            fail(m->imports[i].loc, "cannot read imported description '%s'", m->imports[i].header);
-        free(ip);
-        m->imports[i].mod = module_load(w, dir, m->imports[i].header, NULL);
-    }
-    return m;
 }

@@ -2,7 +2,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model.h"
+#include "names.h"
+#include "resolve.h"
+#include "size.h"
+#include "wparams.h"
 
 struct prim {
     const char *xml, *c;
@@ -95,50 +98,12 @@ static struct type *lookup(struct module *m, const char *name, struct loc loc, i
     return t;
 }
 
-struct type *lookup_type(struct module *m, const char *name, struct loc loc)
+static struct type *lookup_type(struct module *m, const char *name, struct loc loc)
 {
     return lookup(m, name, loc, 0);
 }
 
-/* ---- sizes ---- */
-
 static void resolve_type(struct type *t);
-
-int field_fixed(const struct field *f)
-{
-    switch (f->kind) {
-    case FK_PAD:
-        return f->pad_align == 0;
-    case FK_SWITCH:
-        return 0;
-    case FK_FD:
-        return 1;
-    case FK_LIST:
-        return f->nmemb > 0;
-    default:
-        return type_fixed(f->type);
-    }
-}
-
-int type_fixed(const struct type *t)
-{
-    return t->size >= 0;
-}
-
-/* Bytes a fixed field takes on the wire (0 for fds, which are not on the wire). */
-int field_size(const struct field *f)
-{
-    switch (f->kind) {
-    case FK_PAD:
-        return f->pad_bytes;
-    case FK_FD:
-        return 0;
-    case FK_LIST:
-        return f->nmemb * f->type->size;
-    default:
-        return f->type->size;
-    }
-}
 
 /* ---- protocol header fields ---- */
 
@@ -646,7 +611,7 @@ static void mark_new_ids(struct module *m)
             continue;
         struct type *t = find_request(m, new_ids[i].request);
         if (!t)
-            fail(m->root->loc, "new-id table: %s has no request %s", m->header, new_ids[i].request);
+            fail(m->loc, "new-id table: %s has no request %s", m->header, new_ids[i].request);
         for (int k = 0; k < t->nfields && !t->new_id; k++)
             if (t->fields[k]->visible && !strcmp(t->fields[k]->name, new_ids[i].field))
                 t->new_id = t->fields[k];
@@ -697,65 +662,4 @@ void module_resolve(struct module *m)
     mark_new_ids(m);
     module_wparams(m);
     mark_multi_replies(m);
-}
-
-/* Size of the C struct the generator declares for t (natural alignment), so senders
- * know when it has padding the wire does not. */
-int c_align(const struct type *t)
-{
-    switch (t->kind) {
-    case TK_PRIM:
-        return t->size > 8 ? 8 : t->size;
-    case TK_XID:
-    case TK_XIDUNION:
-        return 4;
-    case TK_TYPEDEF:
-        return c_align(t->target);
-    default: {
-        int a = 1;
-        for (int i = 0; i < t->nfields; i++) {
-            struct field *f = t->fields[i];
-            if (!f->wire || !field_fixed(f) || f->kind == FK_SWITCH)
-                continue;
-            int fa = f->kind == FK_PAD ? 1 : c_align(f->type);
-            a = fa > a ? fa : a;
-        }
-        return a;
-    }
-    }
-}
-
-/* A generic event whose 64-bit members follow full_sequence is packed, as in libxcb. */
-int c_packed(const struct type *t)
-{
-    if (t->kind != TK_EVENT || !t->xge)
-        return 0;
-    int after = 0;
-    for (int i = 0; i < t->nfields; i++) {
-        struct field *f = t->fields[i];
-        if (f->wire == 2)
-            after = 1;
-        else if (after && f->type && f->type->size == 8 && (f->type->kind == TK_PRIM || f->type->kind == TK_TYPEDEF))
-            return 1;
-    }
-    return 0;
-}
-
-int c_size(const struct type *t)
-{
-    if (t->kind != TK_STRUCT && t->kind != TK_REQUEST && t->kind != TK_REPLY && t->kind != TK_EVENT &&
-        t->kind != TK_ERROR && t->kind != TK_UNION)
-        return t->size;
-    int off = 0;
-    for (int i = 0; i < t->nfields; i++) {
-        struct field *f = t->fields[i];
-        if (!f->wire || !field_fixed(f))
-            continue;
-        int fa = f->kind == FK_PAD || c_packed(t) ? 1 : c_align(f->type);
-        int fs = f->kind == FK_PAD ? f->pad_bytes : f->kind == FK_LIST ? f->nmemb * c_size(f->type) : c_size(f->type);
-        off = (off + fa - 1) / fa * fa;
-        off = t->kind == TK_UNION ? (fs > off ? fs : off) : off + fs;
-    }
-    int a = c_packed(t) ? 1 : c_align(t);
-    return (off + a - 1) / a * a;
 }

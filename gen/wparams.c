@@ -2,9 +2,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model.h"
+#include "names.h"
+#include "wparams.h"
 
-static int walker_params(struct type *t, struct wparam **out);
+static int params_of(struct type *t, struct wparam **out);
 
 static int owned(struct type *t, struct field *f)
 {
@@ -61,7 +62,7 @@ static void collect_expr(struct type *t, struct expr *x, struct wparam **ps, int
 static void collect_sub(struct type *t, struct type *sub, struct wparam **ps, int *n)
 {
     struct wparam *sp;
-    int sn = walker_params(sub, &sp);
+    int sn = params_of(sub, &sp);
     for (int i = 0; i < sn; i++) {
         struct field *f = sp[i].field;
         if (f && owned(t, f))
@@ -124,7 +125,7 @@ static void type_wparams(struct type *t)
     collect_type(t, &t->wparams, &t->nwparams);
 }
 
-static int walker_params(struct type *t, struct wparam **out)
+static int params_of(struct type *t, struct wparam **out)
 {
     type_wparams(t);
     *out = t->wparams;

@@ -1,9 +1,10 @@
-/* testgen.c — xwgen-test: from the model xwgen builds, the files the test suites compile against libxcb
+/* xwgen_test.c — xwgen-test: from the model xwgen builds, the files the test suites compile against libxcb
  * (layout, conformance and decode cases). Built for the tests only; not part of the product's xwgen. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "driver.h"
 #include "testgen.h"
 
 static void usage(void)

@@ -1,0 +1,75 @@
+/* emit_int.h — what the emitters share inside stage 3 (and the test back ends, which emit beside it):
+ * the emitter's buffers, the expression context, and one function per construct. It reads the model
+ * only: the earlier stages' headers stay out. Every char * returned is malloc'd, the caller's to free. */
+#ifndef XWGEN_EMIT_INT_H
+#define XWGEN_EMIT_INT_H
+
+#include "model.h"
+#include "out.h"
+
+struct emitter {
+    struct module *m;
+    struct out htypes; /* header: types */
+    struct out hfuncs; /* header: prototypes */
+    struct out c;      /* source */
+    struct out hpriv;  /* private header: walkers and putters the library's .c files share */
+    int tmpcount;
+};
+
+struct ectx {
+    struct emitter *e;
+    char *(*val)(struct ectx *x, struct field *f);  /* C value of a field (NULL: its C name) */
+    char *(*list)(struct ectx *x, struct field *f); /* C pointer to a list's first element */
+    void *data;
+    struct ectx *outer;   /* inside sumof: the enclosing context */
+    struct type *member;  /* inside sumof: the list element type, bound to xw_el */
+    const char *param_prefix; /* how a paramref with no field is spelled: "xw_v_" in walkers */
+};
+
+/* ---- C spellings (emit_c.c) ---- */
+
+char *tname(struct emitter *e, struct type *t);
+char *tfunc(struct emitter *e, struct type *t, const char *suffix);
+char *tfunc2(struct emitter *e, struct type *t, const char *a, const char *b);
+char *ifunc(struct type *t, const char *a, const char *b);
+char *wiretype(struct emitter *e, struct type *t);
+int type_is_simple(const struct type *t);
+int pad_mask(const struct type *t);
+char *expr_c(struct ectx *x, struct expr *ex);
+void emit_doc(struct out *o, const struct doc *d, const char *indent);
+
+/* ---- types (emit_types.c) ---- */
+
+void emit_enum(struct emitter *e, struct type *t);
+void emit_simple(struct emitter *e, struct type *t);
+void emit_struct(struct emitter *e, struct type *t);
+void emit_eventstruct(struct emitter *e, struct type *t);
+void emit_event(struct emitter *e, struct type *t);
+void emit_error(struct emitter *e, struct type *t);
+void emit_switches(struct emitter *e, struct type *t);
+void emit_struct_body(struct emitter *e, struct type *t, const char *kw, const char *name, int packed);
+
+/* ---- walkers: bounded size computation shared by _sizeof and validators (emit_walk.c) ---- */
+
+int walker_params(struct type *t, struct wparam **out);
+char *walker_name(struct emitter *e, struct type *t);
+/* 1 when t or a part of it has libxcb's C layout apart from the wire's */
+int layout_gap(struct type *t);
+void emit_walker(struct emitter *e, struct type *t);
+void emit_unpack(struct emitter *e, struct type *sw);
+
+/* ---- switches (emit_switch.c) ---- */
+
+void emit_serialize(struct emitter *e, struct type *sw);
+int serialize_pieces(struct type *sw);
+int switch_all_fixed(struct type *sw);
+void emit_switch_accessors(struct emitter *e, struct type *sw);
+
+/* ---- accessors (emit_access.c), requests and replies (emit_request.c), tables (emit_meta.c) ---- */
+
+void emit_accessors(struct emitter *e, struct type *t, struct type *owner);
+void emit_request(struct emitter *e, struct type *t);
+int wire_fixed_size(struct type *t);
+void emit_meta(struct emitter *e);
+
+#endif
