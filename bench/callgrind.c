@@ -1,6 +1,7 @@
 /* callgrind.c — `xwbench --callgrind`: instructions per operation, counted by running single cases in a
  * child xwbench under valgrind's callgrind with instrumentation on only between meter_start and meter_stop. */
-#include "xwbench.h"
+#include "callgrind.h"
+#include "shim.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,7 +2,9 @@
  * client must hear back (setup, round trips, a few queries), discards the rest and streams events on
  * demand, so the benchmark sees the client's cost alone. They differ only in how they use the socket
  * (struct fake_io): the drain's big reads and batched writes, and the ways other servers do it. */
-#include "xwbench.h"
+#include "drain.h"
+#include "fdio.h"
+#include "inputs.h"
 
 #include <errno.h>
 #include <poll.h>

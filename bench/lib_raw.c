@@ -4,7 +4,11 @@
  * as xwire's read buffer, what receiving a stream costs the kernel alone; and GetProperty of 1 MiB in
  * three system calls per round trip, the floor of a big reply. libxcb only does the connection setup
  * (and, on Xvfb, creates the window the events are sent to or the property is read from). */
-#include "xwbench.h"
+#include "bench.h"
+#include "drain.h"
+#include "fdio.h"
+#include "inputs.h"
+#include "meter.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,5 +1,8 @@
 /* lib_xlib.c — the benchmark cases for Xlib, each the idiomatic Xlib way to do what the libxcb case does. */
-#include "xwbench.h"
+#include "bench.h"
+#include "drain.h"
+#include "inputs.h"
+#include "meter.h"
 
 #include <X11/Xatom.h>
 #include <X11/Xlib.h>

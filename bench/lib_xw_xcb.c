@@ -7,7 +7,8 @@
 #include <xw/xproto.h>
 #include <xw/xw-xcb.h>
 
-#include "xwbench.h"
+#include "bench.h"
+#include "meter.h"
 
 #define LIB_NAME "xwire on xcb"
 

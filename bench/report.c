@@ -1,6 +1,6 @@
 /* report.c — turns the runs into the table (median [min–max] per case and library, ratios to libxcb)
  * and into results.csv, results.json and ratios.svg. */
-#include "xwbench.h"
+#include "report.h"
 
 #include <errno.h>
 #include <math.h>
@@ -75,7 +75,7 @@ static double ratio_to(const struct series *v, int n, const struct series *of, e
 
 static double ratio(const struct series *v, int n, const struct series *of, enum metric k)
 {
-    return ratio_to(v, n, of, k, lib_xcb.name);
+    return ratio_to(v, n, of, k, of->base);
 }
 
 /* ---- number formatting ---- */
@@ -174,7 +174,7 @@ static void table_row(FILE *f, const struct series *v, int n, const struct serie
     if (!isnan(own_cpu))
         fprintf(f, " (rate÷%s %.2f×, CPU÷%s %.2f×)", s->vs, own_rate, s->vs, own_cpu);
     /* and the floor, where the case has one: the raw client's rate in the same run */
-    double floor_rate = !s->vs && strcmp(s->lib, lib_raw.name) ? ratio_to(v, n, s, M_RATE, lib_raw.name) : NAN;
+    double floor_rate = !s->vs && strcmp(s->lib, s->floor) ? ratio_to(v, n, s, M_RATE, s->floor) : NAN;
     if (!isnan(floor_rate))
         fprintf(f, " (rate÷raw %.2f×)", floor_rate);
     fprintf(f, "%s\n", s->failed ? "  FAILED" : "");

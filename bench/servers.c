@@ -1,11 +1,13 @@
 /* servers.c — starts and stops the servers the cases run against: a real Xvfb, and the fake servers
  * of drain.c, each forked into its own process on a free display number. */
-#include "xwbench.h"
+#include "drain.h"
+#include "servers.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,31 +17,6 @@
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-/* Moves all len bytes or fails (EOF or an error); blocking, EINTR retried. */
-static int move_all(int fd, unsigned char *p, size_t len, int out)
-{
-    while (len) {
-        ssize_t n = out ? write(fd, p, len) : read(fd, p, len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return -1;
-        p += n;
-        len -= (size_t)n;
-    }
-    return 0;
-}
-
-int fd_write_all(int fd, const void *buf, size_t len)
-{
-    return move_all(fd, (unsigned char *)(uintptr_t)buf, len, 1); /* only read from */
-}
-
-int fd_read_all(int fd, void *buf, size_t len)
-{
-    return move_all(fd, buf, len, 0);
-}
 
 /* Servers still running, for cleanup from atexit and signal handlers. */
 static struct server *live[SERVER_COUNT];

@@ -1,7 +1,7 @@
 /* shim.c — the rows of the unmodified programs on xwire: a case of Xlib or libxcb run in a child xwbench
  * whose libxcb.so.1 is xwire's (libxcb/ in the build tree), so only the library path differs; and Xlib
  * on Debian's libxcb in a child as well, since a fresh process's heap is not the long-lived driver's. */
-#include "xwbench.h"
+#include "shim.h"
 
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -13,16 +13,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <xcb/xcb.h>
-
-/* The same binary code as the Xlib and libxcb rows (child_of's cases): the child
- * runs them, loaded against the shim. Xlib on xwire is compared with Xlib in a child
- * of its own: in the driver, Xlib's 1 MiB GetProperty replies reuse a heap earlier
- * cases grew (0.5 page faults per reply), in a fresh process each is a new mapping
- * (480 faults per reply on libxcb). */
-const struct library lib_xlib_child = {.name = "Xlib (child)", .child_of = &lib_xlib, .vs = "Xlib"};
-const struct library lib_xlib_xw = {
-    .name = "Xlib on xwire", .child_of = &lib_xlib, .on_shim = 1, .vs = "Xlib (child)"};
-const struct library lib_xcb_xw = {.name = "xcb_ on xwire", .child_of = &lib_xcb, .on_shim = 1, .vs = "xwire"};
 
 const char *shim_dir(void)
 {

@@ -1,6 +1,12 @@
 /* xwbench.c — the benchmark driver: starts Xvfb and the drain server, runs every case for every library
  * in alternation, checks each run's results, then prints the table and writes results/. */
-#include "xwbench.h"
+#include "bench.h"
+#include "callgrind.h"
+#include "inputs.h"
+#include "meter.h"
+#include "report.h"
+#include "servers.h"
+#include "shim.h"
 
 #include <getopt.h>
 #include <signal.h>
@@ -10,19 +16,6 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
-
-#include "alloc_count.h"
-
-#ifdef XWBENCH_CALLGRIND
-#include <valgrind/callgrind.h>
-#define INSTRUMENT_ON() CALLGRIND_START_INSTRUMENTATION
-#define INSTRUMENT_OFF() CALLGRIND_STOP_INSTRUMENTATION
-#else
-#define INSTRUMENT_ON() ((void)0)
-#define INSTRUMENT_OFF() ((void)0)
-#endif
-
-uint32_t bench_image[IMAGE_W * IMAGE_H];
 
 struct case_def {
     enum case_id id;
@@ -66,6 +59,16 @@ static const struct case_def cases[] = {
 };
 #define N_CASES (int)(sizeof cases / sizeof cases[0])
 
+/* The child rows (shim.c runs them): the same binary code as the Xlib and libxcb rows
+ * (child_of's cases), run in a child xwbench, on the shim for the "on xwire" rows. Xlib
+ * on xwire is compared with Xlib in a child of its own: in the driver, Xlib's 1 MiB
+ * GetProperty replies reuse a heap earlier cases grew (0.5 page faults per reply), in a
+ * fresh process each is a new mapping (480 faults per reply on libxcb). */
+static const struct library lib_xlib_child = {.name = "Xlib (child)", .child_of = &lib_xlib, .vs = "Xlib"};
+static const struct library lib_xlib_xw = {
+    .name = "Xlib on xwire", .child_of = &lib_xlib, .on_shim = 1, .vs = "Xlib (child)"};
+static const struct library lib_xcb_xw = {.name = "xcb_ on xwire", .child_of = &lib_xcb, .on_shim = 1, .vs = "xwire"};
+
 /* Alternation order within a round, rotated every round so that no library always
  * goes first (after a pause, or on a freshly warmed server). */
 static const struct library *const libraries[] = {&lib_xw,     &lib_xw_fast, &lib_xw_zc,   &lib_xw_xcb, &lib_xcb,
@@ -101,65 +104,6 @@ static const struct library *const curve_libs[] = {&lib_xw, &lib_xw_zc, &lib_xcb
 static struct series all[N_CASES * SERVER_COUNT * N_LIBS + N_DEPTHS * SERVER_COUNT * N_CURVE_LIBS];
 static int n_series;
 
-/* ---- measurement ---- */
-
-void meter_start(struct meter *m)
-{
-    m->server_cpu0 = m->server && !server_is_fake(m->server) ? server_cpu_seconds(m->server) : -1;
-    m->allocs0 = alloc_count_total();
-    getrusage(RUSAGE_SELF, &m->r0);
-    clock_gettime(CLOCK_MONOTONIC, &m->t0);
-    INSTRUMENT_ON();
-}
-
-void meter_stop(struct meter *m)
-{
-    INSTRUMENT_OFF();
-    clock_gettime(CLOCK_MONOTONIC, &m->t1);
-    getrusage(RUSAGE_SELF, &m->r1);
-    m->allocs1 = alloc_count_total();
-    m->server_cpu1 = m->server_cpu0 >= 0 ? server_cpu_seconds(m->server) : -1;
-}
-
-static double tv(struct timeval t)
-{
-    return (double)t.tv_sec + (double)t.tv_usec * 1e-6;
-}
-
-static struct sample sample_of(const struct meter *m)
-{
-    struct sample s;
-    s.wall = (double)(m->t1.tv_sec - m->t0.tv_sec) + (double)(m->t1.tv_nsec - m->t0.tv_nsec) * 1e-9;
-    s.sys = tv(m->r1.ru_stime) - tv(m->r0.ru_stime);
-    s.cpu = tv(m->r1.ru_utime) - tv(m->r0.ru_utime) + s.sys;
-    s.allocs = m->allocs0 == UINT64_MAX ? UINT64_MAX : m->allocs1 - m->allocs0;
-    s.server_cpu = m->server_cpu0 >= 0 && m->server_cpu1 >= 0 ? m->server_cpu1 - m->server_cpu0 : -1;
-    s.faults = (m->r1.ru_minflt + m->r1.ru_majflt) - (m->r0.ru_minflt + m->r0.ru_majflt);
-    s.switches = (m->r1.ru_nvcsw + m->r1.ru_nivcsw) - (m->r0.ru_nvcsw + m->r0.ru_nivcsw);
-    return s;
-}
-
-/* ---- InternAtom names ---- */
-
-static char atom_names[ATOM_NAMES][24];
-static size_t atom_lens[ATOM_NAMES];
-
-static void make_atom_names(void)
-{
-    for (int i = 0; i < ATOM_NAMES; i++)
-        atom_lens[i] = (size_t)snprintf(atom_names[i], sizeof atom_names[i], "XWBENCH_ATOM_%d", i);
-}
-
-const char *atom_name(long i)
-{
-    return atom_names[i % ATOM_NAMES];
-}
-
-size_t atom_name_len(long i)
-{
-    return atom_lens[i % ATOM_NAMES];
-}
-
 /* ---- running ---- */
 
 static void fmt_count(char *buf, size_t len, long n)
@@ -184,6 +128,8 @@ static struct series *new_series(const struct case_def *cd, long n, enum server_
     s->server_note = server_notes[sk];
     s->lib = lib->name;
     s->vs = lib->vs;
+    s->base = lib_xcb.name;
+    s->floor = lib_raw.name;
     s->unit = cd->unit;
     s->units_per_op = cd->units_per_op;
     s->ops = n * cd->ops_per_n;
@@ -236,7 +182,7 @@ static void run_one(struct series *s, const struct library *lib, enum case_id id
         got = shim_run(lib, s->case_name, s->server, t, &sm);
     } else {
         got = lib->cases[id](t, &m);
-        sm = sample_of(&m);
+        sm = meter_sample(&m);
     }
     alarm(0);
     if (got != s->ops) {
@@ -384,7 +330,7 @@ static int run_single(const struct options *o)
     signal(SIGPIPE, SIG_IGN);
     long got = lib->cases[cd->id](&t, &m);
     if (o->sample) {
-        struct sample sm = sample_of(&m);
+        struct sample sm = meter_sample(&m);
         shim_print_sample(stdout, got, &sm);
     }
     return got == o->count * cd->ops_per_n ? 0 : 1;
@@ -572,11 +518,10 @@ int main(int argc, char **argv)
         return 2;
     if (!o.shim)
         shim_leave(argv);
-    make_atom_names();
+    atom_names_init();
     if (o.one)
         return run_single(&o);
-    for (size_t i = 0; i < IMAGE_W * IMAGE_H; i++)
-        bench_image[i] = (uint32_t)(i * 2654435761u) & 0xffffff;
+    bench_image_init();
     if (o.serve)
         return serve_only(o.serve);
     if (start_servers(&o) < 0)
