@@ -162,7 +162,7 @@ static void table_row(FILE *f, const struct series *v, int n, const struct serie
     fmt_count(buf, sizeof buf, stats(s, M_FAULTS).med);
     cell(f, buf, 10);
     fmt_time(buf, sizeof buf, stats(s, M_SERVER).med);
-    cell(f, buf, 12);
+    cell(f, buf, 14);
     fmt_ratio(buf, sizeof buf, ratio(v, n, s, M_RATE));
     cell(f, buf, 9);
     fmt_ratio(buf, sizeof buf, ratio(v, n, s, M_CPU));
@@ -194,7 +194,7 @@ void report_table(FILE *f, const struct series *v, int n)
                 fprintf(f, ", %d runs", v[i].runs);
             fputc('\n', f);
             cell(f, "  library", 16), cell(f, "rate", 30), cell(f, "client CPU/op", 30);
-            cell(f, "allocs/op", 10), cell(f, "faults/op", 10), cell(f, "Xvfb CPU/op", 12), cell(f, "rate÷xcb", 9);
+            cell(f, "allocs/op", 10), cell(f, "faults/op", 10), cell(f, "server CPU/op", 14), cell(f, "rate÷xcb", 9);
             fprintf(f, "CPU÷xcb\n");
         }
         table_row(f, v, n, &v[i]);

@@ -10,7 +10,8 @@ int server_start_fake(struct server *s, enum server_kind kind);
 void server_stop(struct server *s);
 /* Stops every server still running; safe from a signal handler and atexit. */
 void servers_stop_all(void);
-/* CPU seconds (user+sys) the server process has used so far, or -1. */
+/* CPU seconds (user+sys, every thread) the server process has used so far, or -1
+ * when it has no pid here. */
 double server_cpu_seconds(const struct server *s);
 
 #endif

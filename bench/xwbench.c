@@ -191,6 +191,12 @@ static void run_one(struct series *s, const struct library *lib, enum case_id id
         s->failed = 1;
         return;
     }
+    if (sm.server_cpu < 0) { /* every server here is a process whose pid we know */
+        fprintf(stderr, "\nxwbench: %s vs %s, %s: the server's CPU time could not be read\n", s->case_name,
+                s->server, s->lib);
+        s->failed = 1;
+        return;
+    }
     s->s[s->runs++] = sm;
 }
 
