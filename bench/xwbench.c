@@ -342,23 +342,51 @@ static int run_single(const struct options *o)
     return got == o->count * cd->ops_per_n ? 0 : 1;
 }
 
-/* Instructions per NoOperation and per pipelined InternAtom, each library; counted
- * before the table is printed, printed after it. */
+/* Instructions per operation, each library, for the cases --case names (NoOperation and
+ * pipelined InternAtom when it names none); counted before the table is printed, printed
+ * after it. */
 static struct instr_count {
     const char *case_name, *lib;
     double per_op;
-} instructions[2 * N_LIBS];
+} instructions[N_CASES * N_LIBS];
 static int n_instructions;
+
+static int counted_by_default(enum case_id id)
+{
+    return id == CASE_NOOP || id == CASE_ATOM_PIPELINED;
+}
+
+/* Operations a case runs under callgrind (about 50 times slower than natively): the two
+ * default cases enough for the per-operation figure to settle, the others their --quick
+ * count. */
+static long callgrind_n(const struct case_def *cd, int quick)
+{
+    if (cd->id == CASE_NOOP)
+        return quick ? 20000 : 1000000;
+    if (cd->id == CASE_ATOM_PIPELINED)
+        return quick ? 500 : 20000;
+    return cd->n_quick;
+}
+
+/* One case for every library that has it, against the drain server. */
+static void count_case(const struct case_def *cd, const struct options *o, const char *dir)
+{
+    long n = callgrind_n(cd, o->quick);
+    for (int j = 0; j < N_LIBS; j++) {
+        const struct library *lib = libraries[j];
+        if (!usable(lib, cd->id) || !wanted(o->only_lib, lib->name))
+            continue;
+        double ir = callgrind_per_op(cd->name, lib, &servers[SERVER_DRAIN], n, dir);
+        instructions[n_instructions++] = (struct instr_count){cd->name, lib->name, ir < 0 ? -1 : ir / cd->ops_per_n};
+        fputc('.', stderr);
+    }
+}
 
 static void count_instructions(const struct options *o)
 {
-    static const struct {
-        enum case_id id;
-        long n_full, n_quick;
-    } counted[] = {{CASE_NOOP, 1000000, 20000}, {CASE_ATOM_PIPELINED, 20000, 500}};
 #ifndef XWBENCH_CALLGRIND
     /* Without the client requests callgrind would count the whole process. */
-    (void)counted, (void)o;
+    (void)o;
     fprintf(stderr, "xwbench: built without valgrind/callgrind.h; --callgrind unavailable\n");
     instructions[n_instructions++] = (struct instr_count){"callgrind", "unavailable", -1};
     return;
@@ -366,18 +394,9 @@ static void count_instructions(const struct options *o)
     const char *dir = o->results ? o->results : "/tmp";
     mkdir(dir, 0755);
     fprintf(stderr, "xwbench: counting instructions under callgrind ");
-    for (size_t i = 0; i < sizeof counted / sizeof counted[0]; i++) {
-        const struct case_def *cd = &cases[counted[i].id];
-        long n = o->quick ? counted[i].n_quick : counted[i].n_full;
-        for (int j = 0; j < N_LIBS; j++) {
-            const struct library *lib = libraries[j];
-            if (!usable(lib, cd->id) || !wanted(o->only_lib, lib->name))
-                continue;
-            double ir = callgrind_per_op(cd->name, lib, &servers[SERVER_DRAIN], n, dir);
-            instructions[n_instructions++] = (struct instr_count){cd->name, lib->name, ir};
-            fputc('.', stderr);
-        }
-    }
+    for (int i = 0; i < N_CASES; i++)
+        if (o->only_case ? wanted(o->only_case, cases[i].name) : counted_by_default(cases[i].id))
+            count_case(&cases[i], o, dir);
     fputc('\n', stderr);
 }
 
@@ -409,7 +428,8 @@ static void usage(FILE *f)
         fprintf(f, " %s", cases[i].name);
     fprintf(f, "\n  --lib NAME     only this library (as the table names it), or several: NAME,NAME,...\n"
                "  --server NAME  only this server: Xvfb, drain, per-read, per-reply or small-buf\n"
-               "  --callgrind    also count instructions per operation under valgrind (drain server)\n"
+               "  --callgrind    also count instructions per operation under valgrind (drain server), for\n"
+               "                 the cases --case names, else for noop and atom-pipelined\n"
                "  --serve NAME   only start that fake server, print its display and wait (for strace, perf;\n"
                "                 then xwbench --one CASE --lib NAME --display :N --count N runs one case;\n"
                "                 --server NAME says which server that is, --server-pid N lets it read the\n"
