@@ -50,112 +50,147 @@ long long case_const(struct expr *x)
 
 static void emit_builder(struct dstate *d, struct type *t);
 
-static void build_fields(struct dstate *d, struct type *t, struct field **fs, int nf, const char *ind)
+/* The variable part starts at sizeof the C struct, as libxcb reads it; on the wire a
+ * generic event lacks the 4 bytes of full_sequence its struct has. */
+static void build_c_end(struct dstate *d, struct type *t, const char *ind)
+{
+    int cs = c_size(t) - (t->kind == TK_EVENT && t->xge ? 4 : 0);
+    out_printf(d->o, "%s    if (xw_off < %d) { if (%d > cap) return -1; memset(xw_b + xw_off, 0, %d - xw_off); xw_off = %d; }\n",
+               ind, cs, cs, cs, cs);
+}
+
+/* Zeros up to the next multiple of mask + 1. */
+static void build_align(struct dstate *d, int mask, const char *ind)
+{
+    out_printf(d->o, "%s    { size_t p = -xw_off & %d; if (p > cap - xw_off) return -1; memset(xw_b + xw_off, 0, p); xw_off += p; }\n",
+               ind, mask);
+}
+
+/* A pad: fixed, or an alignment (then what follows is placed at a variable offset: 1). */
+static int build_pad(struct dstate *d, struct field *f, const char *ind)
+{
+    if (f->pad_align) {
+        build_align(d, f->pad_align - 1, ind);
+        return 1;
+    }
+    out_printf(d->o, "%s    if (%d > cap - xw_off) return -1;\n%s    memset(xw_b + xw_off, 0, %d);\n%s    xw_off += %d;\n", ind,
+               f->pad_bytes, ind, f->pad_bytes, ind, f->pad_bytes);
+    return 0;
+}
+
+/* A scalar some expression reads: a value of a <case> switch it selects, a random one for
+ * a bitcase switch, else a small one (a count). */
+static void build_value(struct dstate *d, struct type *t, struct field *f, int n, const char *ind)
+{
+    struct out *o = d->o;
+    struct type *sel = selected_switch(t, f);
+    char *ct = tname(d->e, f->type);
+    if (sel && sel->ncases && !sel->cases[0]->is_bitcase) {
+        out_printf(o, "%s    {\n%s        static const long long v[] = {", ind, ind);
+        for (int c = 0; c < sel->ncases; c++)
+            out_printf(o, "%s%lld", c ? ", " : "", case_const(sel->cases[c]->caseexprs[0]));
+        out_printf(o, "};\n%s        xw_v_%s = (%s)v[db_rand(r) %% %d];\n%s    }\n", ind, f->cname, ct, sel->ncases, ind);
+    } else {
+        out_printf(o, "%s    xw_v_%s = (%s)%s;\n", ind, f->cname, ct, sel ? "db_rand(r)" : "db_small(r)");
+    }
+    out_printf(o, "%s    memcpy(xw_b + xw_off, &xw_v_%s, %d);\n", ind, f->cname, n);
+    free(ct);
+}
+
+/* A call of t's builder at xw_off; a switch's takes the values its walker takes. */
+static void build_call(struct dstate *d, struct type *t, int with_params, const char *ind)
+{
+    emit_builder(d, t);
+    char *bn = bname(d->e, t);
+    struct wparam *wp;
+    int np = with_params ? walker_params(t, &wp) : 0;
+    out_printf(d->o, "%s    { long s = %s(r, xw_b + xw_off, cap - xw_off", ind, bn);
+    for (int k = 0; k < np; k++)
+        out_printf(d->o, ", xw_v_%s", wp[k].name);
+    out_printf(d->o, "); if (s < 0) return -1; xw_off += (size_t)s; }\n");
+    free(bn);
+}
+
+static void build_fixed(struct dstate *d, struct type *t, struct field *f, const char *ind)
+{
+    struct out *o = d->o;
+    int n = field_size(f);
+    out_printf(o, "%s    if (%d > cap - xw_off) return -1;\n", ind, n);
+    if (f->referenced && f->kind == FK_FIELD && type_is_simple(f->type)) {
+        build_value(d, t, f, n, ind);
+    } else if (f->kind == FK_FIELD && !type_is_simple(f->type) && f->type->kind != TK_UNION) {
+        emit_builder(d, f->type);
+        char *bn = bname(d->e, f->type);
+        out_printf(o, "%s    if (%s(r, xw_b + xw_off, cap - xw_off) < 0) return -1;\n", ind, bn);
+        free(bn);
+    } else {
+        out_printf(o, "%s    db_fill(r, xw_b + xw_off, %d);\n", ind, n);
+    }
+    if (f->referenced && f->kind == FK_LIST)
+        out_printf(o, "%s    xw_p_%s = xw_b + xw_off;\n", ind, f->cname);
+    out_printf(o, "%s    xw_off += %d;\n", ind, n);
+}
+
+/* A variable list: its length from its expression (bounded), then random bytes for
+ * elements of a fixed simple type, else each element from its builder. */
+static void build_list(struct dstate *d, struct field *f, const char *ind)
 {
     struct out *o = d->o;
     struct ectx x = { .e = d->e, .val = bval, .list = blist, .param_prefix = "xw_v_" };
+    char *n = f->expr->kind == EX_CALCLEN ? xstrdup("r->calclen = db_small(r)") : expr_c(&x, f->expr);
+    out_printf(o, "%s    {\n%s        int64_t n = (int64_t)(%s);\n%s        if (n < 0 || n > 4096) return -1;\n", ind, ind, n, ind);
+    if (f->referenced)
+        out_printf(o, "%s        xw_p_%s = xw_b + xw_off;\n", ind, f->cname);
+    if (type_fixed(f->type) && (type_is_simple(f->type) || f->type->kind == TK_UNION || f->type->kind == TK_EVENTSTRUCT)) {
+        int ms = f->type->size > 0 ? f->type->size : 1;
+        out_printf(o, "%s        if ((uint64_t)n * %d > cap - xw_off) return -1;\n%s        db_fill(r, xw_b + xw_off, (size_t)n * %d);\n"
+                      "%s        xw_off += (size_t)n * %d;\n",
+                   ind, ms, ind, ms, ind, ms);
+    } else {
+        emit_builder(d, f->type);
+        char *bn = bname(d->e, f->type);
+        struct wparam *wp;
+        int np = f->type->needs_walk ? walker_params(f->type, &wp) : 0;
+        out_printf(o, "%s        for (int64_t i = 0; i < n; i++) {\n%s            long s = %s(r, xw_b + xw_off, cap - xw_off", ind, ind,
+                   bn);
+        for (int k = 0; k < np; k++)
+            out_printf(o, ", xw_v_%s", wp[k].name);
+        out_printf(o, ");\n%s            if (s < 0) return -1;\n%s            xw_off += (size_t)s;\n%s        }\n", ind, ind, ind);
+        free(bn);
+    }
+    out_printf(o, "%s    }\n", ind);
+    free(n);
+}
+
+/* The fields of t in wire order; prev_var: an earlier part ended at a variable offset,
+ * so a variable field is aligned as libxcb's accessors expect. */
+static void build_fields(struct dstate *d, struct type *t, struct field **fs, int nf, const char *ind)
+{
     int prev_var = 0, seen_var = 0;
     for (int i = 0; i < nf; i++) {
         struct field *f = fs[i];
         if (f->wire && !field_fixed(f) && !seen_var && t->kind != TK_SWITCH && t->kind != TK_CASE) {
-            /* the variable part starts at sizeof the C struct, as libxcb reads it */
             seen_var = 1;
-            /* on the wire a generic event lacks the 4 bytes of full_sequence its struct has */
-            int cs = c_size(t) - (t->kind == TK_EVENT && t->xge ? 4 : 0);
-            out_printf(o, "%s    if (xw_off < %d) { if (%d > cap) return -1; memset(xw_b + xw_off, 0, %d - xw_off); xw_off = %d; }\n",
-                       ind, cs, cs, cs, cs);
+            build_c_end(d, t, ind);
         }
         if (!f->wire || f->wire == 2 || f->kind == FK_FD)
             continue;
         if (f->kind == FK_PAD) {
-            if (f->pad_align) {
-                out_printf(o, "%s    { size_t p = -xw_off & %d; if (p > cap - xw_off) return -1; memset(xw_b + xw_off, 0, p); xw_off += p; }\n",
-                           ind, f->pad_align - 1);
-                prev_var = 1;
-            } else {
-                out_printf(o, "%s    if (%d > cap - xw_off) return -1;\n%s    memset(xw_b + xw_off, 0, %d);\n%s    xw_off += %d;\n",
-                           ind, f->pad_bytes, ind, f->pad_bytes, ind, f->pad_bytes);
-            }
+            prev_var |= build_pad(d, f, ind);
             continue;
         }
         if (field_fixed(f)) {
-            int n = field_size(f);
-            out_printf(o, "%s    if (%d > cap - xw_off) return -1;\n", ind, n);
-            struct type *sel = selected_switch(t, f);
-            if (f->referenced && f->kind == FK_FIELD && type_is_simple(f->type)) {
-                char *ct = tname(d->e, f->type);
-                if (sel && sel->ncases && !sel->cases[0]->is_bitcase) {
-                    /* a <case> switch: a value the protocol defines, one of its cases */
-                    out_printf(o, "%s    {\n%s        static const long long v[] = {", ind, ind);
-                    for (int c = 0; c < sel->ncases; c++)
-                        out_printf(o, "%s%lld", c ? ", " : "", case_const(sel->cases[c]->caseexprs[0]));
-                    out_printf(o, "};\n%s        xw_v_%s = (%s)v[db_rand(r) %% %d];\n%s    }\n", ind, f->cname, ct, sel->ncases, ind);
-                } else {
-                    out_printf(o, "%s    xw_v_%s = (%s)%s;\n", ind, f->cname, ct, sel ? "db_rand(r)" : "db_small(r)");
-                }
-                out_printf(o, "%s    memcpy(xw_b + xw_off, &xw_v_%s, %d);\n", ind, f->cname, n);
-                free(ct);
-            } else if (f->kind == FK_FIELD && !type_is_simple(f->type) && f->type->kind != TK_UNION) {
-                emit_builder(d, f->type);
-                char *bn = bname(d->e, f->type);
-                out_printf(o, "%s    if (%s(r, xw_b + xw_off, cap - xw_off) < 0) return -1;\n", ind, bn);
-                free(bn);
-            } else {
-                out_printf(o, "%s    db_fill(r, xw_b + xw_off, %d);\n", ind, n);
-            }
-            if (f->referenced && f->kind == FK_LIST)
-                out_printf(o, "%s    xw_p_%s = xw_b + xw_off;\n", ind, f->cname);
-            out_printf(o, "%s    xw_off += %d;\n", ind, n);
+            build_fixed(d, t, f, ind);
             continue;
         }
-        if (f->kind == FK_SWITCH) {
-            emit_builder(d, f->sw);
-            char *bn = bname(d->e, f->sw);
-            struct wparam *wp;
-            int np = walker_params(f->sw, &wp);
-            out_printf(o, "%s    { long s = %s(r, xw_b + xw_off, cap - xw_off", ind, bn);
-            for (int k = 0; k < np; k++)
-                out_printf(o, ", xw_v_%s", wp[k].name);
-            out_printf(o, "); if (s < 0) return -1; xw_off += (size_t)s; }\n");
-            free(bn);
-            prev_var = 1;
-            continue;
-        }
-        if (prev_var && pad_mask(f->type))
-            out_printf(o, "%s    { size_t p = -xw_off & %d; if (p > cap - xw_off) return -1; memset(xw_b + xw_off, 0, p); xw_off += p; }\n",
-                       ind, pad_mask(f->type));
-        if (f->kind == FK_LIST) {
-            char *n = f->expr->kind == EX_CALCLEN ? xstrdup("r->calclen = db_small(r)") : expr_c(&x, f->expr);
-            out_printf(o, "%s    {\n%s        int64_t n = (int64_t)(%s);\n%s        if (n < 0 || n > 4096) return -1;\n", ind, ind, n,
-                       ind);
-            if (f->referenced)
-                out_printf(o, "%s        xw_p_%s = xw_b + xw_off;\n", ind, f->cname);
-            if (type_fixed(f->type) && (type_is_simple(f->type) || f->type->kind == TK_UNION || f->type->kind == TK_EVENTSTRUCT)) {
-                int ms = f->type->size > 0 ? f->type->size : 1;
-                out_printf(o, "%s        if ((uint64_t)n * %d > cap - xw_off) return -1;\n%s        db_fill(r, xw_b + xw_off, (size_t)n * %d);\n"
-                              "%s        xw_off += (size_t)n * %d;\n",
-                           ind, ms, ind, ms, ind, ms);
-            } else {
-                emit_builder(d, f->type);
-                char *bn = bname(d->e, f->type);
-                struct wparam *wp;
-                int np = f->type->needs_walk ? walker_params(f->type, &wp) : 0;
-                out_printf(o, "%s        for (int64_t i = 0; i < n; i++) {\n%s            long s = %s(r, xw_b + xw_off, cap - xw_off", ind,
-                           ind, bn);
-                for (int k = 0; k < np; k++)
-                    out_printf(o, ", xw_v_%s", wp[k].name);
-                out_printf(o, ");\n%s            if (s < 0) return -1;\n%s            xw_off += (size_t)s;\n%s        }\n", ind, ind, ind);
-                free(bn);
-            }
-            out_printf(o, "%s    }\n", ind);
-            free(n);
-        } else {
-            emit_builder(d, f->type);
-            char *bn = bname(d->e, f->type);
-            out_printf(o, "%s    { long s = %s(r, xw_b + xw_off, cap - xw_off); if (s < 0) return -1; xw_off += (size_t)s; }\n", ind,
-                       bn);
-            free(bn);
-        }
+        if (f->kind != FK_SWITCH && prev_var && pad_mask(f->type))
+            build_align(d, pad_mask(f->type), ind);
+        if (f->kind == FK_LIST)
+            build_list(d, f, ind);
+        else if (f->kind == FK_SWITCH)
+            build_call(d, f->sw, 1, ind);
+        else
+            build_call(d, f->type, 0, ind);
         prev_var = 1;
     }
 }

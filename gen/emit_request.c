@@ -233,59 +233,86 @@ static void fixed_assignments(struct sender *s)
     }
 }
 
+/* An fd list goes beside the bytes; more than one message carries fails this request alone. */
+static void fd_list_part(struct sender *s, struct field *f)
+{
+    struct ectx x = { .e = s->e, .val = sval };
+    char *n = expr_c(&x, f->expr);
+    out_printf(&s->body, "    if ((size_t)(%s) > sizeof(xw_fds) / sizeof(xw_fds[0]) - xw_nfds) {\n"
+                         "        /* more fds than one message carries: fail this request alone */\n"
+                         "        for (int64_t xw_i = 0; xw_i < (int64_t)(%s); xw_i++)\n            close(%s[xw_i]);\n"
+                         "        for (unsigned int xw_i = 0; xw_i < xw_nfds; xw_i++)\n            close(xw_fds[xw_i]);\n"
+                         "        xw_ret.sequence = 0;\n        return xw_ret;\n    }\n"
+                         "    for (int64_t xw_i = 0; xw_i < (int64_t)(%s); xw_i++)\n        xw_fds[xw_nfds++] = %s[xw_i];\n",
+               n, n, f->cname, n, f->cname);
+    s->nfds_list = 1;
+    free(n);
+}
+
+/* A switch's value list, sized by its _sizeof. Fixed cases are sized without reading the
+ * value list, so a NULL one with a non-zero mask is refused; other switches are read to
+ * be sized: NULL counts as empty there (libxcb's walk would crash), since whether an
+ * empty one is legal depends on values the generator cannot judge. */
+static void switch_part(struct sender *s, struct field *f)
+{
+    struct wparam *wp;
+    int np = walker_params(f->sw, &wp);
+    char *sz = tfunc(s->e, f->sw, "sizeof");
+    struct out call = { 0 };
+    out_printf(&call, "(size_t)%s(%s", sz, f->cname);
+    for (int k = 0; k < np; k++)
+        out_printf(&call, ", %s", wp[k].name);
+    out_printf(&call, ")");
+    if (switch_all_fixed(f->sw)) {
+        note_nullable(s, f);
+    } else {
+        char *guarded = xasprintf("(%s ? %s : 0)", f->cname, call.buf);
+        free(call.buf);
+        call = (struct out){ 0 };
+        out_printf(&call, "%s", guarded);
+        free(guarded);
+    }
+    part(s, f->cname, call.buf);
+    pad_part(s);
+    free(sz), free(call.buf);
+}
+
+/* An alignment pad between variable parts: a NULL piece of the bytes that align it. */
+static void align_part(struct sender *s, struct field *f)
+{
+    int k = 2 + s->nparts++;
+    out_printf(&s->body, "    xw_parts[%d].iov_base = 0;\n    xw_parts[%d].iov_len = -xw__iov_sum(xw_parts + 2, %d) & %d;\n", k, k, k - 2,
+               f->pad_align - 1);
+}
+
+/* A variable struct, sized by its _sizeof. */
+static void struct_part(struct sender *s, struct field *f)
+{
+    char *sz = tfunc(s->e, f->type, "sizeof");
+    char *len = xasprintf("(size_t)%s(%s)", sz, f->cname);
+    part(s, f->cname, len);
+    pad_part(s);
+    free(sz), free(len);
+}
+
+/* The variable parts of the request, one iovec each, and its fds. Consecutive lists are
+ * a run padded once at its end (run: the run's first part). */
 static void var_parts(struct sender *s, int aux)
 {
-    int run = -1; /* first part of the current run of lists */
+    int run = -1;
     for (int i = 0; i < s->t->nfields; i++) {
         struct field *f = s->t->fields[i];
         if (f->kind == FK_FD) {
             out_printf(&s->body, "    xw_fds[xw_nfds++] = %s;\n", f->cname);
             s->nfds_fixed++;
+        } else if (f->kind == FK_LIST && f->isfd) {
+            fd_list_part(s, f);
+        } else if (!f->wire || field_fixed(f)) {
             continue;
-        }
-        if (f->kind == FK_LIST && f->isfd) {
-            struct ectx x = { .e = s->e, .val = sval };
-            char *n = expr_c(&x, f->expr);
-            out_printf(&s->body, "    if ((size_t)(%s) > sizeof(xw_fds) / sizeof(xw_fds[0]) - xw_nfds) {\n"
-                                 "        /* more fds than one message carries: fail this request alone */\n"
-                                 "        for (int64_t xw_i = 0; xw_i < (int64_t)(%s); xw_i++)\n            close(%s[xw_i]);\n"
-                                 "        for (unsigned int xw_i = 0; xw_i < xw_nfds; xw_i++)\n            close(xw_fds[xw_i]);\n"
-                                 "        xw_ret.sequence = 0;\n        return xw_ret;\n    }\n"
-                                 "    for (int64_t xw_i = 0; xw_i < (int64_t)(%s); xw_i++)\n        xw_fds[xw_nfds++] = %s[xw_i];\n",
-                       n, n, f->cname, n, f->cname);
-            s->nfds_list = 1;
-            free(n);
-            continue;
-        }
-        if (!f->wire || field_fixed(f))
-            continue;
-        if (f->kind == FK_SWITCH && aux) {
+        } else if (f->kind == FK_SWITCH && aux) {
             aux_switch_parts(s, f);
         } else if (f->kind == FK_SWITCH) {
-            struct wparam *wp;
-            int np = walker_params(f->sw, &wp);
-            char *sz = tfunc(s->e, f->sw, "sizeof");
-            struct out call = { 0 };
-            out_printf(&call, "(size_t)%s(%s", sz, f->cname);
-            for (int k = 0; k < np; k++)
-                out_printf(&call, ", %s", wp[k].name);
-            out_printf(&call, ")");
-            /* fixed cases are sized without reading the value list, so a NULL one
-             * with a non-zero mask is refused; other switches are read to be sized:
-             * NULL counts as empty there (libxcb's walk would crash), since whether
-             * an empty one is legal depends on values the generator cannot judge */
-            if (switch_all_fixed(f->sw)) {
-                note_nullable(s, f);
-            } else {
-                char *guarded = xasprintf("(%s ? %s : 0)", f->cname, call.buf);
-                free(call.buf);
-                call = (struct out){ 0 };
-                out_printf(&call, "%s", guarded);
-                free(guarded);
-            }
-            part(s, f->cname, call.buf);
-            pad_part(s);
-            free(sz), free(call.buf);
+            switch_part(s, f);
         } else if (f->kind == FK_LIST) {
             char *len = list_len_bytes(s, f);
             if (run < 0)
@@ -298,15 +325,9 @@ static void var_parts(struct sender *s, int aux)
             }
             free(len);
         } else if (f->kind == FK_PAD) {
-            int k = 2 + s->nparts++;
-            out_printf(&s->body, "    xw_parts[%d].iov_base = 0;\n    xw_parts[%d].iov_len = -xw__iov_sum(xw_parts + 2, %d) & %d;\n", k, k,
-                       k - 2, f->pad_align - 1);
+            align_part(s, f);
         } else {
-            char *sz = tfunc(s->e, f->type, "sizeof");
-            char *len = xasprintf("(size_t)%s(%s)", sz, f->cname);
-            part(s, f->cname, len);
-            pad_part(s);
-            free(sz), free(len);
+            struct_part(s, f);
         }
     }
 }

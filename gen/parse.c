@@ -303,52 +303,106 @@ static void parse_allowed(struct type *t, const struct xnode *n)
     }
 }
 
+static struct type *parse_struct(struct module *m, const struct xnode *k)
+{
+    const char *tag = k->tag;
+    enum type_kind kind = tag[0] == 's' ? TK_STRUCT : tag[0] == 'u' ? TK_UNION : TK_EVENTSTRUCT;
+    struct type *t = new_type(m, kind, k, need_attr(k, "name"));
+    if (kind == TK_EVENTSTRUCT) {
+        m->counts.eventstruct++;
+        parse_allowed(t, k);
+        return t;
+    }
+    kind == TK_STRUCT ? m->counts.struct_++ : m->counts.union_++;
+    parse_fields(m, t, k, 0, NULL);
+    return t;
+}
+
+static struct type *parse_event(struct module *m, const struct xnode *k)
+{
+    int ev = k->tag[1] == 'v';
+    struct type *t = new_type(m, ev ? TK_EVENT : TK_ERROR, k, need_attr(k, "name"));
+    t->number = atoi(need_attr(k, "number"));
+    const char *ns = xattr(k, "no-sequence-number"), *xge = xattr(k, "xge");
+    t->no_seq = ns && !strcmp(ns, "true");
+    t->xge = xge && !strcmp(xge, "true");
+    ev ? m->counts.event++ : m->counts.error++;
+    m->counts.xge_event += t->xge;
+    m->counts.noseq_event += t->no_seq;
+    parse_fields(m, t, k, 0, NULL);
+    return t;
+}
+
+/* <eventcopy>, <errorcopy>: a number for the type ref names, resolved into copy_of. */
+static struct type *parse_copy(struct module *m, const struct xnode *k)
+{
+    int ev = k->tag[1] == 'v';
+    struct type *t = new_type(m, ev ? TK_EVENT : TK_ERROR, k, need_attr(k, "name"));
+    t->number = atoi(need_attr(k, "number"));
+    t->target_name = xstrdup(need_attr(k, "ref"));
+    ev ? m->counts.eventcopy++ : m->counts.errorcopy++;
+    return t;
+}
+
+static struct type *parse_request(struct module *m, const struct xnode *k)
+{
+    struct type *t = new_type(m, TK_REQUEST, k, need_attr(k, "name"));
+    t->number = atoi(need_attr(k, "opcode"));
+    m->counts.request++;
+    parse_fields(m, t, k, 0, NULL);
+    for (int i = 0; i < k->nkids; i++) {
+        if (strcmp(k->kids[i]->tag, "reply"))
+            continue;
+        struct type *r = new_type(m, TK_REPLY, k->kids[i], t->name);
+        r->request = t;
+        t->reply = r;
+        parse_fields(m, r, k->kids[i], 0, NULL);
+        m->counts.reply++;
+    }
+    return t;
+}
+
+/* An enum's items, each with the value its <value> or <bit> gives ("" when none). */
+static struct type *parse_enum(struct module *m, const struct xnode *k)
+{
+    struct type *t = new_type(m, TK_ENUM, k, need_attr(k, "name"));
+    m->counts.enum_++;
+    for (int i = 0; i < k->nkids; i++) {
+        struct xnode *it = k->kids[i];
+        if (!strcmp(it->tag, "doc")) {
+            t->doc = parse_doc(it);
+            continue;
+        }
+        if (strcmp(it->tag, "item"))
+            fail(it->loc, "unexpected <%s> in <enum>", it->tag);
+        struct enum_item e = { xstrdup(need_attr(it, "name")), NULL, it->loc };
+        e.value = xstrdup("");
+        if (it->nkids) {
+            struct expr *v = expr_kid(m, it, 0);
+            free(e.value);
+            e.value = xasprintf("%lld", v->num);
+        }
+        PUSH(t->items, t->nitems, e);
+    }
+    return t;
+}
+
+/* One top-level element: a type, or NULL for an <import> (model_build reads those). */
 static struct type *parse_top(struct module *m, const struct xnode *k)
 {
     const char *tag = k->tag;
     struct type *t;
-    if (!strcmp(tag, "struct") || !strcmp(tag, "union") || !strcmp(tag, "eventstruct")) {
-        enum type_kind kind = tag[0] == 's' ? TK_STRUCT : tag[0] == 'u' ? TK_UNION : TK_EVENTSTRUCT;
-        t = new_type(m, kind, k, need_attr(k, "name"));
-        if (kind == TK_EVENTSTRUCT) {
-            m->counts.eventstruct++;
-            parse_allowed(t, k);
-            return t;
-        }
-        kind == TK_STRUCT ? m->counts.struct_++ : m->counts.union_++;
-        parse_fields(m, t, k, 0, NULL);
-    } else if (!strcmp(tag, "event") || !strcmp(tag, "error")) {
-        int ev = tag[1] == 'v';
-        t = new_type(m, ev ? TK_EVENT : TK_ERROR, k, need_attr(k, "name"));
-        t->number = atoi(need_attr(k, "number"));
-        const char *ns = xattr(k, "no-sequence-number"), *xge = xattr(k, "xge");
-        t->no_seq = ns && !strcmp(ns, "true");
-        t->xge = xge && !strcmp(xge, "true");
-        ev ? m->counts.event++ : m->counts.error++;
-        m->counts.xge_event += t->xge;
-        m->counts.noseq_event += t->no_seq;
-        parse_fields(m, t, k, 0, NULL);
-    } else if (!strcmp(tag, "eventcopy") || !strcmp(tag, "errorcopy")) {
-        int ev = tag[1] == 'v';
-        t = new_type(m, ev ? TK_EVENT : TK_ERROR, k, need_attr(k, "name"));
-        t->number = atoi(need_attr(k, "number"));
-        t->target_name = xstrdup(need_attr(k, "ref")); /* copy_of, once resolved */
-        ev ? m->counts.eventcopy++ : m->counts.errorcopy++;
-    } else if (!strcmp(tag, "request")) {
-        t = new_type(m, TK_REQUEST, k, need_attr(k, "name"));
-        t->number = atoi(need_attr(k, "opcode"));
-        m->counts.request++;
-        parse_fields(m, t, k, 0, NULL);
-        for (int i = 0; i < k->nkids; i++) {
-            if (strcmp(k->kids[i]->tag, "reply"))
-                continue;
-            struct type *r = new_type(m, TK_REPLY, k->kids[i], t->name);
-            r->request = t;
-            t->reply = r;
-            parse_fields(m, r, k->kids[i], 0, NULL);
-            m->counts.reply++;
-        }
-    } else if (!strcmp(tag, "xidtype")) {
+    if (!strcmp(tag, "struct") || !strcmp(tag, "union") || !strcmp(tag, "eventstruct"))
+        return parse_struct(m, k);
+    if (!strcmp(tag, "event") || !strcmp(tag, "error"))
+        return parse_event(m, k);
+    if (!strcmp(tag, "eventcopy") || !strcmp(tag, "errorcopy"))
+        return parse_copy(m, k);
+    if (!strcmp(tag, "request"))
+        return parse_request(m, k);
+    if (!strcmp(tag, "enum"))
+        return parse_enum(m, k);
+    if (!strcmp(tag, "xidtype")) {
         t = new_type(m, TK_XID, k, need_attr(k, "name"));
         m->counts.xidtype++;
     } else if (!strcmp(tag, "xidunion")) {
@@ -358,26 +412,6 @@ static struct type *parse_top(struct module *m, const struct xnode *k)
         t = new_type(m, TK_TYPEDEF, k, need_attr(k, "newname"));
         t->target_name = xstrdup(need_attr(k, "oldname"));
         m->counts.typedef_++;
-    } else if (!strcmp(tag, "enum")) {
-        t = new_type(m, TK_ENUM, k, need_attr(k, "name"));
-        m->counts.enum_++;
-        for (int i = 0; i < k->nkids; i++) {
-            struct xnode *it = k->kids[i];
-            if (!strcmp(it->tag, "doc")) {
-                t->doc = parse_doc(it);
-                continue;
-            }
-            if (strcmp(it->tag, "item"))
-                fail(it->loc, "unexpected <%s> in <enum>", it->tag);
-            struct enum_item e = { xstrdup(need_attr(it, "name")), NULL, it->loc };
-            e.value = xstrdup("");
-            if (it->nkids) {
-                struct expr *v = expr_kid(m, it, 0);
-                free(e.value);
-                e.value = xasprintf("%lld", v->num);
-            }
-            PUSH(t->items, t->nitems, e);
-        }
     } else if (!strcmp(tag, "import")) {
         return NULL;
     } else {
