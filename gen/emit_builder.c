@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emit_decode.h"
 #include "emit_int.h"
 #include "size.h"
+#include "testgen_int.h"
 
 static char *bname(struct emitter *e, struct type *t)
 {

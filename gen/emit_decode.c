@@ -3,11 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emit_decode.h"
 #include "emit_int.h"
 #include "names.h"
 #include "size.h"
 #include "testgen.h"
+#include "testgen_int.h"
 
 /* ---- comparisons of what each library's accessors return ---- */
 

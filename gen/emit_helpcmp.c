@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emit_decode.h"
 #include "emit_int.h"
 #include "names.h"
 #include "size.h"
+#include "testgen_int.h"
 
 /* libxcb's twin of an xw_ name */
 static char *xcb(const char *xw)

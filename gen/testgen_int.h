@@ -1,7 +1,7 @@
-/* emit_decode.h — inside xwgen-test --decode: the builders (emit_builder.c) that the decode cases
+/* testgen_int.h — inside xwgen-test --decode: the builders (emit_builder.c) that the decode cases
  * (emit_decode.c) and the helper comparisons (emit_helpcmp.c) both call. */
-#ifndef XWGEN_EMIT_DECODE_H
-#define XWGEN_EMIT_DECODE_H
+#ifndef XWGEN_TESTGEN_INT_H
+#define XWGEN_TESTGEN_INT_H
 
 #include "emit_int.h"
 
