@@ -86,15 +86,18 @@ static void advance(struct iovec **iov, size_t *n, size_t w)
  * net.core.wmem_max (Debian: 212992, so 416 KiB; 4 MiB allowed gives 2 MiB). */
 #define XW_LARGE_SNDBUF (1024 * 1024)
 
-/* Lock held, writing set. Before the connection's first large write: a local
+/* Lock held, writing set. When the socket first fills during a large write: a local
  * socket's default send buffer (wmem_default, 208 KiB) takes a 4 MiB image in about
  * 20 writes, each a sleep until the server has read most of it; both sides then
  * pay a wake-up per 200 KiB. A larger buffer makes that a few writes and reads.
+ * Asked at the first EAGAIN, not before every write: the sum over the slices cost
+ * every small write (each of Xlib's, each flush) ~30 instructions, and a write that
+ * goes through at once has no use for a bigger buffer.
  * Only AF_UNIX (TCP tunes its own buffers; setting SO_SNDBUF would stop that), once
  * per connection, never shrunk; failure is harmless and is not retried. */
-static void size_for_large(xw_connection_t *c, const struct iovec *iov, size_t n)
+static void size_for_large(xw_connection_t *c, const struct iovec *iov, size_t n, size_t sent)
 {
-    size_t total = 0;
+    size_t total = sent; /* the write's bytes already gone, then those left */
     for (size_t i = 0; i < n && total < XW_LARGE_WRITE; i++)
         total += iov[i].iov_len;
     if (total < XW_LARGE_WRITE)
@@ -114,8 +117,7 @@ static void size_for_large(xw_connection_t *c, const struct iovec *iov, size_t n
  * socket's transport write (socket.c). */
 void xw__out_write_socket(xw_connection_t *c, struct iovec *iov, size_t n)
 {
-    if (XW_UNLIKELY(!c->out.sndbuf_grown))
-        size_for_large(c, iov, n);
+    size_t sent = 0;
     while (!c->error) {
         while (n > 0 && iov->iov_len == 0) {
             iov++;
@@ -124,16 +126,20 @@ void xw__out_write_socket(xw_connection_t *c, struct iovec *iov, size_t n)
         if (n == 0)
             break;
         ssize_t w = send_some(c, iov, n);
-        if (w >= 0)
+        if (w >= 0) {
             advance(&iov, &n, (size_t)w);
-        else if (w == -EAGAIN) /* write again only once poll says there is room, as
-                                  libxcb does: a local socket says so when 3/4 of it is
-                                  free, where a write after each read of replies took
-                                  the little room the server had just made (Xvfb,
-                                  100k InternAtoms: up to 22 writes per 1k, not 1.5) */
+            sent += (size_t)w;
+        }
+        else if (w == -EAGAIN) { /* write again only once poll says there is room, as
+                                    libxcb does: a local socket says so when 3/4 of it is
+                                    free, where a write after each read of replies took
+                                    the little room the server had just made (Xvfb,
+                                    100k InternAtoms: up to 22 writes per 1k, not 1.5) */
+            if (!c->out.sndbuf_grown)
+                size_for_large(c, iov, n, sent);
             while (wait_writable(c) == 0)
                 ;
-        else if (w != -EINTR)
+        } else if (w != -EINTR)
             xw__conn_fail(c, XW_CONN_ERROR, "write to server: %s", strerror((int)-w));
     }
 }
