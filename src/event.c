@@ -52,21 +52,48 @@ XW_EXPORT xw_generic_event_t *xw_wait_for_event(xw_connection_t *c)
     return take(c, &c->in.events, -1, 1);
 }
 
-/* Xlib calls this around every reply wait, nearly always for nothing: on the own
- * socket an empty queue costs one non-blocking read, without the general wait. */
-XW_EXPORT xw_generic_event_t *xw_poll_for_event(xw_connection_t *c)
+/* The head of the event queue, which has one, to the heap; the lock held, released
+ * here. */
+static __attribute__((noinline)) xw_generic_event_t *pop_to_heap(xw_connection_t *c)
 {
-    struct xw_queue *q = &c->in.events;
-    xw__lock(c);
-    if (XW_UNLIKELY(!q->head)) {
-        if (c->tp == &xw__socket_transport && !c->error)
-            xw__in_read_nonblock(c);
-        else
-            xw__queue_wait(c, q, 0, 1);
-    }
-    xw_generic_event_t *e = heap_copy(c, xw__queue_pop(q));
+    xw_generic_event_t *e = heap_copy(c, xw__queue_pop(&c->in.events));
     xw__unlock(c);
     return e;
+}
+
+/* xw_poll_for_event on an empty queue, the lock held (released here): on the own
+ * socket one non-blocking read, without the general wait. */
+static __attribute__((noinline)) xw_generic_event_t *poll_empty(xw_connection_t *c)
+{
+    struct xw_queue *q = &c->in.events;
+    if (c->tp == &xw__socket_transport && !c->error)
+        xw__in_read_nonblock(c);
+    else
+        xw__queue_wait(c, q, 0, 1);
+    if (q->head)
+        return pop_to_heap(c);
+    xw__unlock(c);
+    return NULL;
+}
+
+/* xw_poll_for_event when the lock is not free at once. */
+static __attribute__((noinline)) xw_generic_event_t *poll_contended(xw_connection_t *c)
+{
+    xw__lock(c);
+    return c->in.events.head ? pop_to_heap(c) : poll_empty(c);
+}
+
+/* Xlib calls this around every reply wait, nearly always for nothing. A leaf: every
+ * way on is a tail call, so it saves no registers (GCC saves them on entry when the
+ * copy to the heap is inline, even on the ways that do not need them), and a poll
+ * that finds nothing pays only for its read. */
+XW_EXPORT xw_generic_event_t *xw_poll_for_event(xw_connection_t *c)
+{
+    if (XW_UNLIKELY(!c->single && !xw__mutex_trylock(&c->mu)))
+        return poll_contended(c);
+    if (XW_UNLIKELY(!c->in.events.head))
+        return poll_empty(c);
+    return pop_to_heap(c);
 }
 
 XW_EXPORT xw_generic_event_t *xw_poll_for_queued_event(xw_connection_t *c)

@@ -647,6 +647,59 @@ static size_t read_room(struct xw_in *in)
     return first ? XW_IN_FIRST : XW_IN_SIZE - in->len;
 }
 
+/* The control buffer one recvmsg takes fds in. */
+union xw_ctl {
+    struct cmsghdr h;
+    char buf[CMSG_SPACE(sizeof(int) * XW_MAX_FDS)];
+};
+
+/* After a recvmsg m that returned r bytes of the asked ones (flags as it was
+ * called with), the lock held: keeps its fds, fills the partial packet, parses
+ * what is complete and wakes the waiters. Out of line, so the read itself (and
+ * above all the empty non-blocking read of an event poll, twice per Xlib round
+ * trip) saves no registers for it. */
+static __attribute__((noinline)) int read_got(xw_connection_t *c, struct msghdr *m, size_t r, size_t asked, int flags)
+{
+    struct xw_in *in = &c->in;
+    if (collect_fds(c, m, r) < 0)
+        return -EPIPE;
+    if (c->error) { /* failed by another thread while this one waited: what came is not parsed */
+        xw__in_close_fds(c);
+        return -EPIPE;
+    }
+    if (r == 0)
+        return xw__conn_fail(c, XW_CONN_ERROR, "server closed the connection%s",
+                             in->len || in->pdata ? " in the middle of a packet" : "");
+    c->total_read += (uint64_t)r;
+    in->rpos += (uint64_t)r;
+    size_t got = r;
+    if (in->pdata)
+        finish_partial(c, &got);
+    /* a MSG_WAITALL read always fills what it asked, the exact rest of a packet: that
+     * says nothing of what follows, and the next wait's read is then a first one */
+    in->more = (r == asked && !(flags & MSG_WAITALL)) || in->pdata;
+    in->len += got;
+    int err = parse(c);
+    xw__cond_broadcast(&c->in_cond);
+    return err;
+}
+
+/* A recvmsg that failed with e (blocking: block), the lock held: nothing there
+ * (EAGAIN) or interrupted is 0, anything else fails the connection. */
+static __attribute__((noinline)) int read_failed(xw_connection_t *c, int e, int block)
+{
+    struct xw_in *in = &c->in;
+    in->more = 0;
+    if (e == EAGAIN || e == EINTR) {
+        if (block && e == EAGAIN) /* someone made the socket non-blocking: wait with poll from now on */
+            in->block = 0;
+        if (block)
+            xw__cond_broadcast(&c->in_cond);
+        return c->error ? -EPIPE : 0;
+    }
+    return xw__conn_fail(c, XW_CONN_ERROR, "read from server: %s", strerror(e));
+}
+
 /* Lock held. One recvmsg (into the partial packet first, then the buffer) and parse
  * what is complete. flags has MSG_DONTWAIT, or not when this thread is the reader
  * (in->reading, set by the caller) on a blocking socket: the lock is then released
@@ -671,10 +724,7 @@ static int read_once(xw_connection_t *c, int flags)
     else
         iov[n++] = (struct iovec){in->buf + in->len, read_room(in)};
     size_t asked = iov[0].iov_len + (n > 1 ? iov[1].iov_len : 0);
-    union {
-        struct cmsghdr h;
-        char buf[CMSG_SPACE(sizeof(int) * XW_MAX_FDS)];
-    } ctl;
+    union xw_ctl ctl;
     struct msghdr m = {.msg_iov = iov, .msg_iovlen = n, .msg_control = ctl.buf, .msg_controllen = sizeof(ctl.buf)};
     int block = !(flags & MSG_DONTWAIT);
     if (block)
@@ -686,49 +736,37 @@ static int read_once(xw_connection_t *c, int flags)
     int e = errno;
     if (block) {
         xw__lock(c);
-        in->reading = 0; /* the buffer is under the lock again; the broadcast below lets a waiter read next */
+        in->reading = 0; /* the buffer is under the lock again; read_got's broadcast lets a waiter read next */
     }
     if (r < 0)
-        in->more = 0;
-    if (r < 0 && (e == EAGAIN || e == EINTR)) {
-        if (block && e == EAGAIN) /* someone made the socket non-blocking: wait with poll from now on */
-            in->block = 0;
-        if (block)
-            xw__cond_broadcast(&c->in_cond);
-        return c->error ? -EPIPE : 0;
-    }
-    if (r < 0)
-        return xw__conn_fail(c, XW_CONN_ERROR, "read from server: %s", strerror(e));
-    if (collect_fds(c, &m, (size_t)r) < 0)
-        return -EPIPE;
-    if (c->error) { /* failed by another thread while this one waited: what came is not parsed */
-        xw__in_close_fds(c);
-        return -EPIPE;
-    }
-    if (r == 0)
-        return xw__conn_fail(c, XW_CONN_ERROR, "server closed the connection%s",
-                             in->len || in->pdata ? " in the middle of a packet" : "");
-    c->total_read += (uint64_t)r;
-    in->rpos += (uint64_t)r;
-    size_t got = (size_t)r;
-    if (in->pdata)
-        finish_partial(c, &got);
-    /* a MSG_WAITALL read always fills what it asked, the exact rest of a packet: that
-     * says nothing of what follows, and the next wait's read is then a first one */
-    in->more = ((size_t)r == asked && !(flags & MSG_WAITALL)) || in->pdata;
-    in->len += got;
-    int err = parse(c);
-    xw__cond_broadcast(&c->in_cond);
-    return err;
+        return read_failed(c, e, block);
+    return read_got(c, &m, (size_t)r, asked, flags);
 }
 
 /* Lock held. One non-blocking read, unless another thread is the reader: what is
- * there is then its to take (it parses and wakes the waiters), so this returns 0. */
+ * there is then its to take (it parses and wakes the waiters), so this returns 0.
+ * The common case (no partial packet, no error) is read_once's work without its
+ * branches: an event poll of an empty socket, which Xlib makes twice per round
+ * trip, is this, one recvmsg and read_failed's EAGAIN. */
 int xw__in_read_nonblock(xw_connection_t *c)
 {
-    if (c->in.reading)
+    struct xw_in *in = &c->in;
+    if (in->reading)
         return c->error ? -EPIPE : 0;
-    return read_once(c, MSG_DONTWAIT);
+    if (XW_UNLIKELY(in->pdata != NULL || c->error))
+        return read_once(c, MSG_DONTWAIT);
+    struct iovec iov = {in->buf + in->len, read_room(in)};
+    union xw_ctl ctl;
+    struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.buf, .msg_controllen = sizeof(ctl.buf)};
+    ssize_t r = recvmsg(c->fd, &m, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
+    if (r >= 0)
+        return read_got(c, &m, (size_t)r, iov.iov_len, MSG_DONTWAIT);
+    int e = errno;
+    if (XW_LIKELY(e == EAGAIN)) { /* read_failed's answer, without the call */
+        in->more = 0;
+        return 0;
+    }
+    return e == EINTR ? read_once(c, MSG_DONTWAIT) : read_failed(c, e, 0);
 }
 
 /* Lock held, this thread the reader. Waits for input until deadline with poll, the
