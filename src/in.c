@@ -557,7 +557,7 @@ static int start_partial(xw_connection_t *c, const uint8_t *w, size_t have, size
     return 0;
 }
 
-static int parse(xw_connection_t *c)
+static inline __attribute__((always_inline)) int parse(xw_connection_t *c)
 {
     struct xw_in *in = &c->in;
     size_t pos = 0;
@@ -587,7 +587,7 @@ static int parse(xw_connection_t *c)
 /* Keeps the fds that came with the got bytes just received as one batch; a
  * truncated control message is fatal, and so is a full queue of batches whose
  * bytes are not parsed yet (only a hostile server sends that many). */
-static int collect_fds(xw_connection_t *c, struct msghdr *m, size_t got)
+static inline __attribute__((always_inline)) int collect_fds(xw_connection_t *c, struct msghdr *m, size_t got)
 {
     struct xw_in *in = &c->in;
     int lost = (m->msg_flags & MSG_CTRUNC) != 0;
@@ -655,10 +655,12 @@ union xw_ctl {
 
 /* After a recvmsg m that returned r bytes of the asked ones (flags as it was
  * called with), the lock held: keeps its fds, fills the partial packet, parses
- * what is complete and wakes the waiters. Out of line, so the read itself (and
- * above all the empty non-blocking read of an event poll, twice per Xlib round
- * trip) saves no registers for it. */
-static __attribute__((noinline)) int read_got(xw_connection_t *c, struct msghdr *m, size_t r, size_t asked, int flags)
+ * what is complete and wakes the waiters. Inline in read_once (its own call cost
+ * a reply wait ~25 instructions); out of line for xw__in_read_nonblock (read_got),
+ * so the empty non-blocking read of an event poll, twice per Xlib round trip,
+ * saves no registers for it. */
+static inline __attribute__((always_inline)) int read_got_body(xw_connection_t *c, struct msghdr *m, size_t r,
+                                                               size_t asked, int flags)
 {
     struct xw_in *in = &c->in;
     if (collect_fds(c, m, r) < 0)
@@ -682,6 +684,11 @@ static __attribute__((noinline)) int read_got(xw_connection_t *c, struct msghdr 
     int err = parse(c);
     xw__cond_broadcast(&c->in_cond);
     return err;
+}
+
+static __attribute__((noinline)) int read_got(xw_connection_t *c, struct msghdr *m, size_t r, size_t asked, int flags)
+{
+    return read_got_body(c, m, r, asked, flags);
 }
 
 /* A recvmsg that failed with e (blocking: block), the lock held: nothing there
@@ -740,7 +747,7 @@ static int read_once(xw_connection_t *c, int flags)
     }
     if (r < 0)
         return read_failed(c, e, block);
-    return read_got(c, &m, (size_t)r, asked, flags);
+    return read_got_body(c, &m, (size_t)r, asked, flags);
 }
 
 /* Lock held. One non-blocking read, unless another thread is the reader: what is
