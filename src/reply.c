@@ -64,15 +64,63 @@ static __attribute__((noinline)) int take_heap_locked(xw_connection_t *c, uint64
     struct xw_pkt *p = NULL;
     uint8_t small[32];
     size_t need;
-    uint64_t seq = widen_any(c, request);
-    /* the owner's (Xlib's) claims: the slot, finished with nothing, or its wait */
-    int r = XW_UNLIKELY(c->lend.used) ? xw__lend_claim(c, seq, deadline, small, &p) : 4;
-    if (r == 4)
-        r = xw__reply_take_fit(c, seq, deadline, SIZE_MAX, &need, &p, small);
+    int r = xw__reply_take_fit(c, widen_any(c, request), deadline, SIZE_MAX, &need, &p, small);
     if (r != 2)
         *reply = r == 1 ? deliver(c, p, e) : NULL;
     xw__unlock(c);
     return r == 2 ? small_to_heap(small, reply) : r;
+}
+
+/* take_heap_owner's wait for the owner's request seq (xw__lend_wait), the lock
+ * held (released here). */
+static __attribute__((noinline)) int owner_wait(xw_connection_t *c, uint64_t seq, int64_t deadline, void **reply,
+                                                xw_generic_error_t **e)
+{
+    struct xw_pkt *p = NULL;
+    uint8_t small[32];
+    int r = xw__lend_wait(c, seq, deadline, small, &p);
+    if (r != 2)
+        *reply = r == 1 ? deliver(c, p, e) : NULL;
+    xw__unlock(c);
+    return r == 2 ? small_to_heap(small, reply) : r;
+}
+
+/* The slot's reply (the owner's, 32 bytes) to the heap, the lock held (released
+ * here): malloc'd under the lock, as libxcb does, so nothing is copied twice. */
+static __attribute__((noinline)) int slot_to_heap(xw_connection_t *c, void **reply)
+{
+    struct xw_lend *l = &c->lend;
+    *reply = malloc(32);
+    if (*reply)
+        memcpy(*reply, l->last.bytes, 32);
+    l->last.full = 0; /* claimed, even when the copy could not be made */
+    xw__unlock(c);
+    return 1;
+}
+
+/* take_heap_locked once the socket has been lent (lend.used) and nothing of
+ * xwire's own is tracked: the owner's (Xlib's) claims, straight from the owner's
+ * side: the slot's reply, "finished with nothing", or a wait in xw__lend_wait;
+ * with packets in the stash, the general way. Xlib claims each request twice
+ * (again once it has taken it), and the second finds nothing: that answer is a
+ * leaf here (every other way a tail call), so it saves no registers. The lent
+ * socket is the own one, so the sequence widens as xw__in_widen does. */
+static __attribute__((noinline)) int take_heap_owner(xw_connection_t *c, uint64_t request, int64_t deadline,
+                                                     void **reply, xw_generic_error_t **e)
+{
+    struct xw_lend *l = &c->lend;
+    uint64_t cur = c->out.seq;
+    uint64_t seq = request >> 32 ? request : cur - (uint32_t)((uint32_t)cur - (uint32_t)request);
+    if (XW_UNLIKELY(l->stash.head != NULL))
+        return take_heap_locked(c, seq, deadline, reply, e);
+    if (l->last.full && l->last.seq == seq)
+        return slot_to_heap(c, reply);
+    if (!seq || seq > xw__in_done_seq(&c->in))
+        return owner_wait(c, seq, deadline, reply, e);
+    *reply = NULL;
+    if (XW_UNLIKELY(!c->single && !xw__mutex_release(&c->mu)))
+        return (int)xw__mutex_wake_ret(&c->mu, 1);
+    return 1;
 }
 
 /* One lock hold: the inline claim of a 32-byte reply, else the general wait. */
@@ -80,6 +128,9 @@ static int take_heap(xw_connection_t *c, uint64_t request, int timeout_ms, void 
 {
     uint8_t small[32];
     xw__lock(c);
+    if (XW_UNLIKELY(c->lend.used) && !c->in.pend.n)
+        return take_heap_owner(c, request, timeout_ms < 0 ? -1 : timeout_ms == 0 ? 0 : xw__deadline(timeout_ms),
+                               reply, e);
     if (!xw__pend_take_inline(&c->in.pend, c->out.seq, request, small))
         return take_heap_locked(c, request, timeout_ms < 0 ? -1 : timeout_ms == 0 ? 0 : xw__deadline(timeout_ms),
                                 reply, e);

@@ -996,22 +996,6 @@ static inline int xw__lend_slot_give(struct xw_lend *l, void *buf)
     return 2;
 }
 
-/* Lock held, the socket lent at some time (lend.used). A heap-form claim of
- * request seq (buf: 32 bytes) straight from the owner's side when nothing of
- * xwire's own is tracked (each of Xlib's claims): the slot's reply, "finished,
- * nothing", or a wait in xw__lend_take; returns as xw__reply_take_fit, or 4 when
- * the reply path must answer (packets in the stash, requests of ours). */
-static inline int xw__lend_claim(xw_connection_t *c, uint64_t seq, int64_t deadline, void *buf, struct xw_pkt **pkt)
-{
-    struct xw_lend *l = &c->lend;
-    if (c->in.pend.n || l->stash.head)
-        return 4;
-    if (l->last.full && l->last.seq == seq)
-        return xw__lend_slot_give(l, buf);
-    if (seq && seq <= xw__in_done_seq(&c->in))
-        return 1;
-    return xw__lend_wait(c, seq, deadline, buf, pkt);
-}
 /* out.c: the owner's bytes, now, after xwire's own; requests joins the count. */
 int xw__out_write_through(xw_connection_t *c, struct iovec *iov, size_t n, uint64_t requests);
 
