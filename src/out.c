@@ -222,12 +222,35 @@ int xw__out_flush_to(xw_connection_t *c, uint64_t seq)
     return seq > c->out.flushed ? xw__out_flush(c) : (c->error ? -EPIPE : 0);
 }
 
+/* The owner's (Xlib's) bytes, usually with nothing of ours buffered or being
+ * written (the socket is lent): one sendmsg with the lock held throughout, so
+ * nobody sees a write in progress, and it nearly always takes every byte. What it
+ * leaves (a full socket, an error) goes the general way, which waits and fails as
+ * any write does. */
 int xw__out_write_through(xw_connection_t *c, struct iovec *iov, size_t n, uint64_t requests)
 {
+    struct xw_out *o = &c->out;
+    if (XW_LIKELY(o->ptr == o->buf && !o->writing && !o->nfds && n <= IOV_MAX && !c->error)) {
+        struct msghdr m = {.msg_iov = iov, .msg_iovlen = n};
+        ssize_t w = sendmsg(c->fd, &m, MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (w > 0) {
+            c->total_written += (uint64_t)w;
+            advance(&iov, &n, (size_t)w);
+        }
+        while (n > 0 && iov->iov_len == 0) {
+            iov++;
+            n--;
+        }
+        if (n == 0) {
+            o->seq += requests;
+            o->flushed = o->seq;
+            return 0;
+        }
+    }
     int r = xw__out_flush(c); /* xwire's own bytes first: empty while the socket is lent */
     if (r < 0)
         return r;
-    c->out.seq += requests;
+    o->seq += requests;
     return write_vec(c, iov, n);
 }
 
