@@ -550,6 +550,29 @@ START_TEST(hand_off_allocates_nothing)
 }
 END_TEST
 
+/* The owner writes more than the socket holds in one xw_writev: the first sendmsg
+ * takes part of it, the rest goes the general way (waits for room while the server
+ * reads); every byte arrives once and in order, and the count joins the numbering. */
+START_TEST(owner_write_larger_than_the_socket)
+{
+    ck_assert_int_eq(fake_serve_start(&F), 0);
+    enum { BIG = 15, WORDS = 16383 }; /* 15 NoOperations of 64 KiB: ~960 KiB */
+    for (int i = 0; i < BIG; i++)
+        owner_req(&O, OP_NOOP, 0, WORDS);
+    uint64_t g = owner_req(&O, OP_GET_INPUT_FOCUS, 0, 1);
+    owner_flush(&O);
+    uint8_t buf[64];
+    size_t len;
+    ck_assert_int_eq(xw_wait_for_reply_into(c, g, buf, sizeof(buf), &len, NULL, 5000), 1);
+    ck_assert_uint_eq(fs_rd16(buf + 2), (uint16_t)g);
+    fake_stop(&F);
+    ck_assert_uint_eq(F.opcode_count[OP_NOOP], BIG);
+    ck_assert_uint_eq(F.opcode_count[OP_GET_INPUT_FOCUS], 1);
+    ck_assert_uint_eq(F.seq, g);
+    ck_assert_int_eq(xw_connection_has_error(c), 0);
+}
+END_TEST
+
 /* Threads that send while the owner holds the socket: one of them takes it back
  * (the callback runs once), the others wait for that, and every request of theirs
  * is numbered after the owner's. */
@@ -606,6 +629,7 @@ int main(void)
     tcase_add_test(tc, sixteen_bit_wrap_with_the_owner);
     tcase_add_test(tc, owner_reply_fds);
     tcase_add_test(tc, hand_off_allocates_nothing);
+    tcase_add_test(tc, owner_write_larger_than_the_socket);
     tcase_add_test(tc, threads_wait_for_one_take_back);
     suite_add_tcase(s, tc);
     return xwtest_run(s);
