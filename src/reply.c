@@ -128,12 +128,12 @@ static int take_heap(xw_connection_t *c, uint64_t request, int timeout_ms, void 
 {
     uint8_t small[32];
     xw__lock(c);
-    if (XW_UNLIKELY(c->lend.used) && !c->in.pend.n)
-        return take_heap_owner(c, request, timeout_ms < 0 ? -1 : timeout_ms == 0 ? 0 : xw__deadline(timeout_ms),
-                               reply, e);
-    if (!xw__pend_take_inline(&c->in.pend, c->out.seq, request, small))
-        return take_heap_locked(c, request, timeout_ms < 0 ? -1 : timeout_ms == 0 ? 0 : xw__deadline(timeout_ms),
-                                reply, e);
+    if (!xw__pend_take_inline(&c->in.pend, c->out.seq, request, small)) {
+        int64_t deadline = timeout_ms < 0 ? -1 : timeout_ms == 0 ? 0 : xw__deadline(timeout_ms);
+        if (XW_UNLIKELY(c->lend.used) && !c->in.pend.n)
+            return take_heap_owner(c, request, deadline, reply, e);
+        return take_heap_locked(c, request, deadline, reply, e);
+    }
     xw__unlock(c);
     return small_to_heap(small, reply); /* outside the lock */
 }
