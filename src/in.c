@@ -351,13 +351,10 @@ static __attribute__((noinline)) int route_reply_fds(xw_connection_t *c, struct 
  * held the socket (xw_take_socket) goes, with its fds, to the stash by sequence
  * (never inline: the entry is a stand-in on the stack); anything else breaks the
  * protocol. e: the oldest unfinished entry. */
-static __attribute__((noinline)) int route_owner_reply(xw_connection_t *c, struct xw_pend *e, const uint8_t *w,
-                                                       size_t n, struct xw_pkt *rec, uint64_t seq, uint64_t at)
+static __attribute__((noinline)) int route_owner_general(xw_connection_t *c, struct xw_pend *e, const uint8_t *w,
+                                                         size_t n, struct xw_pkt *rec, uint64_t seq, uint64_t at)
 {
     struct xw_pend own;
-    int kept = n == 32 && !rec && !(e && e->seq == seq) ? xw__lend_keep_small(c, seq, w) : 0;
-    if (kept) /* the common case: in the slot, no record */
-        return kept < 0 ? kept : 0;
     if ((e && e->seq == seq) || !xw__lend_owner(c, seq, &own))
         return fail_pkt(c, rec, "malformed reply: sequence %llu belongs to no request awaiting a reply (%llu sent)",
                         (unsigned long long)seq, (unsigned long long)c->out.seq);
@@ -365,6 +362,20 @@ static __attribute__((noinline)) int route_owner_reply(xw_connection_t *c, struc
                                                        : keep_reply(c, &own, w, n, rec, seq, NULL, 0, 0, 0);
     xw__lend_keep(c, &own.q);
     return r;
+}
+
+/* route_owner_general's common case first: the owner's 32-byte reply to the slot
+ * (xw__lend_slot_keep), no record. A leaf, every other way a tail call, so it
+ * saves no registers. */
+static __attribute__((noinline)) int route_owner_reply(xw_connection_t *c, struct xw_pend *e, const uint8_t *w,
+                                                       size_t n, struct xw_pkt *rec, uint64_t seq, uint64_t at)
+{
+    int k = n == 32 && !rec && !(e && e->seq == seq) ? xw__lend_slot_keep(&c->lend, seq, w) : 0;
+    if (k == 1)
+        return 0;
+    if (k == 2)
+        return xw__lend_slot_push(c, seq, w);
+    return route_owner_general(c, e, w, n, rec, seq, at);
 }
 
 /* e: the oldest unfinished entry. */

@@ -77,21 +77,12 @@ int xw__lend_take_back(xw_connection_t *c)
     return c->error ? -EPIPE : 0;
 }
 
-/* The owner's turn that sent seq, or NULL. */
-static const struct xw_lend_range *range_of(const struct xw_lend *l, uint64_t seq)
-{
-    for (unsigned i = 0; i < l->nranges; i++)
-        if (seq >= l->ranges[i].first && seq <= l->ranges[i].last)
-            return &l->ranges[i];
-    return NULL;
-}
-
 /* Lock held. Whether seq, which xwire's pending ring does not track, is the owner's;
  * if so *e is a finished entry with the flags of the owner's turn (routing then
  * leaves the ring alone). */
 int xw__lend_owner(xw_connection_t *c, uint64_t seq, struct xw_pend *e)
 {
-    const struct xw_lend_range *r = range_of(&c->lend, seq);
+    const struct xw_lend_range *r = xw__lend_range_of(&c->lend, seq);
     if (r) {
         *e = (struct xw_pend){
             .seq = seq,
@@ -132,22 +123,11 @@ void xw__lend_keep(xw_connection_t *c, struct xw_queue *q)
         xw__queue_push(&c->lend.stash, p);
 }
 
-/* Lock held. The 32-byte reply w to request seq goes to the slot, without a
- * record, when seq is the owner's and its turn neither drops replies nor wants
- * the fds w[1] counts; one still there moves to the stash first. 1 when kept, 0
- * when routing must take the general way (not the owner's, or not this kind). */
-int xw__lend_keep_small(xw_connection_t *c, uint64_t seq, const uint8_t *w)
+int xw__lend_slot_push(xw_connection_t *c, uint64_t seq, const uint8_t *w)
 {
-    struct xw_lend *l = &c->lend;
-    const struct xw_lend_range *r = range_of(l, seq);
-    if (!r || (r->flags & XW_REQUEST_DISCARD_REPLY) || ((r->flags & XW_REQUEST_REPLY_FDS) && w[1]))
-        return 0;
-    if (l->last.full && spill(c) < 0)
+    if (spill(c) < 0)
         return -EPIPE;
-    l->last.seq = seq;
-    memcpy(l->last.bytes, w, 32);
-    l->last.full = 1;
-    return 1;
+    return xw__lend_slot_keep(&c->lend, seq, w) == 1 ? 0 : -EPIPE;
 }
 
 /* The first stashed packet of seq and the one before it (NULL: it is the head). */

@@ -981,11 +981,40 @@ void xw__ext_fini(xw_connection_t *c);
 int xw__lend_take_back(xw_connection_t *c);
 int xw__lend_owner(xw_connection_t *c, uint64_t seq, struct xw_pend *e);
 void xw__lend_keep(xw_connection_t *c, struct xw_queue *q);
-int xw__lend_keep_small(xw_connection_t *c, uint64_t seq, const uint8_t *w);
 int xw__lend_take(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need,
                   struct xw_pkt **pkt, void *buf);
 
 int xw__lend_wait(xw_connection_t *c, uint64_t seq, int64_t deadline, void *buf, struct xw_pkt **pkt);
+
+/* The owner's turn that sent seq, or NULL. */
+static inline const struct xw_lend_range *xw__lend_range_of(const struct xw_lend *l, uint64_t seq)
+{
+    for (unsigned i = 0; i < l->nranges; i++)
+        if (seq >= l->ranges[i].first && seq <= l->ranges[i].last)
+            return &l->ranges[i];
+    return NULL;
+}
+
+/* Lock held. The 32-byte reply w to request seq goes to the slot, without a
+ * record, when seq is the owner's and its turn neither drops replies nor wants the
+ * fds w[1] counts: 1 when kept; 2 when it would be but the slot is full (then
+ * xw__lend_slot_push); 0, nothing changed, when routing must take the general way. */
+static inline int xw__lend_slot_keep(struct xw_lend *l, uint64_t seq, const uint8_t *w)
+{
+    const struct xw_lend_range *r = xw__lend_range_of(l, seq);
+    if (!r || (r->flags & XW_REQUEST_DISCARD_REPLY) || ((r->flags & XW_REQUEST_REPLY_FDS) && w[1]))
+        return 0;
+    if (l->last.full)
+        return 2;
+    l->last.seq = seq;
+    memcpy(l->last.bytes, w, 32);
+    l->last.full = 1;
+    return 1;
+}
+/* The slot is full: its reply moves to the stash, the owner's 32-byte reply w to
+ * seq takes its place (a pipeline of Xlib's requests: each reply pushes the one
+ * before). 0, or -EPIPE out of memory. */
+int xw__lend_slot_push(xw_connection_t *c, uint64_t seq, const uint8_t *w);
 
 /* Lock held. The slot's reply (lend.last, full) to the caller's 32 bytes at buf; the
  * slot is empty afterwards. Returns 2, as xw__reply_take_fit for a reply in buf. */
