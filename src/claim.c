@@ -298,6 +298,10 @@ int xw__in_check(xw_connection_t *c, uint64_t seq, struct xw_pkt **pkt)
 void xw__in_discard(xw_connection_t *c, uint64_t seq, int keep_errors)
 {
     struct xw_pend *e = xw__pend_find(&c->in.pend, seq);
+    if (!e && c->lend.used) { /* maybe the other owner's request (xw_take_socket) */
+        xw__lend_discard(c, seq, keep_errors);
+        return;
+    }
     if (!e || (e->dead && !xw__pend_holds(e)))
         return;
     struct xw_pkt *p;

@@ -77,18 +77,45 @@ int xw__lend_take_back(xw_connection_t *c)
     return c->error ? -EPIPE : 0;
 }
 
+/* Drops the discarded sequences the server has answered past: nothing more can
+ * come for them. */
+static void discards_trim(xw_connection_t *c)
+{
+    struct xw_lend *l = &c->lend;
+    unsigned k = 0;
+    for (unsigned i = 0; i < l->ndiscards; i++)
+        if (!answered_past(c, l->discards[i].seq))
+            l->discards[k++] = l->discards[i];
+    l->ndiscards = k;
+}
+
+/* The discard flags for seq's packets: XW_REQUEST_DISCARD_REPLY (and
+ * XW_REQUEST_ERROR_TO_EVENTS) when it was discarded, else 0. */
+static int discarded(xw_connection_t *c, uint64_t seq)
+{
+    struct xw_lend *l = &c->lend;
+    if (!l->ndiscards)
+        return 0;
+    discards_trim(c);
+    for (unsigned i = 0; i < l->ndiscards; i++)
+        if (l->discards[i].seq == seq)
+            return XW_REQUEST_DISCARD_REPLY | (l->discards[i].keep_errors ? XW_REQUEST_ERROR_TO_EVENTS : 0);
+    return 0;
+}
+
 /* Lock held. Whether seq, which xwire's pending ring does not track, is the owner's;
- * if so *e is a finished entry with the flags of the owner's turn (routing then
- * leaves the ring alone). */
+ * if so *e is a finished entry with the flags of the owner's turn, or of a discard
+ * (routing then leaves the ring alone). */
 int xw__lend_owner(xw_connection_t *c, uint64_t seq, struct xw_pend *e)
 {
     const struct xw_lend_range *r = xw__lend_range_of(&c->lend, seq);
     if (r) {
+        int flags = r->flags | discarded(c, seq);
         *e = (struct xw_pend){
             .seq = seq,
-            .flags = (uint16_t)r->flags,
+            .flags = (uint16_t)flags,
             .done = 1,
-            .dead = (r->flags & XW_REQUEST_DISCARD_REPLY) ? 1 : 0,
+            .dead = (flags & XW_REQUEST_DISCARD_REPLY) ? 1 : 0,
         };
         return 1;
     }
@@ -214,6 +241,42 @@ int xw__lend_wait(xw_connection_t *c, uint64_t seq, int64_t deadline, void *buf,
         xw__in_wait(c, -1);
     }
     return xw__lend_take(c, seq, deadline, SIZE_MAX, &need, pkt, buf);
+}
+
+/* Lock held. xw_discard_reply64 for the owner's request seq, which xwire does not
+ * track: what is kept for it (the slot, the stash) goes now, its fds closed, a
+ * kept error to the event queue with keep_errors; what may still come is dropped
+ * on arrival (struct xw_lend_discard). */
+void xw__lend_discard(xw_connection_t *c, uint64_t seq, int keep_errors)
+{
+    struct xw_lend *l = &c->lend;
+    if (!xw__lend_range_of(l, seq))
+        return;
+    if (l->last.full && l->last.seq == seq)
+        l->last.full = 0;
+    struct xw_pkt *prev, *p;
+    while ((p = stash_find(&l->stash, seq, &prev))) {
+        xw__queue_unlink(&l->stash, prev, p);
+        if (p->kind == XW_PKT_ERROR && keep_errors) {
+            xw__queue_push(&c->in.events, p);
+            continue;
+        }
+        xw__close_fds((int *)(XW_PKT_DATA(p) + p->len), p->nfds);
+        xw__pkt_free(c, p);
+    }
+    if (answered_past(c, seq))
+        return;
+    discards_trim(c);
+    for (unsigned i = 0; i < l->ndiscards; i++)
+        if (l->discards[i].seq == seq) {
+            l->discards[i].keep_errors = keep_errors;
+            return;
+        }
+    if (l->ndiscards == XW_LEND_DISCARDS) { /* all live: the oldest is forgotten */
+        memmove(l->discards, l->discards + 1, (XW_LEND_DISCARDS - 1) * sizeof(l->discards[0]));
+        l->ndiscards--;
+    }
+    l->discards[l->ndiscards++] = (struct xw_lend_discard){seq, keep_errors};
 }
 
 /* Lock held. Takes the socket back from a current owner and writes everything

@@ -459,6 +459,17 @@ struct xw_lend_range {
     int flags;            /* XW_REQUEST_CHECKED, _DISCARD_REPLY, _REPLY_FDS */
 };
 
+/* Owner sequences discarded (xw_discard_reply64) that the server may still answer:
+ * what comes for them is dropped on arrival (errors kept as events with
+ * keep_errors). An entry goes once a later packet is read. When all are live the
+ * oldest is forgotten: what still comes for it is kept until claimed or disconnect. */
+#define XW_LEND_DISCARDS 16u
+
+struct xw_lend_discard {
+    uint64_t seq;
+    int keep_errors;
+};
+
 struct xw_lend {
     void (*give_back)(void *closure); /* the owner's return callback; NULL while xwire holds the socket */
     void *closure;
@@ -467,6 +478,8 @@ struct xw_lend {
     unsigned nranges;
     struct xw_lend_range ranges[XW_LEND_RANGES];
     struct xw_queue stash; /* the owner's replies and kept errors, in sequence order (owned) */
+    unsigned ndiscards;
+    struct xw_lend_discard discards[XW_LEND_DISCARDS];
     /* The owner's newest reply when it is 32 bytes without fds (nearly every reply
      * Xlib waits for), kept here without a record until claimed; anything newer
      * bound for the stash pushes it there first, so stash then slot stay in
@@ -980,6 +993,7 @@ void xw__ext_fini(xw_connection_t *c);
  * callback with the lock released; the others never release it. */
 int xw__lend_take_back(xw_connection_t *c);
 int xw__lend_owner(xw_connection_t *c, uint64_t seq, struct xw_pend *e);
+void xw__lend_discard(xw_connection_t *c, uint64_t seq, int keep_errors);
 void xw__lend_keep(xw_connection_t *c, struct xw_queue *q);
 int xw__lend_take(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need,
                   struct xw_pkt **pkt, void *buf);
@@ -998,9 +1012,12 @@ static inline const struct xw_lend_range *xw__lend_range_of(const struct xw_lend
 /* Lock held. The 32-byte reply w to request seq goes to the slot, without a
  * record, when seq is the owner's and its turn neither drops replies nor wants the
  * fds w[1] counts: 1 when kept; 2 when it would be but the slot is full (then
- * xw__lend_slot_push); 0, nothing changed, when routing must take the general way. */
+ * xw__lend_slot_push); 0, nothing changed, when routing must take the general way
+ * (also while discarded owner sequences are pending). */
 static inline int xw__lend_slot_keep(struct xw_lend *l, uint64_t seq, const uint8_t *w)
 {
+    if (l->ndiscards) /* the general way looks them up (xw__lend_owner) */
+        return 0;
     const struct xw_lend_range *r = xw__lend_range_of(l, seq);
     if (!r || (r->flags & XW_REQUEST_DISCARD_REPLY) || ((r->flags & XW_REQUEST_REPLY_FDS) && w[1]))
         return 0;

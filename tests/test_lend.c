@@ -15,6 +15,7 @@
 #include "alloc_count.h"
 #include "fake_server.h"
 #include "xwtest.h"
+#include "xwint.h" /* the lent socket's stash, slot and discards */
 
 static struct fake_server F;
 static xw_connection_t *c;
@@ -550,6 +551,73 @@ START_TEST(hand_off_allocates_nothing)
 }
 END_TEST
 
+/* xw_discard_reply64 on the owner's requests: a reply already kept (in the slot or
+ * the stash, fds and all) is dropped at once, one that comes later on arrival, and
+ * with keep_error an error still reaches the event queue; the other requests'
+ * replies are untouched. */
+START_TEST(discard_drops_what_is_kept_for_the_owner)
+{
+    O.flags = XW_REQUEST_CHECKED | XW_REQUEST_REPLY_FDS;
+    uint64_t a = owner_req(&O, OP_GET_INPUT_FOCUS, 0, 1);
+    uint64_t b = owner_req(&O, OP_GET_INPUT_FOCUS, 0, 1);
+    uint64_t d = owner_req(&O, OP_GET_INPUT_FOCUS, 0, 1);
+    uint64_t f = owner_req(&O, OP_MAP_WINDOW, 0, 2);
+    uint64_t g = owner_req(&O, OP_MAP_WINDOW, 0, 2);
+    uint64_t h = owner_req(&O, OP_GET_INPUT_FOCUS, 0, 1);
+    owner_flush(&O);
+    int fds[2];
+    ck_assert_int_eq(pipe(fds), 0);
+    uint8_t r[32], extra[24] = {0};
+    /* a: a reply with an fd, then b's, then its error (b is checked): a to the stash,
+     * b's reply to the slot, b's error behind it in the stash; an event to wait for */
+    ck_assert_int_eq(fake_send_fds(&F, r, fake_reply(r, (uint16_t)a, 1, extra, 24), fds, 1), 0);
+    close(fds[0]);
+    server_reply(b, 0, 2);
+    server_error(b, 8);
+    server_event(b, 5);
+    free(xw_wait_for_event(c));
+    ck_assert_ptr_nonnull(c->lend.stash.head);
+    xw_discard_reply64(c, a); /* its fd closed: the teardown's fd check */
+    xw_discard_reply_keep_error64(c, b);
+    ck_assert_ptr_null(c->lend.stash.head);
+    ck_assert_int_eq(c->lend.last.full, 0);
+    /* d, f, g: discarded before their answers come */
+    xw_discard_reply64(c, d);
+    xw_discard_reply64(c, f);
+    xw_discard_reply_keep_error64(c, g);
+    ck_assert_int_eq(fake_send_fds(&F, r, fake_reply(r, (uint16_t)d, 1, extra, 24), fds + 1, 1), 0);
+    close(fds[1]);
+    server_error(f, 3);
+    server_error(g, 9);
+    server_reply(h, 0, 7);
+    xw_generic_error_t *err = NULL;
+    void *reply = xw_wait_for_reply64(c, h, &err);
+    ck_assert_ptr_nonnull(reply);
+    ck_assert_uint_eq(tag_of(reply), 7);
+    free(reply);
+    ck_assert_ptr_null(c->lend.stash.head); /* nothing of d, f, g was kept */
+    uint64_t gone[] = {a, b, d, f, g};
+    for (unsigned i = 0; i < 5; i++) {
+        reply = (void *)1;
+        err = (void *)1;
+        ck_assert_int_eq(xw_poll_for_reply64(c, gone[i], &reply, &err), 1);
+        ck_assert_ptr_null(reply);
+        ck_assert_ptr_null(err);
+    }
+    uint64_t kept[] = {b, g}; /* the errors of the keep_error discards, as events, in order */
+    for (unsigned i = 0; i < 2; i++) {
+        xw_generic_event_t *e = xw_poll_for_queued_event(c);
+        ck_assert_ptr_nonnull(e);
+        ck_assert_uint_eq(e->response_type, 0);
+        ck_assert_uint_eq(e->full_sequence, (uint32_t)kept[i]);
+        free(e);
+    }
+    ck_assert_ptr_null(xw_poll_for_queued_event(c));
+    ck_assert_uint_eq(c->lend.ndiscards, 0); /* h's reply was read: all answered past */
+    ck_assert_int_eq(xw_connection_has_error(c), 0);
+}
+END_TEST
+
 /* The owner writes more than the socket holds in one xw_writev: the first sendmsg
  * takes part of it, the rest goes the general way (waits for room while the server
  * reads); every byte arrives once and in order, and the count joins the numbering. */
@@ -630,6 +698,7 @@ int main(void)
     tcase_add_test(tc, owner_reply_fds);
     tcase_add_test(tc, hand_off_allocates_nothing);
     tcase_add_test(tc, owner_write_larger_than_the_socket);
+    tcase_add_test(tc, discard_drops_what_is_kept_for_the_owner);
     tcase_add_test(tc, threads_wait_for_one_take_back);
     suite_add_tcase(s, tc);
     return xwtest_run(s);
