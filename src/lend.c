@@ -223,22 +223,24 @@ int xw__lend_take(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap
 
 /* Lock held. The heap-form claim's wait (reply.c): what xw__in_reply_fit does for a sequence it
  * does not track once the socket has been lent. Xlib's own wait (no deadline, the
- * stash empty, nothing half read) is xw__lend_take's loop without its general
- * checks: reads until the slot has seq's reply or seq is finished; anything else,
- * or a packet bound for the stash, goes to xw__lend_take. */
+ * stash empty) is xw__lend_take's loop without its general checks: reads (the
+ * rest of a big reply as wait_step does) until the slot has seq's reply or seq is
+ * finished; anything else, or a packet bound for the stash, goes to xw__lend_take. */
 int xw__lend_wait(xw_connection_t *c, uint64_t seq, int64_t deadline, void *buf, struct xw_pkt **pkt)
 {
     struct xw_lend *l = &c->lend;
     size_t need;
     if (seq > c->out.flushed)
         xw__out_flush_to(c, seq);
-    while (deadline < 0 && !l->stash.head && !c->in.pdata && !c->error) {
+    while (deadline < 0 && !l->stash.head && !c->error) {
         if (l->last.full && l->last.seq == seq)
             return xw__lend_slot_give(l, buf);
         if (seq <= xw__in_done_seq(&c->in) || seq > c->out.seq || !seq)
             return 1;
         c->in.for_reply = 1;
-        xw__in_wait(c, -1);
+        /* a packet half read (a big reply) is finished in one blocking read when it may be */
+        if (!c->in.pdata || !xw__in_fill_partial(c, -1, 0))
+            xw__in_wait(c, -1);
     }
     return xw__lend_take(c, seq, deadline, SIZE_MAX, &need, pkt, buf);
 }

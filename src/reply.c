@@ -100,8 +100,8 @@ static __attribute__((noinline)) int slot_to_heap(xw_connection_t *c, void **rep
 
 /* take_heap_locked once the socket has been lent (lend.used) and nothing of
  * xwire's own is tracked: the owner's (Xlib's) claims, straight from the owner's
- * side: the slot's reply, "finished with nothing", or a wait in xw__lend_wait;
- * with packets in the stash, the general way. Xlib claims each request twice
+ * side: the slot's reply, "finished with nothing", or xw__lend_wait (which
+ * takes from the stash and waits). Xlib claims each request twice
  * (again once it has taken it), and the second finds nothing: that answer is a
  * leaf here (every other way a tail call), so it saves no registers. The lent
  * socket is the own one, so the sequence widens as xw__in_widen does. */
@@ -111,8 +111,8 @@ static __attribute__((noinline)) int take_heap_owner(xw_connection_t *c, uint64_
     struct xw_lend *l = &c->lend;
     uint64_t cur = c->out.seq;
     uint64_t seq = request >> 32 ? request : cur - (uint32_t)((uint32_t)cur - (uint32_t)request);
-    if (XW_UNLIKELY(l->stash.head != NULL))
-        return take_heap_locked(c, seq, deadline, reply, e);
+    if (XW_UNLIKELY(l->stash.head != NULL)) /* a big reply, an error, a pipeline */
+        return owner_wait(c, seq, deadline, reply, e);
     if (l->last.full && l->last.seq == seq)
         return slot_to_heap(c, reply);
     if (!seq || seq > xw__in_done_seq(&c->in))
