@@ -24,12 +24,13 @@ struct xw_slab {
     uint64_t pad; /* keeps the records 16-byte aligned */
 };
 
+/* The smallest class whose records hold total bytes: a count of leading zeros, not
+ * a loop (a 1 MiB reply's record took 15 rounds, ~75 instructions). */
 static unsigned class_of(size_t total)
 {
-    unsigned k = XW_MIN_CLASS;
-    while (((size_t)1 << k) < total)
-        k++;
-    return k;
+    if (total <= ((size_t)1 << XW_MIN_CLASS))
+        return XW_MIN_CLASS;
+    return (unsigned)(sizeof(unsigned long long) * 8) - (unsigned)__builtin_clzll((unsigned long long)total - 1);
 }
 
 /* Carves a new slab into free records of class k. */
