@@ -78,44 +78,11 @@ static void advance(struct iovec **iov, size_t *n, size_t w)
     }
 }
 
-/* A write at least this long carries a large payload (a PutImage, a big property;
- * Xlib cuts images into PutImage requests of 256 KiB at most). Ordinary traffic
- * goes out in buffers of XW_OUT_SIZE. */
-#define XW_LARGE_WRITE (64u * 1024u)
-/* The send buffer asked for then; the kernel doubles it and caps it at twice
- * net.core.wmem_max (Debian: 212992, so 416 KiB; 4 MiB allowed gives 2 MiB). */
-#define XW_LARGE_SNDBUF (1024 * 1024)
-
-/* Lock held, writing set. Before the connection's first large write: a local
- * socket's default send buffer (wmem_default, 208 KiB) takes a 4 MiB image in about
- * 20 writes, each a sleep until the server has read most of it; both sides then
- * pay a wake-up per 200 KiB. A larger buffer makes that a few writes and reads.
- * Only AF_UNIX (TCP tunes its own buffers; setting SO_SNDBUF would stop that), once
- * per connection, never shrunk; failure is harmless and is not retried. */
-static void size_for_large(xw_connection_t *c, const struct iovec *iov, size_t n)
-{
-    size_t total = 0;
-    for (size_t i = 0; i < n && total < XW_LARGE_WRITE; i++)
-        total += iov[i].iov_len;
-    if (total < XW_LARGE_WRITE)
-        return;
-    c->out.sndbuf_grown = 1;
-    int domain = 0, have = 0, want = XW_LARGE_SNDBUF;
-    socklen_t len = sizeof(domain);
-    if (getsockopt(c->fd, SOL_SOCKET, SO_DOMAIN, &domain, &len) < 0 || domain != AF_UNIX)
-        return;
-    len = sizeof(have);
-    if (getsockopt(c->fd, SOL_SOCKET, SO_SNDBUF, &have, &len) == 0 && have < 2 * want)
-        setsockopt(c->fd, SOL_SOCKET, SO_SNDBUF, &want, sizeof(want));
-}
-
 /* Lock held, writing set. Every byte of iov to our own socket (advanced in place on
  * short writes); the lock may be released while waiting for room. The own
  * socket's transport write (socket.c). */
 void xw__out_write_socket(xw_connection_t *c, struct iovec *iov, size_t n)
 {
-    if (XW_UNLIKELY(!c->out.sndbuf_grown))
-        size_for_large(c, iov, n);
     while (!c->error) {
         while (n > 0 && iov->iov_len == 0) {
             iov++;
