@@ -586,8 +586,18 @@ def selection_owned(run, selection):
     wait_driver(run, ["xclip", "-selection", selection, "-o"], "an owner of %s" % selection)
 
 
+def intern_selection_atoms(run, selection):
+    """Debian's xclip asks for selection while nobody owns it, which interns the atoms
+    it uses (UTF8_STRING among them) before the owner under test starts: an owner
+    that looks them up only if they exist (xsel) then offers the same targets
+    whether or not the waiting driver was quicker than its start."""
+    subprocess.run(["xclip", "-selection", selection, "-o"], env=run.env(), stdin=subprocess.DEVNULL,
+                   capture_output=True, timeout=10, cwd=run.dir)
+
+
 def case_xclip(run):
     # -quiet keeps xclip in the foreground; -loops 2: the driver's read, then the one under test.
+    intern_selection_atoms(run, "clipboard")
     owner = run.start(["xclip", "-quiet", "-selection", "clipboard", "-i", "-loops", "2"], stdin="from xclip\n")
     selection_owned(run, "clipboard")
     s1, got = run.traced(["xclip", "-selection", "clipboard", "-o"])
@@ -596,6 +606,7 @@ def case_xclip(run):
 
 
 def case_xsel(run):
+    intern_selection_atoms(run, "clipboard")
     owner = run.start(["xsel", "--nodetach", "--clipboard", "--input"], stdin="from xsel\n")
     selection_owned(run, "clipboard")
     s1, got = run.traced(["xsel", "--clipboard", "--output"])
