@@ -763,6 +763,8 @@ CASES = {
                 (r"(ClientMessage\(33\) format=0x20 .*? data=')[\s\S]{4}", r"\1TIME"),
                 (r"(data='wm started)[\s\S]*'$", r"\1...'")]),
     "xinput": (simple(["xinput", "list", "--long"]), "requests", "stdout, exit status"),
+    "xdpyinfo-ext": (simple(["xdpyinfo", "-ext", "all"]), "requests",
+                     "stdout (every extension's details: XKB, XInput, RENDER formats...), exit status"),
     "setxkbmap": (case_setxkbmap, "requests", "-print, a layout change, -query: stdout, exit statuses"),
     "xkbcli": (case_xkbcli, "requests", "keys typed by XTEST as libxkbcommon-x11 decodes them, exit status on Escape"),
     "xvinfo": (simple(["xvinfo"]), "requests", "stdout, exit status"),
