@@ -285,6 +285,20 @@ def bytes_text(m):
     return "data='%s'" % bytes(int(b, 16) for b in m.group(1).split(",")).decode("latin-1")
 
 
+# Pixel values are colours, not resource ids: rebase leaves them alone (a colour
+# such as 0xca658c would otherwise be named after whichever client's id base it
+# shares, and that depends on the order clients connected in).
+PIXELS = re.compile(r"\b((?:[\w-]*pixels?|foreground|background)=)((?:0x[0-9a-f]+[,;]?)+)")
+
+
+def guard_pixels(s):
+    return PIXELS.sub(lambda m: m.group(1) + m.group(2).replace("0x", "#x"), s)
+
+
+def unguard(s):
+    return s.replace("#x", "0x")
+
+
 def read_trace(path, tnorm=None):
     """Per connection, its requests as 'length name values' (sequence numbers and
     timestamps out; a request xtrace decoded from a full buffer, possibly cut,
@@ -312,7 +326,8 @@ def read_trace(path, tnorm=None):
             rest = re.sub(r"(\w*time\w*)=[^ ,}]+", r"\1=T", rest)
             rest = re.sub(r"\bshmid=0x[0-9a-f]+", "shmid=?", rest)  # the kernel's numbering
             rest = re.sub(r"(0x[0-9a-f]+)\(\"[^\"]*\"\)", r"\1", rest)  # xtrace's atom names follow its timing
-            rest = "" if was_cut else rebase(re.sub(r"\bdata=((?:0x[0-9a-f]{2},)+0x[0-9a-f]{2});", bytes_text, rest), bases)
+            rest = "" if was_cut else unguard(rebase(guard_pixels(
+                re.sub(r"\bdata=((?:0x[0-9a-f]{2},)+0x[0-9a-f]{2});", bytes_text, rest)), bases))
             for pattern, repl in tnorm or ():
                 rest = re.sub(pattern, repl, rest)
             # xtrace sometimes decodes a request from its first bytes only, with or
@@ -757,10 +772,11 @@ CASES = {
     "xsel": (case_xsel, "requests", "xsel -o and xclip's TARGETS of what xsel owns, xsel --delete, exit statuses"),
     "xwallpaper": (case_xwallpaper, "requests", "root pixels after hsetroot and after xwallpaper (seccomp-confined), "
                    "exit statuses"),
-    # openbox's timestamps, pid and uninitialised tail bytes of its "wm started" message vary.
+    # openbox's timestamps, pid and uninitialised tail bytes of its "wm started" message
+    # vary; its MANAGER message carries its own window id as bytes.
     "wmctrl": (case_wmctrl, "collapsed", "wmctrl -m/-d/-l/-r -e/-lG/-s under openbox (ids renamed), exit statuses",
                [(r"(?<=type=0x6 data=)0x[0-9a-f]+;", "PID"),
-                (r"(ClientMessage\(33\) format=0x20 .*? data=')[\s\S]{4}", r"\1TIME"),
+                (r"(ClientMessage\(33\) format=0x20 .*? data=')[\s\S]*'$", r"\1...'"),
                 (r"(data='wm started)[\s\S]*'$", r"\1...'")]),
     "xinput": (simple(["xinput", "list", "--long"]), "requests", "stdout, exit status"),
     "xdpyinfo-ext": (simple(["xdpyinfo", "-ext", "all"]), "requests",
