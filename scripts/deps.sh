@@ -33,6 +33,12 @@ xkb_tools=(x11-xkb-utils)
 # The corpus (tests/corpus): unmodified programs run on Debian's libxcb and on xwire's.
 # x11-utils, x11-apps and xtrace are in the list below already.
 corpus_programs=(x11-xserver-utils xterm xdotool mesa-utils python3-xcffib i3-wm)
+# ...and those found by trying programs from outside that list: selections, a
+# seccomp-confined wallpaper setter, a window manager, XInput, XKB through
+# libxkbcommon-x11, a compositor, and the GTK 3, Tk and Qt 5 toolkits (the probes'
+# python3-gi, python3-tk, python3-pyqt5).
+corpus_programs+=(xclip xsel xwallpaper hsetroot openbox wmctrl xinput libxkbcommon-tools xcompmgr
+                  python3-gi gir1.2-gtk-3.0 python3-tk python3-pyqt5)
 packages=(
   "${corpus_programs[@]}"
   "${xkb_tools[@]}"

@@ -78,46 +78,11 @@ static void advance(struct iovec **iov, size_t *n, size_t w)
     }
 }
 
-/* A write at least this long carries a large payload (a PutImage, a big property;
- * Xlib cuts images into PutImage requests of 256 KiB at most). Ordinary traffic
- * goes out in buffers of XW_OUT_SIZE. */
-#define XW_LARGE_WRITE (64u * 1024u)
-/* The send buffer asked for then; the kernel doubles it and caps it at twice
- * net.core.wmem_max (Debian: 212992, so 416 KiB; 4 MiB allowed gives 2 MiB). */
-#define XW_LARGE_SNDBUF (1024 * 1024)
-
-/* Lock held, writing set. When the socket first fills during a large write: a local
- * socket's default send buffer (wmem_default, 208 KiB) takes a 4 MiB image in about
- * 20 writes, each a sleep until the server has read most of it; both sides then
- * pay a wake-up per 200 KiB. A larger buffer makes that a few writes and reads.
- * Asked at the first EAGAIN, not before every write: the sum over the slices cost
- * every small write (each of Xlib's, each flush) ~30 instructions, and a write that
- * goes through at once has no use for a bigger buffer.
- * Only AF_UNIX (TCP tunes its own buffers; setting SO_SNDBUF would stop that), once
- * per connection, never shrunk; failure is harmless and is not retried. */
-static void size_for_large(xw_connection_t *c, const struct iovec *iov, size_t n, size_t sent)
-{
-    size_t total = sent; /* the write's bytes already gone, then those left */
-    for (size_t i = 0; i < n && total < XW_LARGE_WRITE; i++)
-        total += iov[i].iov_len;
-    if (total < XW_LARGE_WRITE)
-        return;
-    c->out.sndbuf_grown = 1;
-    int domain = 0, have = 0, want = XW_LARGE_SNDBUF;
-    socklen_t len = sizeof(domain);
-    if (getsockopt(c->fd, SOL_SOCKET, SO_DOMAIN, &domain, &len) < 0 || domain != AF_UNIX)
-        return;
-    len = sizeof(have);
-    if (getsockopt(c->fd, SOL_SOCKET, SO_SNDBUF, &have, &len) == 0 && have < 2 * want)
-        setsockopt(c->fd, SOL_SOCKET, SO_SNDBUF, &want, sizeof(want));
-}
-
 /* Lock held, writing set. Every byte of iov to our own socket (advanced in place on
  * short writes); the lock may be released while waiting for room. The own
  * socket's transport write (socket.c). */
 void xw__out_write_socket(xw_connection_t *c, struct iovec *iov, size_t n)
 {
-    size_t sent = 0;
     while (!c->error) {
         while (n > 0 && iov->iov_len == 0) {
             iov++;
@@ -126,20 +91,16 @@ void xw__out_write_socket(xw_connection_t *c, struct iovec *iov, size_t n)
         if (n == 0)
             break;
         ssize_t w = send_some(c, iov, n);
-        if (w >= 0) {
+        if (w >= 0)
             advance(&iov, &n, (size_t)w);
-            sent += (size_t)w;
-        }
-        else if (w == -EAGAIN) { /* write again only once poll says there is room, as
-                                    libxcb does: a local socket says so when 3/4 of it is
-                                    free, where a write after each read of replies took
-                                    the little room the server had just made (Xvfb,
-                                    100k InternAtoms: up to 22 writes per 1k, not 1.5) */
-            if (!c->out.sndbuf_grown)
-                size_for_large(c, iov, n, sent);
+        else if (w == -EAGAIN) /* write again only once poll says there is room, as
+                                  libxcb does: a local socket says so when 3/4 of it is
+                                  free, where a write after each read of replies took
+                                  the little room the server had just made (Xvfb,
+                                  100k InternAtoms: up to 22 writes per 1k, not 1.5) */
             while (wait_writable(c) == 0)
                 ;
-        } else if (w != -EINTR)
+        else if (w != -EINTR)
             xw__conn_fail(c, XW_CONN_ERROR, "write to server: %s", strerror((int)-w));
     }
 }

@@ -332,7 +332,6 @@ struct xw_out {
     uint64_t bigreq_seq; /* BigReqEnable in flight */
     uint32_t big_words;  /* the server's BIG-REQUESTS limit, once enabled */
     uint64_t accounted;  /* borrowed: requests up to here were counted to the owner */
-    int sndbuf_grown;    /* the socket's send buffer was sized for large writes (out.c), or cannot be */
 };
 
 /* The fds one recvmsg returned, with the stream bytes it returned: they belong to

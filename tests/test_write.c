@@ -1,14 +1,21 @@
 /* test_write.c — the write path against a scripted fake server: automatic syncs,
- * sequence wrap, big and too-long requests, blocked writes, and xw_request_check as a barrier. */
+ * sequence wrap, big and too-long requests, blocked writes, xw_request_check as a barrier,
+ * and no socket calls once connected (a program may confine itself then). */
 #include <check.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <signal.h>
+#include <stddef.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "fake_conn.h"
 
@@ -307,53 +314,86 @@ static int grown_send_buffer(void)
     return (int)(2 * (max < 1024 * 1024 ? max : 1024 * 1024));
 }
 
-/* The fake server's hook for large_write_grows_send_buffer: at the first PutImage
- * it stops reading until the client's send buffer has grown (or 5 s have passed),
- * so the client's next large writes fill the socket whatever the timing. */
-static int held;
-
-static int hold_until_grown(struct fake_server *f, const uint8_t *req, size_t len)
-{
-    (void)f;
-    (void)len;
-    if (req[0] != 18 || held++)
-        return 0;
-    int want = grown_send_buffer(), v = 0;
-    socklen_t vlen = sizeof(v);
-    for (int i = 0; i < 5000; i++) { /* no ck_assert here: this is the server's thread */
-        if (getsockopt(xw_get_file_descriptor(c), SOL_SOCKET, SO_SNDBUF, &v, &vlen) == 0 && v >= want)
-            break;
-        usleep(1000);
-    }
-    return 0;
-}
-
-/* Ordinary traffic leaves the local socket's send buffer alone; the first large
- * write that fills the socket grows it once, so that a big image goes out in a few
- * writes instead of one per default buffer (about 20 for 4 MiB). Writes that go
- * through at once never pay for the check. */
-START_TEST(large_write_grows_send_buffer)
+/* A local socket's send buffer is sized once, at connect, so that a big image goes
+ * out in a few writes instead of one per default buffer (about 20 for 4 MiB); the
+ * traffic after that, large or small, leaves it as it is. */
+START_TEST(send_buffer_sized_at_connect)
 {
     c = fake_connect(&F, NULL, 0);
-    held = 0;
-    F.on_request = hold_until_grown;
     fake_serve_start(&F);
     int before = send_buffer();
+    ck_assert_int_ge(before, grown_send_buffer());
     for (int i = 0; i < 100000; i++)
         send_void(0, 127);
     ck_assert_int_eq(xw_flush(c), 1);
-    ck_assert_int_eq(send_buffer(), before);
-    for (int i = 0; i < 4; i++) /* the server holds after the first: the socket fills */
-        ck_assert_uint_ne(send_req(0, 18, 0, 1, big_body, 200 * 1024, NULL, NULL), 0);
+    ck_assert_uint_ne(send_req(0, 18, 0, 1, big_body, 200 * 1024, NULL, NULL), 0);
     ck_assert_int_eq(xw_flush(c), 1);
-    int after = send_buffer();
-    ck_assert_int_ge(after, before);
-    ck_assert_int_ge(after, grown_send_buffer());
+    ck_assert_int_eq(send_buffer(), before);
     uint64_t s = send_reply_req(XW_REQUEST_CHECKED, 43);
     free(xw_wait_for_reply64(c, s, NULL));
     hang_up();
-    ck_assert_uint_eq(F.opcode_count[18], 4);
+    ck_assert_uint_eq(F.opcode_count[18], 1);
     ck_assert_uint_eq(F.opcode_count[127], 100000);
+}
+END_TEST
+
+/* ---- a program confined after connecting ---- */
+
+/* The system calls a sandbox that allows what libxcb needs once connected (as
+ * OpenBSD's pledge("stdio") does, and xwallpaper's seccomp filter, which kills the
+ * process) leaves out: socket setup and socket options. Each one the client makes
+ * traps into on_sigsys, which notes it and lets it fail with ENOSYS. */
+static const int confined_out[] = {SYS_getsockopt, SYS_setsockopt, SYS_socket,      SYS_connect,
+                                   SYS_bind,       SYS_listen,     SYS_getsockname, SYS_getpeername};
+#define NCONFINED ((int)(sizeof(confined_out) / sizeof(confined_out[0])))
+static volatile sig_atomic_t trapped, trapped_nr;
+
+static void on_sigsys(int sig, siginfo_t *si, void *uc)
+{
+    (void)sig;
+    (void)uc;
+    trapped++;
+    trapped_nr = si->si_syscall;
+}
+
+/* A filter on the calling thread and the threads it starts afterwards: every
+ * call in confined_out traps; everything else runs. */
+static void confine(void)
+{
+    struct sock_filter f[4 + 2 * NCONFINED + 1];
+    int n = 0;
+    f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch));
+    f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0);
+    f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW); /* other ABIs: not tested */
+    f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr));
+    for (int i = 0; i < NCONFINED; i++) {
+        f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)confined_out[i], 0, 1);
+        f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP);
+    }
+    f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+    struct sock_fprog prog = {.len = (unsigned short)n, .filter = f};
+    struct sigaction sa = {.sa_sigaction = on_sigsys, .sa_flags = SA_SIGINFO};
+    ck_assert_int_eq(sigaction(SIGSYS, &sa, NULL), 0);
+    ck_assert_int_eq(prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), 0);
+    ck_assert_int_eq(prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog), 0);
+}
+
+/* Once connected, large writes, small ones, a reply wait and the disconnect use
+ * none of those calls (xwallpaper died of xwire's getsockopt before its first
+ * large write). The filter stays with the process: this test runs last. */
+START_TEST(connected_needs_no_socket_calls)
+{
+    c = fake_connect(&F, NULL, 0);
+    confine();
+    fake_serve_start(&F);
+    for (int i = 0; i < 1000; i++)
+        send_void(0, 127);
+    ck_assert_uint_ne(send_req(0, 18, 0, 1, big_body, 200 * 1024, NULL, NULL), 0);
+    uint64_t s = send_reply_req(XW_REQUEST_CHECKED, 43);
+    free(xw_wait_for_reply64(c, s, NULL));
+    hang_up();
+    ck_assert_msg(trapped == 0, "%d confined calls, the last system call %d", (int)trapped, (int)trapped_nr);
+    ck_assert_uint_eq(F.opcode_count[18], 1);
 }
 END_TEST
 
@@ -415,11 +455,12 @@ int main(void)
     Suite *s = xwtest_suite("write");
     fake_conn_tcase(s, "write",
                     (const TTest *const[]){auto_sync_before_65535_voids, sequence_wrap, check_after_flush,
-                                           too_long_fails_alone, big_requests, large_write_grows_send_buffer,
+                                           too_long_fails_alone, big_requests, send_buffer_sized_at_connect,
                                            blocked_write_keeps_reading,
                                            single_threaded_mode, NULL});
     fake_conn_tcase(s, "barrier",
                     (const TTest *const[]){check_unchecked_waits_for_the_server, check_without_redundant_sync,
                                            check_unchecked_ends_with_the_connection, NULL});
+    fake_conn_tcase(s, "confined", (const TTest *const[]){connected_needs_no_socket_calls, NULL});
     return xwtest_run(s);
 }

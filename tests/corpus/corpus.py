@@ -17,10 +17,12 @@ import os
 import re
 import shutil
 import signal
+import struct
 import subprocess
 import sys
 import tempfile
 import time
+import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "examples"))
@@ -283,6 +285,20 @@ def bytes_text(m):
     return "data='%s'" % bytes(int(b, 16) for b in m.group(1).split(",")).decode("latin-1")
 
 
+# Pixel values are colours, not resource ids: rebase leaves them alone (a colour
+# such as 0xca658c would otherwise be named after whichever client's id base it
+# shares, and that depends on the order clients connected in).
+PIXELS = re.compile(r"\b((?:[\w-]*pixels?|foreground|background)=)((?:0x[0-9a-f]+[,;]?)+)")
+
+
+def guard_pixels(s):
+    return PIXELS.sub(lambda m: m.group(1) + m.group(2).replace("0x", "#x"), s)
+
+
+def unguard(s):
+    return s.replace("#x", "0x")
+
+
 def read_trace(path, tnorm=None):
     """Per connection, its requests as 'length name values' (sequence numbers and
     timestamps out; a request xtrace decoded from a full buffer, possibly cut,
@@ -310,7 +326,8 @@ def read_trace(path, tnorm=None):
             rest = re.sub(r"(\w*time\w*)=[^ ,}]+", r"\1=T", rest)
             rest = re.sub(r"\bshmid=0x[0-9a-f]+", "shmid=?", rest)  # the kernel's numbering
             rest = re.sub(r"(0x[0-9a-f]+)\(\"[^\"]*\"\)", r"\1", rest)  # xtrace's atom names follow its timing
-            rest = "" if was_cut else rebase(re.sub(r"\bdata=((?:0x[0-9a-f]{2},)+0x[0-9a-f]{2});", bytes_text, rest), bases)
+            rest = "" if was_cut else unguard(rebase(guard_pixels(
+                re.sub(r"\bdata=((?:0x[0-9a-f]{2},)+0x[0-9a-f]{2});", bytes_text, rest)), bases))
             for pattern, repl in tnorm or ():
                 rest = re.sub(pattern, repl, rest)
             # xtrace sometimes decodes a request from its first bytes only, with or
@@ -351,7 +368,11 @@ def trace_view(conns, mode):
         for reqs in conns:
             c = []
             for r in reqs:
-                if not c or c[-1] != r:
+                # xtrace sometimes prints a request it decoded from part of its bytes
+                # ("~") and then the whole of it again: one entry, as in a run.
+                if c and c[-1][0] == "~" and head(c[-1]) == head(r):
+                    c[-1] = r
+                elif not c or (c[-1] != r and not (r[0] == "~" and head(r) == head(c[-1]))):
                     c.append(r)
             out.append(c)
         return out
@@ -553,6 +574,160 @@ def case_i3(run):
     run.record("tree", tree.replace(sock, "SOCK"))
 
 
+# ---- cases added from outside the first list (issue 15 item 4, found by trying) ----
+
+def root_image(run):
+    """The root window's pixels, by xwd on Debian's libraries (a driver)."""
+    out = subprocess.run(["xwd", "-root", "-silent"], env=run.env(), stdin=subprocess.DEVNULL, capture_output=True,
+                         timeout=30, cwd=run.dir, check=True).stdout
+    return "%d bytes, sha256 %s" % (len(out), hashlib.sha256(out).hexdigest())
+
+
+def wait_driver(run, args, what, want=r"\S", timeout=20):
+    """Runs a driver until it succeeds and its output matches want (what: the state
+    it waits for); that output."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        p = subprocess.run(args, env=run.env(), stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                           timeout=10, cwd=run.dir)
+        if p.returncode == 0 and re.search(want, p.stdout):
+            return p.stdout
+        time.sleep(0.05)
+    raise Fail("%s never happened on %s" % (what, run.side))
+
+
+def selection_owned(run, selection):
+    """Waits until a client owns selection and serves it (Debian's xclip asks)."""
+    wait_driver(run, ["xclip", "-selection", selection, "-o"], "an owner of %s" % selection)
+
+
+def intern_selection_atoms(run, selection):
+    """Debian's xclip asks for selection while nobody owns it, which interns the atoms
+    it uses (UTF8_STRING among them) before the owner under test starts: an owner
+    that looks them up only if they exist (xsel) then offers the same targets
+    whether or not the waiting driver was quicker than its start."""
+    subprocess.run(["xclip", "-selection", selection, "-o"], env=run.env(), stdin=subprocess.DEVNULL,
+                   capture_output=True, timeout=10, cwd=run.dir)
+
+
+def case_xclip(run):
+    # -quiet keeps xclip in the foreground; -loops 2: the driver's read, then the one under test.
+    intern_selection_atoms(run, "clipboard")
+    owner = run.start(["xclip", "-quiet", "-selection", "clipboard", "-i", "-loops", "2"], stdin="from xclip\n")
+    selection_owned(run, "clipboard")
+    s1, got = run.traced(["xclip", "-selection", "clipboard", "-o"])
+    run.record("exit status", "%d %d" % (s1, owner.wait(20)))
+    run.record("stdout", text(got))
+
+
+def case_xsel(run):
+    intern_selection_atoms(run, "clipboard")
+    owner = run.start(["xsel", "--nodetach", "--clipboard", "--input"], stdin="from xsel\n")
+    selection_owned(run, "clipboard")
+    s1, got = run.traced(["xsel", "--clipboard", "--output"])
+    s2, targets = run.traced(["xclip", "-selection", "clipboard", "-t", "TARGETS", "-o"])
+    s3, _ = run.traced(["xsel", "--clipboard", "--delete"])
+    owner.wait(20)
+    run.record("exit status", "%d %d %d" % (s1, s2, s3))
+    run.record("stdout", text(got) + text(targets))
+
+
+def write_png(path, width, height):
+    """A gradient as an 8-bit RGB PNG (standard library only)."""
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    rows = b"".join(b"\0" + bytes(v for x in range(width) for v in (x * 255 // width, y * 255 // height, 128))
+                    for y in range(height))
+    with open(path, "wb") as f:
+        f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)) +
+                chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
+
+def case_xwallpaper(run):
+    # xwallpaper confines itself with seccomp once connected: a library call it does not allow kills it.
+    img = os.path.join(run.dir, "gradient.png")
+    write_png(img, 64, 48)
+    s1, _ = run.traced(["hsetroot", "-solid", "#336699"])
+    run.record("root after hsetroot", root_image(run))
+    s2, _ = run.traced(["xwallpaper", "--center", img])
+    run.record("root after xwallpaper", root_image(run))
+    run.record("exit status", "%d %d" % (s1, s2))
+
+
+OPENBOX_RC = """<?xml version="1.0"?>
+<openbox_config xmlns="http://openbox.org/3.4/rc"><desktops><number>2</number></desktops>
+<focus><followMouse>no</followMouse></focus></openbox_config>
+"""
+
+
+def case_wmctrl(run):
+    rc = os.path.join(run.dir, "openbox-rc.xml")
+    with open(rc, "w") as f:
+        f.write(OPENBOX_RC)
+    # The xlogo is mapped before openbox starts, which then manages it with the
+    # others it finds: a window mapped while openbox starts up can stay unmanaged
+    # (openbox 3.6's own race, on Debian's libxcb too). wmctrl interns nothing openbox
+    # has not interned by then, so atom numbers do not depend on timing.
+    run.xlogo()
+    wm = run.start(["openbox", "--config-file", rc])
+    wait_driver(run, ["wmctrl", "-l"], "the xlogo window managed", want="corpus-logo")
+    outs, statuses = [], []
+    for args in (["-m"], ["-d"], ["-l"], ["-r", "corpus-logo", "-e", "0,50,60,200,100"], ["-lG"],
+                 ["-s", "1"], ["-d"]):
+        status, out = run.traced(["wmctrl"] + args)
+        statuses.append(status)
+        outs.append(text(out))
+    s, _ = run.traced(["openbox", "--exit"])
+    statuses += [s, wm.wait(20)]
+    run.record("exit status", " ".join(map(str, statuses)))
+    run.record("stdout", hexids_from("".join(outs), r"\b(0x[0-9a-f]{8})\b"))
+
+
+def case_setxkbmap(run):
+    s1, out = run.traced(["setxkbmap", "-print"])
+    s2, _ = run.traced(["setxkbmap", "-layout", "us", "-variant", "dvorak"])
+    s3, after = run.traced(["setxkbmap", "-query"])
+    run.record("exit status", "%d %d %d" % (s1, s2, s3))
+    run.record("stdout", text(out) + text(after))
+
+
+def case_xkbcli(run):
+    # libxkbcommon-x11's interactive tool: its window has no name; keys by XTEST, Escape ends it.
+    cli = run.start(["xkbcli", "interactive-x11"])
+    win = wait_driver(run, ["sh", "-c", "xwininfo -root -children | awk '/has no name.*100x100/ {print $1}'"],
+                      "xkbcli's window").split()[0]
+    run.driver([run.tools["xwpoke"], "key", win, "a", "b", "Escape"])
+    run.record("exit status", str(cli.wait(20)))
+    run.record("stdout", text(cli.output()))
+
+
+def case_toolkit(script, env=()):
+    def case(run):
+        status, out = run.traced(list(env) + ["/usr/bin/python3", os.path.join(HERE, script)])
+        run.record("exit status", str(status))
+        run.record("stdout", text(out))
+    return case
+
+
+def case_started_and_closed(args, title):
+    def case(run):
+        prog = run.start(args)
+        win = run.window(title)
+        run.driver([run.tools["xwpoke"], "close", win])
+        run.record("exit status", str(prog.wait(20)))
+    return case
+
+
+def case_compositor(args):
+    """A compositing manager over an xlogo for 1.5 s, ended by timeout(1) (what it
+    draws follows its timers: how it ends and what it asked for are compared)."""
+    def case(run):
+        run.xlogo()
+        status, _ = run.traced(["timeout", "1.5"] + args)
+        run.record("exit status", str(status))
+    return case
+
+
 CASES = {
     # name: (function, trace mode, what is compared)
     "xdpyinfo": (simple(["xdpyinfo", "-queryExtensions"]), "requests", "stdout, exit status"),
@@ -592,9 +767,40 @@ CASES = {
             # RandR GetMonitors is 9 bytes in a 12-byte C struct: libxcb sends the struct's
             # 3 tail bytes uninitialised (stack garbage), xwire zeros
             (r"(opcode2=0x2a unparsed-data='[\s\S]{5})[\s\S]{3}'", r"\1PAD'")]),
+    # Found by trying programs the first list did not name (issue 15 item 4).
+    "xclip": (case_xclip, "requests", "xclip -o of what another xclip owns, exit statuses"),
+    "xsel": (case_xsel, "requests", "xsel -o and xclip's TARGETS of what xsel owns, xsel --delete, exit statuses"),
+    "xwallpaper": (case_xwallpaper, "requests", "root pixels after hsetroot and after xwallpaper (seccomp-confined), "
+                   "exit statuses"),
+    # openbox's timestamps, pid and uninitialised tail bytes of its "wm started" message
+    # vary; its MANAGER message carries its own window id as bytes.
+    "wmctrl": (case_wmctrl, "collapsed", "wmctrl -m/-d/-l/-r -e/-lG/-s under openbox (ids renamed), exit statuses",
+               [(r"(?<=type=0x6 data=)0x[0-9a-f]+;", "PID"),
+                (r"(ClientMessage\(33\) format=0x20 .*? data=')[\s\S]*'$", r"\1...'"),
+                (r"(data='wm started)[\s\S]*'$", r"\1...'")]),
+    "xinput": (simple(["xinput", "list", "--long"]), "requests", "stdout, exit status"),
+    "xdpyinfo-ext": (simple(["xdpyinfo", "-ext", "all"]), "requests",
+                     "stdout (every extension's details: XKB, XInput, RENDER formats...), exit status"),
+    "setxkbmap": (case_setxkbmap, "requests", "-print, a layout change, -query: stdout, exit statuses"),
+    "xkbcli": (case_xkbcli, "requests", "keys typed by XTEST as libxkbcommon-x11 decodes them, exit status on Escape"),
+    "xvinfo": (simple(["xvinfo"]), "requests", "stdout, exit status"),
+    "xdriinfo": (simple(["xdriinfo"]), "requests", "stdout, exit status"),
+    "xcalc": (case_started_and_closed(["xcalc", "-title", "corpus-calc"], "corpus-calc"), "startup",
+              "exit status on WM_DELETE_WINDOW"),
+    "xclock": (case_started_and_closed(["xclock", "-title", "corpus-clock", "-update", "1"], "corpus-clock"),
+               "startup", "exit status on WM_DELETE_WINDOW"),
+    "xcompmgr": (case_compositor(["xcompmgr", "-a"]), "startup", "exit status after 1.5 s"),
+    # The toolkits' _NET_WM_PID (a CARDINAL) and GTK's MIT-SHM segment ids vary.
+    "gtk": (case_toolkit("gtk_probe.py"), "collapsed",
+            "stdout (clipboard round trip, screen, a root pixel), exit status",
+            [(r"(?<=type=0x6 data=)0x[0-9a-f]+;", "PID"), (r"\bshmseg=0x[0-9a-f]+", "shmseg=?")]),
+    # Tk sometimes sends one NoOperation more, as its timers fall: distinct requests only.
+    "tk": (case_toolkit("tk_probe.py"), "names", "stdout (clipboard, screen, fonts, pointer), exit status"),
+    "qt": (case_toolkit("qt_probe.py", ["env", "QT_QPA_PLATFORM=xcb"]), "collapsed",
+           "stdout (clipboard, screen, a root pixel), exit status", [(r"(?<=type=0x6 data=)0x[0-9a-f]+;", "PID")]),
 }
 
-TOOLS = ["xtrace", "xlogo", "i3-msg"]
+TOOLS = ["xtrace", "xlogo", "i3-msg", "xclip", "xwd", "xprop", "xwininfo", "wmctrl"]
 
 # Cases whose Xvfb needs screens other than the default 640×480×24.
 SCREENS = {"x11perf": ("1280x1024x24",)}
@@ -645,7 +851,7 @@ def main():
     ap.add_argument("cases", nargs="*")
     a = ap.parse_args()
     if a.list:
-        for name, (_, mode, what) in CASES.items():
+        for name, (_, mode, what, *_) in CASES.items():
             print("%-12s %-10s %s" % (name, mode, what))
         return 0
     failed = []
