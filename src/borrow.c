@@ -112,7 +112,7 @@ static uint64_t borrow_widen(xw_connection_t *c, unsigned int seq)
     uint64_t cur = c->out.seq;
     if ((uint32_t)(seq - (uint32_t)cur) < 0x80000000u)
         return cur + (uint32_t)(seq - (uint32_t)cur);
-    return cur - (uint32_t)((uint32_t)cur - seq);
+    return xw__widen_below(cur, seq);
 }
 
 /* Records the owner's failure as ours (with its code) and returns -EPIPE, or 0
@@ -274,7 +274,7 @@ static int fetch_event(xw_connection_t *c, int64_t deadline, int reading, struct
         return owner_failed(c);
     const uint8_t *w = (const uint8_t *)ev;
     size_t len = 36 + ((w[0] & 0x7f) == XW_GE_GENERIC ? (size_t)xw__rd32(w + 4) * 4 : 0);
-    uint64_t seq = c->out.seq - (uint32_t)((uint32_t)c->out.seq - ev->full_sequence);
+    uint64_t seq = xw__widen_below(c->out.seq, ev->full_sequence);
     *pkt = adopt(c, ev, len, w[0] == 0 ? XW_PKT_ERROR : XW_PKT_EVENT, seq);
     return *pkt ? 1 : -EPIPE;
 }

@@ -7,8 +7,7 @@
 /* The latest sequence number not above ours: every request was ours to number. */
 uint64_t xw__in_widen(xw_connection_t *c, unsigned int seq)
 {
-    uint64_t cur = c->out.seq;
-    return cur - (uint32_t)((uint32_t)cur - seq);
+    return xw__widen_below(c->out.seq, seq);
 }
 
 /* Lock held. One round of a reply wait whose condition does not hold yet: -EPIPE

@@ -104,13 +104,12 @@ static __attribute__((noinline)) int slot_to_heap(xw_connection_t *c, void **rep
  * takes from the stash and waits). Xlib claims each request twice
  * (again once it has taken it), and the second finds nothing: that answer is a
  * leaf here (every other way a tail call), so it saves no registers. The lent
- * socket is the own one, so the sequence widens as xw__in_widen does. */
+ * socket is the own one, so the sequence widens as xw__in_widen does (inline here). */
 static __attribute__((noinline)) int take_heap_owner(xw_connection_t *c, uint64_t request, int64_t deadline,
                                                      void **reply, xw_generic_error_t **e)
 {
     struct xw_lend *l = &c->lend;
-    uint64_t cur = c->out.seq;
-    uint64_t seq = request >> 32 ? request : cur - (uint32_t)((uint32_t)cur - (uint32_t)request);
+    uint64_t seq = request >> 32 ? request : xw__widen_below(c->out.seq, (uint32_t)request);
     if (XW_UNLIKELY(l->stash.head != NULL)) /* a big reply, an error, a pipeline */
         return owner_wait(c, seq, deadline, reply, e);
     if (l->last.full && l->last.seq == seq)

@@ -932,6 +932,13 @@ static inline int xw__pend_add(xw_connection_t *c, uint64_t seq, int flags, cons
     return c->tp->track(c, seq, flags, rq);
 }
 
+/* The latest 64-bit sequence number not above cur whose low 32 bits are seq: what a
+ * 32-bit sequence of a request already sent stands for. */
+static inline uint64_t xw__widen_below(uint64_t cur, uint32_t seq)
+{
+    return cur - (uint32_t)((uint32_t)cur - seq);
+}
+
 /* The 64-bit sequence number a 32-bit cookie stands for. */
 static inline uint64_t xw__widen32(xw_connection_t *c, unsigned int seq)
 {
