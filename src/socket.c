@@ -37,8 +37,8 @@ static void size_send_buffer(int fd)
 }
 
 /* Blocking and close-on-exec, and a local socket's send buffer sized; also for fds
- * handed to xw_connect_to_fd. Every call that must not wait passes MSG_DONTWAIT; a
- * wait with no deadline by the one reading thread is then a single blocking recvmsg
+ * handed to xw_connect_to_fd. Every call that must not wait passes MSG_DONTWAIT; the
+ * rest of a big reply and a stream of events are then read by one blocking recvmsg
  * instead of poll and recvmsg (in.c). */
 int xw__socket_prepare(int fd)
 {

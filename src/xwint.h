@@ -381,7 +381,7 @@ struct xw_in {
     uint64_t last_seq; /* widened sequence of the last packet read */
     uint64_t err_seq;  /* sequence of the last error read (see done_seq in in.c) */
     int reading;       /* a thread is in poll()/recvmsg() for this connection */
-    int block;         /* the socket is blocking: a wait with no deadline is one recvmsg, no poll */
+    int block;         /* the socket is blocking: some waits with no deadline are one recvmsg, no poll */
     uint64_t rpos;     /* stream offset just past the last byte received */
     uint64_t pstart;   /* stream offset of the partial packet's first byte */
     unsigned fdwait;   /* unfinished requests whose reply brings fds */

@@ -616,24 +616,32 @@ static void send_later(struct later *l, const uint8_t *buf, size_t len)
     ck_assert_int_eq(pthread_create(&l->thread, NULL, send_later_main, l), 0);
 }
 
-/* The socket is left blocking; a wait with no timeout reads what comes later. With
- * the fd made non-blocking behind xwire's back the wait still works: the first
- * read that finds nothing turns it back to poll (block cleared), not a spin. */
+/* The socket is left blocking; a reply wait with no timeout reads what comes later,
+ * and the rest of a big reply is one blocking read. With the fd made non-blocking
+ * behind xwire's back both still work: the blocking read that finds nothing turns
+ * the connection back to poll (block cleared), not a spin. The reply's first 4 KiB
+ * come at once, its rest 20 ms later, so the rest is what the blocking read waits for. */
 START_TEST(wait_reads_blocking_socket_or_falls_back_to_poll)
 {
+    static uint8_t b[32 + 131072], value[131072]; /* bigger than the read buffer */
+    for (size_t i = 0; i < sizeof value; i++)
+        value[i] = (uint8_t)(i * 7);
     for (int nonblock = 0; nonblock < 2; nonblock++) {
         uint64_t s = connect_and_ask(XW_REQUEST_CHECKED, 16);
         int fd = xw_get_file_descriptor(c);
         ck_assert_int_eq(fcntl(fd, F_GETFL) & O_NONBLOCK, 0);
         if (nonblock)
             ck_assert_int_eq(fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK), 0);
-        uint8_t b[32];
+        size_t n = fake_reply(b, (uint16_t)s, 9, value, sizeof value);
+        ck_assert_int_eq(fake_send(&F, b, 4096), 0);
         struct later l;
-        send_later(&l, b, fake_reply(b, (uint16_t)s, 9, NULL, 0));
+        send_later(&l, b + 4096, n - 4096);
         uint8_t *r = xw_wait_for_reply(c, (unsigned)s, NULL);
         pthread_join(l.thread, NULL);
         ck_assert_ptr_nonnull(r);
         ck_assert_uint_eq(r[1], 9);
+        ck_assert_uint_eq(fs_rd32(r + 4), (sizeof value - 24) / 4); /* the value starts at byte 8 */
+        ck_assert_int_eq(memcmp(r + 8, value, sizeof value), 0);
         free(r);
         ck_assert_int_eq(c->in.block, !nonblock);
         ck_assert_int_eq(xw_connection_has_error(c), 0);
