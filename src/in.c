@@ -568,12 +568,45 @@ static int start_partial(xw_connection_t *c, const uint8_t *w, size_t have, size
     return 0;
 }
 
+/* The packet of an event stream routed inside the parse loop, without route()'s
+ * call and its saved registers: a core event (not KeymapNotify, which carries no
+ * sequence) whose sequence finishes no request, into a record the store has free.
+ * What route() would do for it, and nothing else. 0: route() takes it (and finds
+ * any fault in it). */
+static inline __attribute__((always_inline)) int route_stream_event(xw_connection_t *c, const uint8_t *w)
+{
+    struct xw_in *in = &c->in;
+    uint8_t type = w[0] & 0x7f;
+    if (type <= 1 || type == XW_GE_GENERIC || type == XW_KEYMAP_NOTIFY)
+        return 0;
+    uint64_t seq = in->last_seq + (uint16_t)(xw__rd16(w + 2) - (uint16_t)in->last_seq);
+    struct xw_pend *e = first_undone(in);
+    struct xw_pkt *p = c->store.free[XW_EVENT_CLASS];
+    if (seq > c->out.seq || (e && e->seq < seq) || !p)
+        return 0;
+    in->last_seq = seq;
+    xw__pend_trim(&in->pend); /* as complete_before, which would finish nothing */
+    xw__event_rec_take(&c->store, p);
+    uint8_t *d = XW_PKT_DATA(p);
+    memcpy(d, w, 32);
+    xw__wr32(d + 32, (uint32_t)seq);
+    p->len = 36;
+    p->seq = seq;
+    p->kind = XW_PKT_EVENT;
+    xw__queue_push(&in->events, p);
+    return 1;
+}
+
 static inline __attribute__((always_inline)) int parse(xw_connection_t *c)
 {
     struct xw_in *in = &c->in;
     size_t pos = 0;
     while (in->len - pos >= 32 && !c->error) {
         const uint8_t *w = in->buf + pos;
+        if (route_stream_event(c, w)) {
+            pos += 32;
+            continue;
+        }
         size_t need;
         if (packet_size(c, w, &need) < 0)
             break;

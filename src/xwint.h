@@ -524,31 +524,42 @@ struct xw_connection_t {
 
 /* ---- the store's event class inline (see XW_EVENT_CLASS) ---- */
 
-/* A record for 36 bytes (an event or error), as xw__pkt_alloc(c, 36) gives it. */
-static inline struct xw_pkt *xw__pkt_alloc_event(xw_connection_t *c)
+/* The event class's free list, for leaves that call nothing: p the list's head,
+ * which the caller found not NULL. */
+static inline void xw__event_rec_take(struct xw_store *s, struct xw_pkt *p)
 {
-    struct xw_store *s = &c->store;
-    struct xw_pkt *p = s->free[XW_EVENT_CLASS];
-    if (XW_UNLIKELY(!p))
-        return xw__pkt_alloc(c, 36); /* refills the list from a new slab */
     s->free[XW_EVENT_CLASS] = p->next;
     s->nfree[XW_EVENT_CLASS]--;
     p->next = NULL;
     p->nfds = 0;
+}
+
+/* p, a record of the event class, back on its free list. */
+static inline void xw__event_rec_put(struct xw_store *s, struct xw_pkt *p)
+{
+    p->next = s->free[XW_EVENT_CLASS];
+    s->free[XW_EVENT_CLASS] = p;
+    s->nfree[XW_EVENT_CLASS]++;
+}
+
+/* A record for 36 bytes (an event or error), as xw__pkt_alloc(c, 36) gives it. */
+static inline struct xw_pkt *xw__pkt_alloc_event(xw_connection_t *c)
+{
+    struct xw_pkt *p = c->store.free[XW_EVENT_CLASS];
+    if (XW_UNLIKELY(!p))
+        return xw__pkt_alloc(c, 36); /* refills the list from a new slab */
+    xw__event_rec_take(&c->store, p);
     return p;
 }
 
 /* xw__pkt_free, inline for the event class. */
 static inline void xw__pkt_free_event(xw_connection_t *c, struct xw_pkt *p)
 {
-    struct xw_store *s = &c->store;
     if (XW_UNLIKELY(p->cls != XW_EVENT_CLASS)) {
         xw__pkt_free(c, p);
         return;
     }
-    p->next = s->free[XW_EVENT_CLASS];
-    s->free[XW_EVENT_CLASS] = p;
-    s->nfree[XW_EVENT_CLASS]++;
+    xw__event_rec_put(&c->store, p);
 }
 
 /* ---- send limits and the pending ring's inline path (out.c's fast path, in.c) ---- */
