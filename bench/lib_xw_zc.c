@@ -131,6 +131,7 @@ static long run_getproperty(const struct target *t, struct meter *m)
         return -1;
     uint32_t atom, win = make_property(c, t, s, &atom);
     long ok = 0;
+    memset(buf, 0, sizeof buf); /* its pages faulted in before the timed part, as the raw client's */
     meter_start(m);
     for (long i = 0; win && i < t->n; i++) {
         xw_get_property_cookie_t ck =
