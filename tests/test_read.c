@@ -381,6 +381,59 @@ static void take_mixed(uint64_t s1, int n, int round)
     ck_assert_int_eq(xw_poll_for_queued_event_into(c, buf, sizeof(buf), &len), 0);
 }
 
+/* An event says the server finished every request before it, as any packet does;
+ * also when a stream's events take the read loop's own way (route_stream_event,
+ * once earlier events left records free). s1 and s2 get no reply (their replies are
+ * not the point): the events for s2 finish s1, those for s3 finish s2, at once, so
+ * the pending store no longer holds them and polling them answers "finished,
+ * nothing", while s3, not finished by its own events, is still waited for. */
+START_TEST(event_finishes_the_requests_before_it)
+{
+    uint64_t s1 = connect_and_ask(XW_REQUEST_CHECKED, 16);
+    for (int round = 0; round < 2; round++) { /* the first round leaves event records free for the second */
+        uint64_t seq = round ? send_reply_req(XW_REQUEST_CHECKED, 16) : s1 - 1;
+        if (round)
+            flush_to_server(1);
+        for (int i = 0; i < 3; i++)
+            send_event(33, seq, (uint32_t)i);
+        for (int i = 0; i < 3; i++) {
+            xw_generic_event_t *ev = xw_wait_for_event(c);
+            ck_assert_ptr_nonnull(ev);
+            free(ev);
+        }
+    }
+    uint64_t s2 = s1 + 1;
+    uint64_t s3 = send_reply_req(XW_REQUEST_CHECKED, 16);
+    flush_to_server(1);
+    for (int i = 0; i < 3; i++) /* three in one read */
+        send_event(33, s3, (uint32_t)i);
+    for (int i = 0; i < 3; i++) {
+        xw_generic_event_t *ev = xw_wait_for_event(c);
+        ck_assert_ptr_nonnull(ev);
+        ck_assert_uint_eq(fs_rd32((uint8_t *)ev + 4), (uint32_t)i);
+        free(ev);
+    }
+    ck_assert_uint_eq(c->in.pend.undone, 1); /* s1 and s2 finished and retired at once, not at a later packet */
+    uint64_t seqs[] = {s1, s2};
+    for (int i = 0; i < 2; i++) {
+        void *r = (void *)1;
+        xw_generic_error_t *err = (void *)1;
+        ck_assert_int_eq(xw_poll_for_reply64(c, seqs[i], &r, &err), 1);
+        ck_assert_ptr_null(r);
+        ck_assert_ptr_null(err);
+    }
+    void *r = NULL;
+    xw_generic_error_t *err = NULL;
+    ck_assert_int_eq(xw_poll_for_reply64(c, s3, &r, &err), 0);
+    send_reply(s3, 5);
+    uint8_t *rep = xw_wait_for_reply64(c, s3, NULL);
+    ck_assert_ptr_nonnull(rep);
+    ck_assert_uint_eq(rep[1], 5);
+    free(rep);
+    ck_assert_int_eq(xw_connection_has_error(c), 0);
+}
+END_TEST
+
 START_TEST(events_of_every_kind_keep_their_order)
 {
     /* unchecked: its errors (the first finishes it) go to the event queue */
@@ -1145,7 +1198,8 @@ int main(void)
                                            server_closes_mid_reply, reply_to_void_request_is_fatal,
                                            keymap_notify_has_no_sequence, list_fonts_with_info_multi_reply, timeouts,
                                            discard_and_error_routing, into_too_small_keeps_packet,
-                                           events_of_every_kind_keep_their_order, xge_special_queue_and_validation,
+                                           events_of_every_kind_keep_their_order, event_finishes_the_requests_before_it,
+                                           xge_special_queue_and_validation,
                                            error_text, NULL});
     fake_conn_tcase(s, "blocking",
                     (const TTest *const[]){wait_reads_blocking_socket_or_falls_back_to_poll, event_wait_after_a_big_read,
