@@ -826,14 +826,14 @@ static int poll_then_read(xw_connection_t *c, int64_t deadline)
 {
     struct xw_in *in = &c->in;
     struct pollfd p = {.fd = c->fd, .events = POLLIN};
-    int tmo = xw__poll_timeout(deadline);
+    int tmo = deadline < 0 ? -1 : xw__poll_timeout(deadline);
     xw__unlock(c);
     int r = poll(&p, 1, tmo);
     int e = errno;
     xw__lock(c);
     in->reading = 0;
     if (r > 0)
-        return read_once(c, MSG_DONTWAIT);
+        return xw__in_read_nonblock(c);
     xw__cond_broadcast(&c->in_cond); /* let a waiter take over reading */
     if (r == 0)
         return -ETIMEDOUT;
