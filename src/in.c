@@ -872,21 +872,6 @@ static int wait_input(xw_connection_t *c, int64_t deadline, int block_read)
     return read_once(c, 0); /* clears reading */
 }
 
-/* A reply wait polls first, although a blocking recvmsg would be one system call
- * fewer. A thread asleep in a unix stream socket's recvmsg is woken by any wake-up on
- * the socket's one wait queue, and the server's reading of our request is one (the
- * write space it frees): the reader wakes, finds nothing and sleeps again, a second
- * sleep per round trip whenever we reach the wait before the server reads. poll's
- * wait takes only POLLIN. x11perf -getimage10 under Xlib on Xvfb, 80,000 round trips
- * with client and server on their own CPUs: 2.0 sleeps per round trip with recvmsg,
- * 1.0 with poll (as libxcb), 30.9-33.1k round trips/s against 36.3-37.0k. The rest of
- * a big reply is still one blocking MSG_WAITALL read (xw__in_fill_partial): its
- * request was read long before. */
-int xw__in_wait(xw_connection_t *c, int64_t deadline)
-{
-    return wait_input(c, deadline, 0);
-}
-
 /* Lock held. The rest of a half-received packet in one blocking read (read_once's
  * MSG_WAITALL), when this thread may read into it unlocked: no deadline, a blocking
  * socket, nobody else reading, and the packet in a record or in the registered
@@ -905,21 +890,36 @@ int xw__in_fill_partial(xw_connection_t *c, int64_t deadline, int own)
 
 /* ---- events (used by event.c) ---- */
 
-/* Lock held. One wait for input for the event queues (deadline not 0). Poll, then
- * read, after a small read: a blocking read returns at the first of a stream's
- * small writes (Xvfb writes events a few at a time), where poll's wake-up lets them
- * gather; on Xvfb that was 4.3 reads per 100 events, not 1.6. After a big read
- * (in->stream: small-buf's 8 KiB, a full socket buffer) the next one is likely big
- * too: one blocking recvmsg, no poll. Decided here, not in read_once, so the parse
- * loop's code stays as it was; not inlined, so the non-blocking polls of the queue
- * (Xlib makes two per request) stay as short as they were. */
-static __attribute__((noinline)) int event_wait(xw_connection_t *c, int64_t deadline)
+/* Lock held. One wait for input, for a reply or the event queues (deadline not 0):
+ * poll, then read, unless the last wait read a stream.
+ * - After a small read, poll. A thread asleep in a unix stream socket's recvmsg is
+ *   woken by every wake-up on the socket's one wait queue, and the server reading
+ *   our request is one (the write space it frees): the reader wakes, finds nothing
+ *   and sleeps again, a second sleep per round trip whenever we reach the wait
+ *   before the server reads. poll's wait takes only POLLIN. x11perf -getimage10
+ *   under Xlib on Xvfb, 80,000 round trips, client and server on their own CPUs: 2.0
+ *   sleeps per round trip with recvmsg, 1.0 with poll (as libxcb), 30.9-33.1k round
+ *   trips/s against 36.3-37.0k. A blocking read also returns at the first of a
+ *   stream's small writes (Xvfb writes events a few at a time), where poll's wake-up
+ *   lets them gather; on Xvfb that was 4.3 reads per 100 events, not 1.6.
+ * - After a big read (in->stream: small-buf's 8 KiB, a full socket buffer of replies
+ *   or events) the next one is likely big too: one blocking recvmsg, no poll.
+ * The rest of a big reply is one blocking MSG_WAITALL read elsewhere
+ * (xw__in_fill_partial). Decided here, not in read_once, so the parse loop's code
+ * stays as it was; not inlined, so the non-blocking polls of the queue (Xlib makes
+ * two per request) stay as short as they were. */
+static __attribute__((noinline)) int stream_wait(xw_connection_t *c, int64_t deadline)
 {
     struct xw_in *in = &c->in;
     uint64_t was = in->rpos;
     int e = wait_input(c, deadline, in->stream);
     in->stream = in->rpos - was >= XW_IN_STREAM;
     return e;
+}
+
+int xw__in_wait(xw_connection_t *c, int64_t deadline)
+{
+    return stream_wait(c, deadline);
 }
 
 /* Lock held. 1 when q has a packet, 0 when none arrived in time (deadline 0: one
@@ -941,7 +941,7 @@ int xw__in_queue_wait(xw_connection_t *c, struct xw_queue *q, int64_t deadline, 
             return -EPIPE;
         if (!reading || (deadline == 0 && polled++))
             return 0;
-        int e = deadline == 0 ? xw__in_read_nonblock(c) : event_wait(c, deadline);
+        int e = deadline == 0 ? xw__in_read_nonblock(c) : stream_wait(c, deadline);
         if (e == -ETIMEDOUT)
             return 0;
     }

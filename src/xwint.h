@@ -31,7 +31,7 @@
  * a poll between, so a pipeline's replies still come in 64 KiB reads. */
 #define XW_IN_FIRST 4096u
 /* A read of this many bytes or more says the server streams (it wrote more than we
- * waited for): the next event wait blocks in recvmsg instead of polling. Small-buf's
+ * waited for): the next wait blocks in recvmsg instead of polling. Small-buf's
  * reads are its 8 KiB socket buffer; Xvfb's mostly a few events (xw_in.stream). */
 #define XW_IN_STREAM 4096u
 /* The most fds one sendmsg/recvmsg carries, as in libxcb. */
@@ -372,7 +372,7 @@ struct xw_in {
     uint8_t for_reply; /* the next read is for a caller waiting for a reply */
     uint8_t more;   /* the last read filled all it asked for, or left a packet half read:
                        more is likely there, so the next wait reads before it polls */
-    uint8_t stream; /* the last event wait read XW_IN_STREAM bytes or more */
+    uint8_t stream; /* the last wait read XW_IN_STREAM bytes or more */
     uint8_t *pdata; /* a packet larger than buf being filled in place: NULL when none;
                        else the data of partial, or (partial NULL) the registered into.buf */
     struct xw_pkt *partial;
