@@ -794,16 +794,13 @@ static int read_once(xw_connection_t *c, int flags)
     return read_got_body(c, &m, (size_t)r, asked, flags);
 }
 
-/* Lock held. One non-blocking read, unless another thread is the reader: what is
- * there is then its to take (it parses and wakes the waiters), so this returns 0.
- * The common case (no partial packet, no error) is read_once's work without its
- * branches: an event poll of an empty socket, which Xlib makes twice per round
- * trip, is this, one recvmsg and read_failed's EAGAIN. */
-int xw__in_read_nonblock(xw_connection_t *c)
+/* Lock held, nobody else reading. One non-blocking read. The common case (no
+ * partial packet, no error) is read_once's work without its branches: an event poll
+ * of an empty socket, which Xlib makes twice per round trip, is this, one recvmsg
+ * and read_failed's EAGAIN; so is the read after a reply wait's poll. */
+static inline __attribute__((always_inline)) int read_lean(xw_connection_t *c)
 {
     struct xw_in *in = &c->in;
-    if (in->reading)
-        return c->error ? -EPIPE : 0;
     if (XW_UNLIKELY(in->pdata != NULL || c->error))
         return read_once(c, MSG_DONTWAIT);
     struct iovec iov = {in->buf + in->len, read_room(in)};
@@ -820,6 +817,15 @@ int xw__in_read_nonblock(xw_connection_t *c)
     return e == EINTR ? read_once(c, MSG_DONTWAIT) : read_failed(c, e, 0);
 }
 
+/* Lock held. One non-blocking read, unless another thread is the reader: what is
+ * there is then its to take (it parses and wakes the waiters), so this returns 0. */
+int xw__in_read_nonblock(xw_connection_t *c)
+{
+    if (c->in.reading)
+        return c->error ? -EPIPE : 0;
+    return read_lean(c);
+}
+
 /* Lock held, this thread the reader. Waits for input until deadline with poll, the
  * lock released, then reads what came. */
 static int poll_then_read(xw_connection_t *c, int64_t deadline)
@@ -829,11 +835,11 @@ static int poll_then_read(xw_connection_t *c, int64_t deadline)
     int tmo = deadline < 0 ? -1 : xw__poll_timeout(deadline);
     xw__unlock(c);
     int r = poll(&p, 1, tmo);
-    int e = errno;
+    int e = r < 0 ? errno : 0; /* before the lock, whose slow path may set errno */
     xw__lock(c);
     in->reading = 0;
     if (r > 0)
-        return xw__in_read_nonblock(c);
+        return read_lean(c);
     xw__cond_broadcast(&c->in_cond); /* let a waiter take over reading */
     if (r == 0)
         return -ETIMEDOUT;
@@ -908,18 +914,13 @@ int xw__in_fill_partial(xw_connection_t *c, int64_t deadline, int own)
  * (xw__in_fill_partial). Decided here, not in read_once, so the parse loop's code
  * stays as it was; not inlined, so the non-blocking polls of the queue (Xlib makes
  * two per request) stay as short as they were. */
-static __attribute__((noinline)) int stream_wait(xw_connection_t *c, int64_t deadline)
+__attribute__((noinline)) int xw__in_wait(xw_connection_t *c, int64_t deadline)
 {
     struct xw_in *in = &c->in;
     uint64_t was = in->rpos;
     int e = wait_input(c, deadline, in->stream);
     in->stream = in->rpos - was >= XW_IN_STREAM;
     return e;
-}
-
-int xw__in_wait(xw_connection_t *c, int64_t deadline)
-{
-    return stream_wait(c, deadline);
 }
 
 /* Lock held. 1 when q has a packet, 0 when none arrived in time (deadline 0: one
@@ -941,7 +942,7 @@ int xw__in_queue_wait(xw_connection_t *c, struct xw_queue *q, int64_t deadline, 
             return -EPIPE;
         if (!reading || (deadline == 0 && polled++))
             return 0;
-        int e = deadline == 0 ? xw__in_read_nonblock(c) : stream_wait(c, deadline);
+        int e = deadline == 0 ? xw__in_read_nonblock(c) : xw__in_wait(c, deadline);
         if (e == -ETIMEDOUT)
             return 0;
     }

@@ -806,6 +806,7 @@ void xw__out_write_socket(xw_connection_t *c, struct iovec *iov, size_t n);
 void xw__out_queue_fd(xw_connection_t *c, int fd);
 
 /* in.c (lock held) */
+/* One wait for input, for a reply or the event queues (deadline not 0: -1 none). */
 int xw__in_wait(xw_connection_t *c, int64_t deadline);
 int xw__in_read_nonblock(xw_connection_t *c);
 /* The rest of a half-received packet in one blocking read, when this thread may read
