@@ -423,13 +423,10 @@ static int route_error(xw_connection_t *c, const uint8_t *w, struct xw_pkt *rec,
     return 0;
 }
 
-/* A core event (32 bytes, never a partial packet) into an event record of its
- * own class, straight from the store's free list: the per-event path of a stream. */
-static int route_core_event(xw_connection_t *c, const uint8_t *w, uint64_t seq)
+/* The core event at w (32 bytes) with its widened sequence into p, a record of the
+ * event class, at the end of the event queue. */
+static inline void queue_core_event(xw_connection_t *c, struct xw_pkt *p, const uint8_t *w, uint64_t seq)
 {
-    struct xw_pkt *p = xw__pkt_alloc_event(c);
-    if (XW_UNLIKELY(!p))
-        return xw__conn_fail(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for an event");
     uint8_t *d = XW_PKT_DATA(p);
     memcpy(d, w, 32);
     xw__wr32(d + 32, (uint32_t)seq);
@@ -437,6 +434,16 @@ static int route_core_event(xw_connection_t *c, const uint8_t *w, uint64_t seq)
     p->seq = seq;
     p->kind = XW_PKT_EVENT;
     xw__queue_push(&c->in.events, p);
+}
+
+/* A core event (32 bytes, never a partial packet) into an event record of its
+ * own class, straight from the store's free list (refilled when empty). */
+static int route_core_event(xw_connection_t *c, const uint8_t *w, uint64_t seq)
+{
+    struct xw_pkt *p = xw__pkt_alloc_event(c);
+    if (XW_UNLIKELY(!p))
+        return xw__conn_fail(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for an event");
+    queue_core_event(c, p, w, seq);
     return 0;
 }
 
@@ -587,13 +594,7 @@ static inline __attribute__((always_inline)) int route_stream_event(xw_connectio
     in->last_seq = seq;
     xw__pend_trim(&in->pend); /* as complete_before, which would finish nothing */
     xw__event_rec_take(&c->store, p);
-    uint8_t *d = XW_PKT_DATA(p);
-    memcpy(d, w, 32);
-    xw__wr32(d + 32, (uint32_t)seq);
-    p->len = 36;
-    p->seq = seq;
-    p->kind = XW_PKT_EVENT;
-    xw__queue_push(&in->events, p);
+    queue_core_event(c, p, w, seq);
     return 1;
 }
 
