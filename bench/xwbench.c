@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+#include <xcb/xcb.h>
 
 struct case_def {
     enum case_id id;
@@ -309,12 +310,28 @@ static const struct case_def *find_case(const char *name)
 }
 
 
-static enum server_kind server_kind_of(const char *name)
+/* With no --server, the setup's vendor says which kind display is: the fake servers
+ * send "xwbench drain", anything else is a real server. Without it the events case
+ * took Xvfb for a fake server and waited for a stream it never sends. */
+static enum server_kind probe_server_kind(const char *display)
+{
+    enum server_kind k = SERVER_XVFB;
+    xcb_connection_t *c = xcb_connect(display, NULL);
+    if (!xcb_connection_has_error(c)) {
+        const xcb_setup_t *s = xcb_get_setup(c);
+        if (xcb_setup_vendor_length(s) >= 7 && !memcmp(xcb_setup_vendor(s), "xwbench", 7))
+            k = SERVER_DRAIN;
+    }
+    xcb_disconnect(c);
+    return k;
+}
+
+static enum server_kind server_kind_of(const char *name, const char *display)
 {
     for (int k = 0; name && k < SERVER_COUNT; k++)
         if (!strcmp(name, server_names[k]))
             return (enum server_kind)k;
-    return SERVER_DRAIN;
+    return name ? SERVER_DRAIN : probe_server_kind(display);
 }
 
 /* The child (under callgrind, or a child row's): one run of one case against a
@@ -329,7 +346,7 @@ static int run_single(const struct options *o)
         fprintf(stderr, "xwbench: --shim: libxcb.so.1 here is not the one in %s\n", shim_dir() ? shim_dir() : "-");
         return 2;
     }
-    struct server s = {.kind = server_kind_of(o->only_server), .pid = o->server_pid};
+    struct server s = {.kind = server_kind_of(o->only_server, o->display), .pid = o->server_pid};
     snprintf(s.name, sizeof s.name, "%s", o->display);
     struct target t = {.server = &s, .n = o->count};
     struct meter m = {.server = &s};
