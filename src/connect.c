@@ -1,7 +1,6 @@
-/* connect.c — connecting and disconnecting, the connection's fatal error, simple getters. */
+/* connect.c — connecting and disconnecting, simple getters. */
 #include "xwint.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/socket.h>
@@ -15,39 +14,8 @@ static xw_connection_t oom_conn = {
     .errstr = "out of memory",
     .fd = -1,
     .single = 1,
-    .tp = &xw__socket_transport,
+    .tp = &xw__own_transport,
 };
-
-void xw__close_fds(int *fds, unsigned n)
-{
-    for (unsigned i = 0; i < n; i++)
-        if (fds[i] >= 0)
-            close(fds[i]);
-}
-
-/* Lock held (or connection not yet shared). Wakes every waiter so nothing hangs. */
-int xw__conn_fail(xw_connection_t *c, int code, const char *fmt, ...)
-{
-    if (c->error)
-        return -EPIPE;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(c->errstr, sizeof(c->errstr), fmt, ap);
-    va_end(ap);
-    /* published after the reason: xw_connection_error_string reads it without
-     * the lock once it sees the code (acquire) */
-    __atomic_store_n(&c->error, code, __ATOMIC_RELEASE);
-    if (c->fd >= 0)
-        shutdown(c->fd, SHUT_RDWR);
-    xw__close_fds(c->out.fds, c->out.nfds);
-    c->out.nfds = 0;
-    xw__in_close_fds(c);
-    c->out.fast_limit = 0;
-    __atomic_store_n(&c->out.inline_limit, 0, __ATOMIC_RELAXED);
-    xw__cond_broadcast(&c->in_cond);
-    xw__cond_broadcast(&c->out_cond);
-    return -EPIPE;
-}
 
 /* A connection with its buffers for fd (the caller's until then), or the shared
  * out-of-memory connection, whose error is set. */
@@ -57,7 +25,7 @@ xw_connection_t *xw__conn_new(int fd)
     if (!c)
         return &oom_conn;
     c->fd = fd;
-    c->tp = &xw__socket_transport;
+    c->tp = &xw__own_transport;
     c->out.buf = malloc(XW_OUT_SIZE + XW_OUT_SLACK);
     c->in.buf = malloc(XW_IN_SIZE);
     if (!c->out.buf || !c->in.buf) {

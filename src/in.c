@@ -975,11 +975,3 @@ void xw__in_fini(xw_connection_t *c)
     queue_free(c, &c->lend.stash);
     xw__in_close_fds(c);
 }
-
-void xw__in_close_fds(xw_connection_t *c)
-{
-    struct xw_in *in = &c->in;
-    for (unsigned i = 0; i < in->nfdb; i++)
-        xw__close_fds(in->fdb[i].fds + in->fdb[i].used, in->fdb[i].n - in->fdb[i].used);
-    in->nfdb = 0;
-}

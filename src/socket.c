@@ -1,4 +1,4 @@
-/* socket.c — the own socket: opening it (Linux abstract, filesystem, TCP v4/v6) and its transport table. */
+/* socket.c — the own socket: opening it (Linux abstract, filesystem, TCP v4/v6). */
 #include "xwint.h"
 
 #include <fcntl.h>
@@ -182,58 +182,3 @@ int xw__socket_open(const char *host, const char *protocol, int display, char *w
         return open_tcp(host, protocol, display, why, whycap);
     return open_local(host, protocol, display, why, whycap);
 }
-
-/* ---- the own socket's transport: out.c writes it (sendmsg, poll), in.c reads it
- * (recvmsg, poll) and keeps the pending replies; the connection owns the fd ---- */
-
-/* Lock held, socket_away set: the socket is lent to another owner (xw_take_socket,
- * lend.c); its return callback runs with the lock released. */
-static int socket_take(xw_connection_t *c)
-{
-    return xw__lend_take_back(c);
-}
-
-/* Nothing held back: xw_flush has written the whole buffer. */
-static int socket_flush(xw_connection_t *c)
-{
-    (void)c;
-    return 0;
-}
-
-static int socket_error(xw_connection_t *c)
-{
-    (void)c;
-    return 0; /* every failure is recorded where it happens */
-}
-
-static int socket_fd(xw_connection_t *c)
-{
-    return c->fd;
-}
-
-/* The connection owns the fd (xw_connect_to_fd took it over too). */
-static void socket_close(xw_connection_t *c)
-{
-    if (c->fd >= 0)
-        close(c->fd);
-}
-
-const struct xw_transport xw__socket_transport = {
-    .write = xw__out_write_socket,
-    .take = socket_take,
-    .send_flags = 0, /* every request goes through the write buffer */
-    .send = NULL,
-    .send_fd = xw__out_queue_fd,
-    .flush = socket_flush,
-    .track = xw__in_track,
-    .widen = xw__in_widen,
-    .reply = xw__in_reply,
-    .reply_fit = xw__in_reply_fit,
-    .check = xw__in_check,
-    .discard = xw__in_discard,
-    .wait = xw__in_queue_wait,
-    .error = socket_error,
-    .fd = socket_fd,
-    .generate_id = xw__xid_generate,
-    .close = socket_close,
-};

@@ -403,6 +403,9 @@ struct xw_in {
 #define XW__SEND_WITH_FDS (1u << 15)
 
 struct xw_transport {
+    /* 1 for the connection's own socket (own.c): xw_take_socket may lend it, and an
+     * event poll reads it directly. */
+    int own;
     /* Lock held, writing set: every byte of iov to the server (advanced in place),
      * the lock released while waiting for room; on failure the connection fails. */
     void (*write)(xw_connection_t *c, struct iovec *iov, size_t n);
@@ -440,9 +443,9 @@ struct xw_transport {
     void (*close)(xw_connection_t *c);
 };
 
-/* socket.c: a connection's own socket (sendmsg, recvmsg, poll); borrow.c: another
+/* own.c: a connection's own socket (sendmsg, recvmsg, poll); borrow.c: another
  * library's connection, through its socket hand-off. */
-extern const struct xw_transport xw__socket_transport;
+extern const struct xw_transport xw__own_transport;
 extern const struct xw_transport xw__borrow_transport;
 
 /* ---- the socket lent to another owner (lend.c): xw_take_socket / xw_writev ---- */
@@ -769,13 +772,14 @@ static inline void xw__unlock(xw_connection_t *c)
 }
 
 /* connect.c: a new connection for fd (the shared out-of-memory one, error set,
- * when it cannot be allocated); record the first fatal error (never overwritten),
- * returning -EPIPE. */
+ * when it cannot be allocated). */
 xw_connection_t *xw__conn_new(int fd);
-/* connect.c: record the first fatal error (never overwritten); returns -EPIPE. */
+/* fail.c: record the first fatal error (never overwritten), close the fds the
+ * connection holds and wake every waiter; returns -EPIPE. */
 int xw__conn_fail(xw_connection_t *c, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* out.c: the per-thread reason for a request that failed alone; returns 0 (a failed sequence). */
 uint64_t xw__request_fail(xw_connection_t *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* fail.c: closes each fd of fds that is not -1. */
 void xw__close_fds(int *fds, unsigned n);
 
 /* display.c */
@@ -933,7 +937,7 @@ void xw__queue_unlink(struct xw_queue *q, struct xw_pkt *prev, struct xw_pkt *p)
 int xw__in_wait_step(xw_connection_t *c, int64_t deadline, int *polled);
 void xw__queue_free(xw_connection_t *c, struct xw_queue *q);
 void xw__in_fini(xw_connection_t *c);
-/* Closes every received fd not yet claimed (connection failure, disconnect). */
+/* fail.c: closes every received fd not yet claimed (connection failure, disconnect). */
 void xw__in_close_fds(xw_connection_t *c);
 
 /* ---- replies, checks and events through the transport (lock held) ---- */

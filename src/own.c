@@ -1,0 +1,61 @@
+/* own.c — the own socket's transport: out.c writes it, in.c reads it, claim.c and lend.c wait on it. */
+#include "xwint.h"
+
+#include <unistd.h>
+
+/* The table sits above the paths it names, so that they need not know it: they
+ * ask c->tp->own whether the connection reads its own socket. The connection owns
+ * the fd. */
+
+/* Lock held, socket_away set: the socket is lent to another owner (xw_take_socket,
+ * lend.c); its return callback runs with the lock released. */
+static int socket_take(xw_connection_t *c)
+{
+    return xw__lend_take_back(c);
+}
+
+/* Nothing held back: xw_flush has written the whole buffer. */
+static int socket_flush(xw_connection_t *c)
+{
+    (void)c;
+    return 0;
+}
+
+static int socket_error(xw_connection_t *c)
+{
+    (void)c;
+    return 0; /* every failure is recorded where it happens */
+}
+
+static int socket_fd(xw_connection_t *c)
+{
+    return c->fd;
+}
+
+/* The connection owns the fd (xw_connect_to_fd took it over too). */
+static void socket_close(xw_connection_t *c)
+{
+    if (c->fd >= 0)
+        close(c->fd);
+}
+
+const struct xw_transport xw__own_transport = {
+    .own = 1,
+    .write = xw__out_write_socket,
+    .take = socket_take,
+    .send_flags = 0, /* every request goes through the write buffer */
+    .send = NULL,
+    .send_fd = xw__out_queue_fd,
+    .flush = socket_flush,
+    .track = xw__in_track,
+    .widen = xw__in_widen,
+    .reply = xw__in_reply,
+    .reply_fit = xw__in_reply_fit,
+    .check = xw__in_check,
+    .discard = xw__in_discard,
+    .wait = xw__in_queue_wait,
+    .error = socket_error,
+    .fd = socket_fd,
+    .generate_id = xw__xid_generate,
+    .close = socket_close,
+};
