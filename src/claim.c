@@ -1,4 +1,4 @@
-/* claim.c — claiming replies: waits for a request's reply or completion, hands it out, or
+/* claim.c — claiming replies: waits for a request's reply or completion (or a queued packet), hands it out, or
  * delivers it into a waiting caller's own buffer (struct xw_into). The read path is in.c. */
 #include "xwint.h"
 
@@ -8,26 +8,6 @@
 uint64_t xw__in_widen(xw_connection_t *c, unsigned int seq)
 {
     return xw__widen_below(c->out.seq, seq);
-}
-
-/* Lock held. One round of a reply wait whose condition does not hold yet: -EPIPE
- * on a connection error, 0 once the deadline has passed (deadline 0: after one
- * non-blocking read), else 1 after new input (or a wake-up): check again. */
-static int wait_step(xw_connection_t *c, int64_t deadline, int *polled, int own)
-{
-    if (c->error)
-        return -EPIPE;
-    if (deadline == 0 && (*polled)++)
-        return 0;
-    c->in.for_reply = 1;
-    if (XW_UNLIKELY(c->in.pdata != NULL) && xw__in_fill_partial(c, deadline, own))
-        return 1;
-    return xw__in_wait(c, deadline) == -ETIMEDOUT ? 0 : 1;
-}
-
-int xw__in_wait_step(xw_connection_t *c, int64_t deadline, int *polled)
-{
-    return wait_step(c, deadline, polled, 0);
 }
 
 /* Lock held. Registers buf (cap bytes) for request seq's reply unless another
@@ -107,7 +87,7 @@ static inline __attribute__((always_inline)) int wait_body(xw_connection_t *c, u
             return 1;
         }
         /* an offer registered (o->reg) is this thread's buffer */
-        int r = wait_step(c, deadline, &polled, o && o->reg);
+        int r = xw__in_wait_step(c, deadline, &polled, o && o->reg);
         if (r <= 0)
             return r;
     }
@@ -321,3 +301,27 @@ void xw__in_discard(xw_connection_t *c, uint64_t seq, int keep_errors)
     xw__pend_trim(&c->in.pend);
 }
 
+/* Lock held. 1 when q has a packet, 0 when none arrived in time (deadline 0: one
+ * non-blocking read; reading 0: none at all), -EPIPE on a connection error. */
+int xw__in_queue_wait(xw_connection_t *c, struct xw_queue *q, int64_t deadline, int reading)
+{
+    int polled = 0;
+    if (deadline == 0) { /* a poll: one non-blocking read at most, no loop */
+        if (!q->head && reading && !c->error)
+            xw__in_read_nonblock(c);
+        return q->head ? 1 : c->error ? -EPIPE : 0;
+    }
+    if (reading && deadline != 0)
+        xw__out_flush(c);
+    for (;;) {
+        if (q->head)
+            return 1;
+        if (c->error)
+            return -EPIPE;
+        if (!reading || (deadline == 0 && polled++))
+            return 0;
+        int e = deadline == 0 ? xw__in_read_nonblock(c) : xw__in_wait(c, deadline);
+        if (e == -ETIMEDOUT)
+            return 0;
+    }
+}

@@ -51,28 +51,6 @@ static struct xw_pend *complete_before(struct xw_in *in, uint64_t seq)
     return e; /* now the oldest unfinished entry (trimming drops finished ones only) */
 }
 
-void xw__queue_push(struct xw_queue *q, struct xw_pkt *p)
-{
-    p->next = NULL;
-    if (q->tail)
-        q->tail->next = p;
-    else
-        q->head = p;
-    q->tail = p;
-}
-
-/* Takes p, which follows prev (NULL: p is the head), out of q. */
-void xw__queue_unlink(struct xw_queue *q, struct xw_pkt *prev, struct xw_pkt *p)
-{
-    if (prev)
-        prev->next = p->next;
-    else
-        q->head = p->next;
-    if (q->tail == p)
-        q->tail = prev;
-    p->next = NULL;
-}
-
 static void queue_free(xw_connection_t *c, struct xw_queue *q)
 {
     struct xw_pkt *p;
@@ -922,31 +900,6 @@ __attribute__((noinline)) int xw__in_wait(xw_connection_t *c, int64_t deadline)
     int e = wait_input(c, deadline, in->stream);
     in->stream = in->rpos - was >= XW_IN_STREAM;
     return e;
-}
-
-/* Lock held. 1 when q has a packet, 0 when none arrived in time (deadline 0: one
- * non-blocking read; reading 0: none at all), -EPIPE on a connection error. */
-int xw__in_queue_wait(xw_connection_t *c, struct xw_queue *q, int64_t deadline, int reading)
-{
-    int polled = 0;
-    if (deadline == 0) { /* a poll: one non-blocking read at most, no loop */
-        if (!q->head && reading && !c->error)
-            xw__in_read_nonblock(c);
-        return q->head ? 1 : c->error ? -EPIPE : 0;
-    }
-    if (reading && deadline != 0)
-        xw__out_flush(c);
-    for (;;) {
-        if (q->head)
-            return 1;
-        if (c->error)
-            return -EPIPE;
-        if (!reading || (deadline == 0 && polled++))
-            return 0;
-        int e = deadline == 0 ? xw__in_read_nonblock(c) : xw__in_wait(c, deadline);
-        if (e == -ETIMEDOUT)
-            return 0;
-    }
 }
 
 void xw__queue_free(xw_connection_t *c, struct xw_queue *q)

@@ -12,12 +12,6 @@
  * ours from sending meanwhile, since the fast path stays closed while socket_away
  * is set (xw__out_refresh). */
 
-/* The server has answered past seq: no packet for it can come any more. */
-static int answered_past(const xw_connection_t *c, uint64_t seq)
-{
-    return seq < c->in.last_seq;
-}
-
 static void range_drop(xw_connection_t *c, unsigned i)
 {
     struct xw_lend *l = &c->lend;
@@ -32,7 +26,7 @@ static void range_room(xw_connection_t *c)
 {
     struct xw_lend *l = &c->lend;
     for (unsigned i = l->nranges; i-- > 0;)
-        if (l->ranges[i].last != UINT64_MAX && answered_past(c, l->ranges[i].last))
+        if (l->ranges[i].last != UINT64_MAX && xw__answered_past(c, l->ranges[i].last))
             range_drop(c, i);
     if (l->nranges < XW_LEND_RANGES)
         return;
@@ -77,86 +71,6 @@ int xw__lend_take_back(xw_connection_t *c)
     return c->error ? -EPIPE : 0;
 }
 
-/* Drops the discarded sequences the server has answered past: nothing more can
- * come for them. */
-static void discards_trim(xw_connection_t *c)
-{
-    struct xw_lend *l = &c->lend;
-    unsigned k = 0;
-    for (unsigned i = 0; i < l->ndiscards; i++)
-        if (!answered_past(c, l->discards[i].seq))
-            l->discards[k++] = l->discards[i];
-    l->ndiscards = k;
-}
-
-/* The discard flags for seq's packets: XW_REQUEST_DISCARD_REPLY (and
- * XW_REQUEST_ERROR_TO_EVENTS) when it was discarded, else 0. */
-static int discarded(xw_connection_t *c, uint64_t seq)
-{
-    struct xw_lend *l = &c->lend;
-    if (!l->ndiscards)
-        return 0;
-    discards_trim(c);
-    for (unsigned i = 0; i < l->ndiscards; i++)
-        if (l->discards[i].seq == seq)
-            return XW_REQUEST_DISCARD_REPLY | (l->discards[i].keep_errors ? XW_REQUEST_ERROR_TO_EVENTS : 0);
-    return 0;
-}
-
-/* Lock held. Whether seq, which xwire's pending ring does not track, is the owner's;
- * if so *e is a finished entry with the flags of the owner's turn, or of a discard
- * (routing then leaves the ring alone). */
-int xw__lend_owner(xw_connection_t *c, uint64_t seq, struct xw_pend *e)
-{
-    const struct xw_lend_range *r = xw__lend_range_of(&c->lend, seq);
-    if (r) {
-        int flags = r->flags | discarded(c, seq);
-        *e = (struct xw_pend){
-            .seq = seq,
-            .flags = (uint16_t)flags,
-            .done = 1,
-            .dead = (flags & XW_REQUEST_DISCARD_REPLY) ? 1 : 0,
-        };
-        return 1;
-    }
-    return 0;
-}
-
-/* Lock held. The reply in the slot (lend.last) moves to a record at the stash's
- * end, where it belongs: it is the newest packet kept for the owner. */
-static int spill(xw_connection_t *c)
-{
-    struct xw_lend *l = &c->lend;
-    struct xw_pkt *p = xw__pkt_alloc(c, 32);
-    if (!p)
-        return xw__conn_fail(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for a 32-byte reply");
-    memcpy(XW_PKT_DATA(p), l->last.bytes, 32);
-    p->len = 32;
-    p->seq = l->last.seq;
-    p->kind = XW_PKT_REPLY;
-    l->last.full = 0;
-    xw__queue_push(&l->stash, p);
-    return 0;
-}
-
-/* Lock held. Moves the routed packets of q to the stash: they arrive in sequence
- * order, after the slot's reply, so the stash stays sorted. */
-void xw__lend_keep(xw_connection_t *c, struct xw_queue *q)
-{
-    struct xw_pkt *p;
-    if (q->head && c->lend.last.full)
-        spill(c); /* out of memory fails the connection; the packets are kept anyway */
-    while ((p = xw__queue_pop(q)))
-        xw__queue_push(&c->lend.stash, p);
-}
-
-int xw__lend_slot_push(xw_connection_t *c, uint64_t seq, const uint8_t *w)
-{
-    if (spill(c) < 0)
-        return -EPIPE;
-    return xw__lend_slot_keep(&c->lend, seq, w) == 1 ? 0 : -EPIPE;
-}
-
 /* The first stashed packet of seq and the one before it (NULL: it is the head). */
 static struct xw_pkt *stash_find(struct xw_queue *s, uint64_t seq, struct xw_pkt **prev)
 {
@@ -192,7 +106,7 @@ static int slot_take(xw_connection_t *c, uint64_t seq, size_t cap, size_t *need,
         return -ENOSPC;
     }
     if (!buf)
-        return spill(c) < 0 ? -EPIPE : stash_take(c, seq, cap, need, pkt);
+        return xw__lend_spill(c) < 0 ? -EPIPE : stash_take(c, seq, cap, need, pkt);
     return xw__lend_slot_give(l, buf);
 }
 
@@ -215,7 +129,7 @@ int xw__lend_take(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap
             return slot_take(c, seq, cap, need, pkt, buf);
         if (seq <= xw__in_done_seq(&c->in) || seq > c->out.seq || !seq)
             return 1;
-        r = xw__in_wait_step(c, deadline, &polled);
+        r = xw__in_wait_step(c, deadline, &polled, 0);
         if (r <= 0)
             return r;
     }
@@ -224,7 +138,7 @@ int xw__lend_take(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap
 /* Lock held. The heap-form claim's wait (reply.c): what xw__in_reply_fit does for a sequence it
  * does not track once the socket has been lent. Xlib's own wait (no deadline, the
  * stash empty) is xw__lend_take's loop without its general checks: reads (the
- * rest of a big reply as wait_step does) until the slot has seq's reply or seq is
+ * rest of a big reply as xw__in_wait_step does) until the slot has seq's reply or seq is
  * finished; anything else, or a packet bound for the stash, goes to xw__lend_take. */
 int xw__lend_wait(xw_connection_t *c, uint64_t seq, int64_t deadline, void *buf, struct xw_pkt **pkt)
 {
@@ -266,9 +180,9 @@ void xw__lend_discard(xw_connection_t *c, uint64_t seq, int keep_errors)
         xw__close_fds((int *)(XW_PKT_DATA(p) + p->len), p->nfds);
         xw__pkt_free(c, p);
     }
-    if (answered_past(c, seq))
+    if (xw__answered_past(c, seq))
         return;
-    discards_trim(c);
+    xw__lend_discards_trim(c);
     for (unsigned i = 0; i < l->ndiscards; i++)
         if (l->discards[i].seq == seq) {
             l->discards[i].keep_errors = keep_errors;

@@ -485,7 +485,7 @@ struct xw_lend {
     /* The owner's newest reply when it is 32 bytes without fds (nearly every reply
      * Xlib waits for), kept here without a record until claimed; anything newer
      * bound for the stash pushes it there first, so stash then slot stay in
-     * sequence order (lend.c: spill). */
+     * sequence order (stash.c: xw__lend_spill). */
     struct {
         uint64_t seq;
         int full;
@@ -817,6 +817,21 @@ int xw__in_read_nonblock(xw_connection_t *c);
  * into it unlocked (own: the packet goes into this very caller's registered buffer);
  * 1 when it read. */
 int xw__in_fill_partial(xw_connection_t *c, int64_t deadline, int own);
+/* Lock held. One round of a reply wait whose condition does not hold yet (claim.c,
+ * lend.c): -EPIPE on a connection error, 0 once the deadline has passed (deadline
+ * 0: after one non-blocking read), else 1 after new input (or a wake-up): check
+ * again. own as for xw__in_fill_partial. */
+static inline int xw__in_wait_step(xw_connection_t *c, int64_t deadline, int *polled, int own)
+{
+    if (c->error)
+        return -EPIPE;
+    if (deadline == 0 && (*polled)++)
+        return 0;
+    c->in.for_reply = 1;
+    if (XW_UNLIKELY(c->in.pdata != NULL) && xw__in_fill_partial(c, deadline, own))
+        return 1;
+    return xw__in_wait(c, deadline) == -ETIMEDOUT ? 0 : 1;
+}
 /* A record for a packet of need bytes bigger than the read buffer, where its rest is
  * read (in->partial, in->pdata); 0 or -ENOMEM (the connection failed). */
 int xw__in_partial_record(xw_connection_t *c, size_t need);
@@ -829,7 +844,7 @@ static inline uint64_t xw__in_done_seq(const struct xw_in *in)
     return in->err_seq > before ? in->err_seq : before;
 }
 /* The own socket's side of the transport seam's reading half (see the wrappers below):
- * in.c tracks requests and waits for events, claim.c hands out replies and checks. */
+ * in.c tracks requests, claim.c waits for events and hands out replies and checks. */
 int xw__in_track(xw_connection_t *c, uint64_t seq, int flags, const struct xw_request *rq);
 uint64_t xw__in_widen(xw_connection_t *c, unsigned int seq);
 int xw__in_reply(xw_connection_t *c, uint64_t seq, int64_t deadline, struct xw_pkt **pkt);
@@ -916,7 +931,16 @@ static inline void xw__pend_retire(struct xw_pend_store *s, struct xw_pend *e)
     e->dead = 1;
     s->gone += e->done;
 }
-void xw__queue_push(struct xw_queue *q, struct xw_pkt *p);
+/* Appends p to q, which owns it then. */
+static inline void xw__queue_push(struct xw_queue *q, struct xw_pkt *p)
+{
+    p->next = NULL;
+    if (q->tail)
+        q->tail->next = p;
+    else
+        q->head = p;
+    q->tail = p;
+}
 /* Takes the first packet off q (NULL: empty); the caller owns it then. */
 static inline struct xw_pkt *xw__queue_pop(struct xw_queue *q)
 {
@@ -933,8 +957,17 @@ static inline int xw__pend_holds(const struct xw_pend *e)
 {
     return e->inl || e->q.head;
 }
-void xw__queue_unlink(struct xw_queue *q, struct xw_pkt *prev, struct xw_pkt *p);
-int xw__in_wait_step(xw_connection_t *c, int64_t deadline, int *polled);
+/* Takes p, which follows prev (NULL: p is the head), out of q. */
+static inline void xw__queue_unlink(struct xw_queue *q, struct xw_pkt *prev, struct xw_pkt *p)
+{
+    if (prev)
+        prev->next = p->next;
+    else
+        q->head = p->next;
+    if (q->tail == p)
+        q->tail = prev;
+    p->next = NULL;
+}
 void xw__queue_free(xw_connection_t *c, struct xw_queue *q);
 void xw__in_fini(xw_connection_t *c);
 /* fail.c: closes every received fd not yet claimed (connection failure, disconnect). */
@@ -1014,9 +1047,19 @@ void xw__ext_fini(xw_connection_t *c);
 /* lend.c (lock held): the socket lent to another owner. take_back runs the owner's
  * callback with the lock released; the others never release it. */
 int xw__lend_take_back(xw_connection_t *c);
-int xw__lend_owner(xw_connection_t *c, uint64_t seq, struct xw_pend *e);
 void xw__lend_discard(xw_connection_t *c, uint64_t seq, int keep_errors);
+/* stash.c (lock held): what the reader keeps for the owner's sequences (in.c puts,
+ * lend.c takes). */
+int xw__lend_owner(xw_connection_t *c, uint64_t seq, struct xw_pend *e);
 void xw__lend_keep(xw_connection_t *c, struct xw_queue *q);
+void xw__lend_discards_trim(xw_connection_t *c);
+/* The slot's reply to a record at the stash's end; 0, or -EPIPE out of memory. */
+int xw__lend_spill(xw_connection_t *c);
+/* The server has answered past seq: no packet for it can come any more. */
+static inline int xw__answered_past(const xw_connection_t *c, uint64_t seq)
+{
+    return seq < c->in.last_seq;
+}
 int xw__lend_take(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need,
                   struct xw_pkt **pkt, void *buf);
 
