@@ -66,7 +66,7 @@ static __attribute__((noinline)) xw_generic_event_t *pop_to_heap(xw_connection_t
 static __attribute__((noinline)) xw_generic_event_t *poll_empty(xw_connection_t *c)
 {
     struct xw_queue *q = &c->in.events;
-    if (c->tp->own && !c->error)
+    if (!c->borrow && !c->error)
         xw__in_read_nonblock(c);
     else
         xw__queue_wait(c, q, 0, 1);

@@ -212,7 +212,7 @@ XW_EXPORT int xw_take_socket(xw_connection_t *c, void (*return_socket)(void *clo
 {
     int ok = 0;
     xw__lock(c);
-    if (!c->error && c->tp->own && return_socket && settle(c) == 0) {
+    if (!c->error && !c->borrow && return_socket && settle(c) == 0) {
         struct xw_lend *l = &c->lend;
         range_room(c);
         l->ranges[l->nranges++] = (struct xw_lend_range){c->out.seq + 1, UINT64_MAX, flags};
@@ -234,7 +234,7 @@ XW_EXPORT int xw_writev(xw_connection_t *c, struct iovec *vector, int count, uin
 {
     int ok = 0;
     xw__lock(c);
-    if (!c->error && c->tp->own && count >= 0)
+    if (!c->error && !c->borrow && count >= 0)
         ok = xw__out_write_through(c, vector, (size_t)count, requests) == 0;
     xw__unlock(c);
     return ok;

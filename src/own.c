@@ -3,9 +3,9 @@
 
 #include <unistd.h>
 
-/* The table sits above the paths it names, so that they need not know it: they
- * ask c->tp->own whether the connection reads its own socket. The connection owns
- * the fd. */
+/* The table sits above the paths it names, so that they need not know it: a
+ * connection reads its own socket when c->borrow is NULL. The connection owns the
+ * fd. */
 
 /* Lock held, socket_away set: the socket is lent to another owner (xw_take_socket,
  * lend.c); its return callback runs with the lock released. */
@@ -40,7 +40,6 @@ static void socket_close(xw_connection_t *c)
 }
 
 const struct xw_transport xw__own_transport = {
-    .own = 1,
     .write = xw__out_write_socket,
     .take = socket_take,
     .send_flags = 0, /* every request goes through the write buffer */

@@ -403,9 +403,6 @@ struct xw_in {
 #define XW__SEND_WITH_FDS (1u << 15)
 
 struct xw_transport {
-    /* 1 for the connection's own socket (own.c): xw_take_socket may lend it, and an
-     * event poll reads it directly. */
-    int own;
     /* Lock held, writing set: every byte of iov to the server (advanced in place),
      * the lock released while waiting for room; on failure the connection fails. */
     void (*write)(xw_connection_t *c, struct iovec *iov, size_t n);
@@ -517,7 +514,8 @@ struct xw_connection_t {
      * xw_borrow_return_socket(); an own socket never, until one is lent out. */
     int socket_away;
     /* Borrowed connections (borrow.c): the owner's hooks, NULL on a connection with
-     * its own socket, and the owner's fd. */
+     * its own socket (own.c's transport: the one xw_take_socket may lend, and an event
+     * poll reads directly), and the owner's fd. */
     const struct xw_borrow_ops *borrow;
     void *borrow_closure;
     int borrow_fd;
