@@ -1,4 +1,4 @@
-/* fail.c — the connection's first fatal error, kept for good, and the fds it closes. */
+/* fail.c — the connection's first fatal error, kept for good; a request's own failure, per thread; the fds they close. */
 #include "xwint.h"
 
 #include <stdarg.h>
@@ -43,4 +43,31 @@ void xw__in_close_fds(xw_connection_t *c)
     for (unsigned i = 0; i < in->nfdb; i++)
         xw__close_fds(in->fdb[i].fds + in->fdb[i].used, in->fdb[i].n - in->fdb[i].used);
     in->nfdb = 0;
+}
+
+/* The reason a request failed alone, per thread, as xwext.h documents. */
+static _Thread_local struct {
+    const xw_connection_t *c;
+    char msg[192];
+} request_error;
+
+uint64_t xw__request_fail(xw_connection_t *c, const char *fmt, ...)
+{
+    request_error.c = c;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(request_error.msg, sizeof(request_error.msg), fmt, ap);
+    va_end(ap);
+    return 0;
+}
+
+XW_EXPORT const char *xw_request_error_string(xw_connection_t *c)
+{
+    return request_error.c == c && request_error.msg[0] ? request_error.msg : NULL;
+}
+
+uint64_t xw__request_reject(xw_connection_t *c, unsigned int nfds, int *fds, const char *why)
+{
+    xw__close_fds(fds, nfds);
+    return xw__request_fail(c, "%s", why);
 }

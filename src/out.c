@@ -4,8 +4,6 @@
 #include <stddef.h>
 #include <limits.h>
 #include <poll.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -80,7 +78,7 @@ static void advance(struct iovec **iov, size_t *n, size_t w)
 
 /* Lock held, writing set. Every byte of iov to our own socket (advanced in place on
  * short writes); the lock may be released while waiting for room. The own
- * socket's transport write (socket.c). */
+ * socket's transport write (own.c). */
 void xw__out_write_socket(xw_connection_t *c, struct iovec *iov, size_t n)
 {
     while (!c->error) {
@@ -232,80 +230,6 @@ int xw__out_sync(xw_connection_t *c)
     return append(c, iov + 1, 1);
 }
 
-/* The reason a request failed alone, per thread, as xwext.h documents. */
-static _Thread_local struct {
-    const xw_connection_t *c;
-    char msg[192];
-} request_error;
-
-uint64_t xw__request_fail(xw_connection_t *c, const char *fmt, ...)
-{
-    request_error.c = c;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(request_error.msg, sizeof(request_error.msg), fmt, ap);
-    va_end(ap);
-    return 0;
-}
-
-XW_EXPORT const char *xw_request_error_string(xw_connection_t *c)
-{
-    return request_error.c == c && request_error.msg[0] ? request_error.msg : NULL;
-}
-
-uint64_t xw__request_reject(xw_connection_t *c, unsigned int nfds, int *fds, const char *why)
-{
-    xw__close_fds(fds, nfds);
-    return xw__request_fail(c, "%s", why);
-}
-
-/* The slices must add up to total, a multiple of 4 with room for a header;
- * padding slices are short (they are pointed at zeros when written). */
-static int check_slices(const struct iovec *v, size_t count, size_t total)
-{
-    size_t sum = 0;
-    for (size_t i = 0; i < count; i++) {
-        if (!v[i].iov_base && v[i].iov_len >= XW_COPY_MAX)
-            return -EINVAL;
-        sum += v[i].iov_len;
-    }
-    return (sum == total && count > 0 && v[0].iov_len >= 4 && (total & 3) == 0) ? 0 : -EINVAL;
-}
-
-/* Lock held. Everything that can make a request fail alone happens here, before a
- * sequence number is taken; round trips (QueryExtension, BigReqEnable) may release
- * the lock. *big is set when BIG-REQUESTS framing is needed. */
-static int vet(xw_connection_t *c, int flags, const struct iovec *v, const xw_protocol_request_t *req, size_t total,
-               unsigned nfds, uint8_t *major, int *big, char *why, size_t whycap)
-{
-    *major = req->opcode;
-    *big = 0;
-    if (nfds > XW_MAX_FDS) {
-        snprintf(why, whycap, "%u fds in one request (at most %u)", nfds, XW_MAX_FDS);
-        return -EINVAL;
-    }
-    if (check_slices(v, req->count, total) < 0) {
-        snprintf(why, whycap, "request slices do not add up to %zu bytes (a multiple of 4)", total);
-        return -EINVAL;
-    }
-    if (req->ext && !(flags & XW_REQUEST_RAW) && xw__ext_major(c, req->ext, major) < 0) {
-        snprintf(why, whycap, "extension %s is not present on this server", req->ext->name);
-        return -ENOTSUP;
-    }
-    uint64_t words = total / 4;
-    if (words > c->out.max_words && !(flags & XW_REQUEST_RAW)) {
-        uint32_t maxw = 0;
-        xw__bigreq_max(c, &maxw);
-        if (words + 1 > maxw) {
-            snprintf(why, whycap, "request of %zu bytes is longer than the server's limit of %llu bytes", total,
-                     (unsigned long long)(maxw > c->out.max_words ? maxw : c->out.max_words) * 4);
-            return -E2BIG;
-        }
-        *big = 1;
-    }
-    return c->error ? -EPIPE : 0;
-}
-
 /* Lock held. Waits out another writer and inserts syncs until this request may
  * take the next sequence number. */
 static int make_room(xw_connection_t *c, int isvoid, unsigned nfds)
@@ -346,18 +270,16 @@ static struct iovec *frame(struct iovec *v, const xw_protocol_request_t *req, ui
     return v - 1;
 }
 
-uint64_t xw__send_locked(xw_connection_t *c, int flags, struct iovec *vector, const struct xw_request *rq,
-                         size_t total, unsigned nfds, int *fds)
+/* Lock held. A vetted request (send.c) into the buffer, or to the transport when it
+ * sends such requests itself: waits for room, takes the next sequence number and
+ * tracks it, frames it (major; big: BIG-REQUESTS framing, written as vector[-1]).
+ * The sequence number, or 0 (xw__request_fail); fds are the connection's or closed. */
+uint64_t xw__out_place(xw_connection_t *c, int flags, struct iovec *vector, const struct xw_request *rq, size_t total,
+                       unsigned nfds, int *fds, uint8_t major, int big)
 {
     const xw_protocol_request_t *req = &rq->pub;
     struct xw_out *o = &c->out;
-    char why[160];
-    uint8_t major, hdr[8];
-    int big;
-    if (c->error)
-        return xw__request_reject(c, nfds, fds, c->errstr);
-    if (vet(c, flags, vector, req, total, nfds, &major, &big, why, sizeof(why)) < 0)
-        return xw__request_reject(c, nfds, fds, c->error ? c->errstr : why);
+    uint8_t hdr[8];
     /* what the transport must send itself (a borrowed connection's owner routes the
      * errors of checked requests and carries fds) */
     if (((unsigned)flags | (nfds ? XW__SEND_WITH_FDS : 0u)) & c->tp->send_flags)
@@ -383,178 +305,13 @@ uint64_t xw__send_locked(xw_connection_t *c, int flags, struct iovec *vector, co
     return seq;
 }
 
-/* Lock held (or the connection single-threaded). The common case, kept a leaf with
- * no calls so it needs no saved registers: a request without fds whose slices are
- * small, for the core or an extension whose opcode is cached, unchecked or checked.
- * Returns 0 when the general path must handle it; nothing is committed then. */
-static inline __attribute__((always_inline)) uint64_t send_fast(xw_connection_t *c, int flags, const struct iovec *v,
-                                                                const struct xw_request *rq, size_t total,
-                                                                unsigned nfds)
-{
-    const xw_protocol_request_t *req = &rq->pub;
-    if (XW_UNLIKELY(total - 4 >= XW_COPY_MAX - 4 ||
-                    ((total & 3) | nfds | ((unsigned)flags & ~(unsigned)XW_REQUEST_CHECKED))))
-        return 0;
-    uint8_t *dst = xw__out_reserve(c, total, c->out.fast_limit);
-    if (XW_UNLIKELY(!dst))
-        return 0;
-    /* A reply-bearing or checked request needs a pending entry: taken here while
-     * the ring has room. */
-    unsigned track = (unsigned)flags | (unsigned)!req->isvoid;
-    if (XW_UNLIKELY(track) && !xw__pend_fast_ok(c))
-        return 0;
-    uint8_t major = req->opcode;
-    if (req->ext) {
-        const struct xw_ext_fast *e = &c->ext_fast[((uintptr_t)req->ext >> 4) & 15];
-        if (e->ext != req->ext)
-            return 0;
-        major = e->major;
-    }
-    /* The fixed part first (never padding, at least the 4 header bytes, which are
-     * framed at once so that major is dead before the loop), then the rest:
-     * usually one empty pad. Nothing is committed until every slice is in. */
-    const struct iovec *s = v, *end = v + req->count;
-    size_t len = s->iov_len;
-    if (XW_UNLIKELY(s == end || len - 4 > total - 4 || !xw__out_copy(dst, s->iov_base, len, 1)))
-        return 0;
-    xw__out_frame(dst, req, major, (uint16_t)(total >> 2));
-    uint8_t *p = dst + len, *lim = dst + total;
-    while (++s < end) {
-        len = s->iov_len;
-        if (XW_UNLIKELY(len > (size_t)(lim - p) || !xw__out_copy(p, s->iov_base, len, 1)))
-            return 0;
-        p += len;
-    }
-    if (XW_UNLIKELY(p != lim))
-        return 0;
-    uint64_t seq = xw__out_commit(c, total);
-    if (XW_UNLIKELY(track))
-        xw__pend_push(c, seq, flags, rq);
-    return seq;
-}
-
-/* Everything send_fast declines, under the lock xw__send took (none in the
- * single-threaded mode); releases it. */
-static __attribute__((noinline)) uint64_t send_slow(xw_connection_t *c, int flags, struct iovec *vector,
-                                                    const struct xw_request *rq, size_t total, unsigned nfds,
-                                                    int *fds)
-{
-    uint64_t seq = xw__send_locked(c, flags, vector, rq, total, nfds, fds);
-    xw__unlock(c);
-    return seq;
-}
-
-/* xw__send when the lock is not free at once: waits for it, then as xw__send. */
-static __attribute__((noinline)) uint64_t send_contended(xw_connection_t *c, int flags, struct iovec *vector,
-                                                         const struct xw_request *rq, size_t total, unsigned nfds,
-                                                         int *fds)
-{
-    xw__mutex_lock(&c->mu);
-    uint64_t seq = send_fast(c, flags, vector, rq, total, nfds);
-    if (!seq)
-        return send_slow(c, flags, vector, rq, total, nfds, fds);
-    xw__mutex_unlock(&c->mu);
-    return seq;
-}
-
-/* Requests with fds: never the fast path. */
-static __attribute__((noinline)) uint64_t send_fds(xw_connection_t *c, int flags, struct iovec *vector,
-                                                   const struct xw_request *rq, size_t total, unsigned nfds, int *fds)
-{
-    xw__lock(c);
-    return send_slow(c, flags, vector, rq, total, nfds, fds);
-}
-
-/* The lock is taken once: a request the fast path declines continues under it.
- * Every call here is a tail call, and past the first line fds is not needed (none
- * are sent: NULL stands for it), so the fast path keeps everything in registers it
- * need not save. */
-uint64_t xw__send(xw_connection_t *c, int flags, struct iovec *vector, const struct xw_request *rq, size_t total,
-                  unsigned nfds, int *fds)
-{
-    if (XW_UNLIKELY(nfds))
-        return send_fds(c, flags, vector, rq, total, nfds, fds);
-    uint64_t seq;
-    if (c->single) {
-        seq = send_fast(c, flags, vector, rq, total, 0);
-        if (XW_UNLIKELY(!seq))
-            return send_slow(c, flags, vector, rq, total, 0, NULL);
-        return seq;
-    }
-    if (XW_UNLIKELY(!xw__mutex_trylock(&c->mu)))
-        return send_contended(c, flags, vector, rq, total, 0, NULL);
-    seq = send_fast(c, flags, vector, rq, total, 0);
-    if (XW_UNLIKELY(!seq))
-        return send_slow(c, flags, vector, rq, total, 0, NULL);
-    if (XW_UNLIKELY(!xw__mutex_release(&c->mu)))
-        return xw__mutex_wake_ret(&c->mu, seq);
-    return seq;
-}
-
-XW_EXPORT uint64_t xw_send(xw_connection_t *c, int flags, struct iovec *vector, const xw_protocol_request_t *req,
-                           size_t total_bytes, unsigned int num_fds, int *fds)
-{
-    struct xw_request rq;
-    xw__request_lookup(req, &rq);
-    return xw__send(c, flags | (rq.f.reply_gap ? XW__REQUEST_REPLY_GAP : 0), vector, &rq, total_bytes, num_fds, fds);
-}
-
-static size_t sum_slices(const struct iovec *v, size_t n)
-{
-    size_t t = 0;
-    for (size_t i = 0; i < n; i++)
-        t += v[i].iov_len;
-    return t;
-}
-
-/* libxcb's forms. libxcb's contract lets the library write vector[-1] and
- * vector[-2], and libxcb does when a request does not fit its buffer or needs
- * BIG-REQUESTS; xwire's general path would in other cases too (a slice above
- * XW_COPY_MAX). So a foreign caller's iovecs are copied, up to this many, and the
- * copy is what the send path may write around; a longer vector (no generated
- * sender comes near) is used in place, as the contract allows. */
-#define XW_FOREIGN_SLICES 64
-
-XW_EXPORT uint64_t xw_send_request_with_fds64(xw_connection_t *c, int flags, struct iovec *vector,
-                                              const xw_protocol_request_t *request, unsigned int num_fds, int *fds)
-{
-    struct xw_request rq;
-    struct iovec copy[XW_FOREIGN_SLICES + 2];
-    size_t n = request->count;
-    xw__request_lookup(request, &rq);
-    if (n <= XW_FOREIGN_SLICES) {
-        memcpy(copy + 2, vector, n * sizeof(*vector));
-        vector = copy + 2;
-    }
-    return xw__send(c, flags | (rq.f.reply_gap ? XW__REQUEST_REPLY_GAP : 0), vector, &rq, sum_slices(vector, n),
-                    num_fds, fds);
-}
-
-XW_EXPORT uint64_t xw_send_request64(xw_connection_t *c, int flags, struct iovec *vector,
-                                     const xw_protocol_request_t *request)
-{
-    return xw_send_request_with_fds64(c, flags, vector, request, 0, NULL);
-}
-
-XW_EXPORT unsigned int xw_send_request_with_fds(xw_connection_t *c, int flags, struct iovec *vector,
-                                                const xw_protocol_request_t *request, unsigned int num_fds, int *fds)
-{
-    return (unsigned int)xw_send_request_with_fds64(c, flags, vector, request, num_fds, fds);
-}
-
-XW_EXPORT unsigned int xw_send_request(xw_connection_t *c, int flags, struct iovec *vector,
-                                       const xw_protocol_request_t *request)
-{
-    return (unsigned int)xw_send_request_with_fds64(c, flags, vector, request, 0, NULL);
-}
-
 /* The fd goes out with the next write; the connection owns it from now on. */
 XW_EXPORT void xw_send_fd(xw_connection_t *c, int fd)
 {
     c->tp->send_fd(c, fd);
 }
 
-/* Lock not held. The own socket's transport send_fd (socket.c): queued beside the
+/* Lock not held. The own socket's transport send_fd (own.c): queued beside the
  * buffered bytes, flushed first when the queue is full. */
 void xw__out_queue_fd(xw_connection_t *c, int fd)
 {

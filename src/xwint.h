@@ -393,7 +393,7 @@ struct xw_in {
 };
 
 /* ---- the transport seam: how bytes reach the server and how its answers come back ----
- * The one place where a connection with its own socket (socket.c's table) and one
+ * The one place where a connection with its own socket (own.c's table) and one
  * borrowing another library's connection (borrow.c's) differ. Chosen at
  * construction, never changed. out.c and in.c call through it; the send fast path
  * and the inline senders do not (a borrowed connection closes them with its
@@ -563,7 +563,7 @@ static inline void xw__pkt_free_event(xw_connection_t *c, struct xw_pkt *p)
     xw__event_rec_put(&c->store, p);
 }
 
-/* ---- send limits and the pending ring's inline path (out.c's fast path, in.c) ---- */
+/* ---- send limits and the pending ring's inline path (send.c's fast path, in.c) ---- */
 
 /* Lock held. The fast path runs while seq < fast_limit: that single compare covers
  * a fatal error, a thread writing with the lock released, the automatic sync after
@@ -653,7 +653,7 @@ static inline void xw__wr32(void *p, uint32_t v)
 }
 
 /* ---- the one way a request enters the write buffer: reserve, frame and copy, commit ----
- * Used by xw_send's fast path (out.c) and by the generated senders' inline path. */
+ * Used by xw_send's fast path (send.c) and by the generated senders' inline path. */
 
 /* Lock held, limit = out.fast_limit (or through xw__out_reserve_unlocked).
  * Where a request of total bytes goes when it can take the next sequence number at
@@ -775,7 +775,7 @@ xw_connection_t *xw__conn_new(int fd);
 /* fail.c: record the first fatal error (never overwritten), close the fds the
  * connection holds and wake every waiter; returns -EPIPE. */
 int xw__conn_fail(xw_connection_t *c, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* out.c: the per-thread reason for a request that failed alone; returns 0 (a failed sequence). */
+/* fail.c: the per-thread reason for a request that failed alone; returns 0 (a failed sequence). */
 uint64_t xw__request_fail(xw_connection_t *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* fail.c: closes each fd of fds that is not -1. */
 void xw__close_fds(int *fds, unsigned n);
@@ -792,18 +792,22 @@ int xw__socket_prepare(int fd);
 int xw__auth_get(int fd, int display, xw_auth_info_t *info);
 void xw__auth_free(xw_auth_info_t *info);
 
-/* out.c: the send entry of the generated senders (takes the lock itself), and the
+/* send.c: the send entry of the generated senders (takes the lock itself), and the
  * facts of a request built elsewhere, from the generated tables (no lock) */
 uint64_t xw__send(xw_connection_t *c, int flags, struct iovec *vector, const struct xw_request *rq, size_t total,
                   unsigned nfds, int *fds);
 void xw__request_lookup(const xw_protocol_request_t *req, struct xw_request *rq);
+/* send.c, lock held: vets the request (may release the lock for QueryExtension or
+ * BIG-REQUESTS), then xw__out_place. */
+uint64_t xw__send_locked(xw_connection_t *c, int flags, struct iovec *vector, const struct xw_request *rq,
+                         size_t total, unsigned nfds, int *fds);
 /* out.c (all with the lock held) */
 int xw__out_flush(xw_connection_t *c);
 int xw__out_flush_to(xw_connection_t *c, uint64_t seq);
-uint64_t xw__send_locked(xw_connection_t *c, int flags, struct iovec *vector, const struct xw_request *rq,
-                         size_t total, unsigned nfds, int *fds);
+uint64_t xw__out_place(xw_connection_t *c, int flags, struct iovec *vector, const struct xw_request *rq, size_t total,
+                       unsigned nfds, int *fds, uint8_t major, int big);
 int xw__out_sync(xw_connection_t *c);
-/* The own socket's side of the transport seam's writing half (socket.c's table). */
+/* The own socket's side of the transport seam's writing half (own.c's table). */
 void xw__out_write_socket(xw_connection_t *c, struct iovec *iov, size_t n);
 void xw__out_queue_fd(xw_connection_t *c, int fd);
 
@@ -1034,13 +1038,21 @@ static inline int xw__queue_wait(xw_connection_t *c, struct xw_queue *q, int64_t
 void xw__xid_init(xw_connection_t *c);
 uint32_t xw__xid_generate(xw_connection_t *c);
 
-/* ext.c (lock held) */
-int xw__ext_major(xw_connection_t *c, xw_extension_t *ext, uint8_t *major);
+/* ext.c (lock held, but for register) */
 void xw__ext_register(struct xw_ext_reg *r);
+struct xw_ext_entry *xw__ext_entry_get(xw_connection_t *c, const xw_extension_t *ext);
 struct xw_ext_entry *xw__ext_by_major(xw_connection_t *c, uint8_t major);
 struct xw_ext_entry *xw__ext_by_error(xw_connection_t *c, uint8_t code);
-int xw__bigreq_max(xw_connection_t *c, uint32_t *max_words);
 void xw__ext_fini(xw_connection_t *c);
+/* The QueryExtension reply an entry keeps once its state is XW_EXT_PRESENT. */
+static inline const xw_query_extension_reply_t *xw__ext_reply(const struct xw_ext_entry *e)
+{
+    return (const xw_query_extension_reply_t *)(const void *)e->reply;
+}
+/* query.c (lock held; may release it for the round trip): ext's major opcode
+ * (-ENOTSUP: absent), and the longest request in words (BIG-REQUESTS asked first). */
+int xw__ext_major(xw_connection_t *c, xw_extension_t *ext, uint8_t *major);
+int xw__bigreq_max(xw_connection_t *c, uint32_t *max_words);
 
 /* lend.c (lock held): the socket lent to another owner. take_back runs the owner's
  * callback with the lock released; the others never release it. */
