@@ -2,14 +2,23 @@
 # layers.sh — which source files of a folder call into which, read from a build's object files
 # (nm: the functions and data each object defines and those it takes from another), and every
 # loop among them: files that call each other, directly or round a circle. Exit status 1 when
-# there is a loop. usage: scripts/layers.sh BUILDDIR FOLDER... (e.g. build gen bench)
+# there is a loop. usage: scripts/layers.sh [--hand-written] BUILDDIR FOLDER... (e.g. build gen bench)
+# --hand-written leaves out the objects of generated sources: src/'s runtime reads two tables of
+# the generated code (the core's request descriptions, BIG-REQUESTS' key) whose senders call the
+# runtime, a loop through data that says nothing of how the hand-written files depend on each other.
 set -uo pipefail
+generated=1
+if [[ ${1-} == --hand-written ]]; then
+  generated=0
+  shift
+fi
 build=$1
 shift
 status=0
 for folder in "$@"; do
   echo "== $folder"
-  find "$build/$folder" -name '*.o' -path '*.p/*' | python3 -c '
+  find "$build/$folder" -name '*.o' -path '*.p/*' | { if ((generated)); then cat; else grep -v '/meson-generated_'; fi; } |
+    python3 -c '
 import collections, os, re, subprocess, sys
 defs, uses = {}, collections.defaultdict(set)
 objs = sorted(set(sys.stdin.read().split()))
