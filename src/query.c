@@ -1,16 +1,34 @@
 /* query.c — QueryExtension and BIG-REQUESTS: each asked once per connection, under the lock, and the answer kept. */
 #include "xwint.h"
 
+/* Lock held. One of this file's checked requests (well formed, built here, so of
+ * send.c's vetting only the length limit applies) to out.c: BIG-REQUESTS framing
+ * when it is longer than the core limit, which may ask for BIG-REQUESTS first
+ * (releasing the lock for that round trip). The sequence number, or 0 with the
+ * reason recorded for xw_request_error_string. */
+static uint64_t place(xw_connection_t *c, struct iovec *v, const struct xw_request *rq, size_t total, uint8_t major)
+{
+    int big = 0;
+    if (!c->error && total / 4 > c->out.max_words) {
+        uint32_t maxw = 0;
+        xw__bigreq_max(c, &maxw);
+        if (!c->error && total / 4 + 1 > maxw)
+            return xw__request_fail(c, "request of %zu bytes is longer than the server's limit of %llu bytes", total,
+                                    (unsigned long long)(maxw > c->out.max_words ? maxw : c->out.max_words) * 4);
+        big = 1;
+    }
+    if (c->error)
+        return xw__request_reject(c, 0, NULL, c->errstr);
+    return xw__out_place(c, XW_REQUEST_CHECKED, v, rq, total, 0, NULL, major, big);
+}
+
 /* Lock held. QueryExtension (under the lock, so not through the generated sender,
- * which takes it), checked so an error comes back to us; straight to out.c. */
+ * which takes it), checked so an error comes back to us. */
 static void query_send(xw_connection_t *c, struct xw_ext_entry *e)
 {
     static const struct xw_request req = {.f = {.count = 3, .opcode = XW_QUERY_EXTENSION}};
     size_t n = strlen(e->name);
-    /* built here, so vetting is this: a name too long for the server is no
-     * extension it has (BIG-REQUESTS is not asked for its sake) */
-    if (n > 65535 - sizeof(xw_query_extension_request_t) ||
-        (sizeof(xw_query_extension_request_t) + n + 3) / 4 > c->out.max_words) {
+    if (n > 65535 - sizeof(xw_query_extension_request_t)) {
         e->state = XW_EXT_FAILED;
         return;
     }
@@ -19,7 +37,7 @@ static void query_send(xw_connection_t *c, struct xw_ext_entry *e)
     if (!n)
         iov[3].iov_base = &r; /* zero length: any non-NULL base */
     size_t total = sizeof(r) + n + iov[4].iov_len;
-    e->seq = c->error ? 0 : xw__out_place(c, XW_REQUEST_CHECKED, iov + 2, &req, total, 0, NULL, XW_QUERY_EXTENSION, 0);
+    e->seq = place(c, iov + 2, &req, total, XW_QUERY_EXTENSION);
     e->state = e->seq ? XW_EXT_ASKED : XW_EXT_FAILED;
 }
 
@@ -79,8 +97,7 @@ static void bigreq_send(xw_connection_t *c)
         .f = {.count = 1, .ext = &xw_big_requests_id, .opcode = XW_BIG_REQUESTS_ENABLE}};
     xw_big_requests_enable_request_t r = {0};
     struct iovec iov[3] = {{0}, {0}, {&r, sizeof(r)}};
-    c->out.bigreq_seq =
-        c->error ? 0 : xw__out_place(c, XW_REQUEST_CHECKED, iov + 2, &req, sizeof(r), 0, NULL, major, 0);
+    c->out.bigreq_seq = place(c, iov + 2, &req, sizeof(r), major);
     if (c->out.bigreq_seq)
         c->out.bigreq = XW_BIGREQ_UNTRIED;
 }
@@ -141,11 +158,11 @@ XW_EXPORT uint32_t xw_get_maximum_request_length(xw_connection_t *c)
 XW_EXPORT void xw_prefetch_maximum_request_length(xw_connection_t *c)
 {
     xw__lock(c);
-    struct xw_ext_entry *e = c->error || c->out.bigreq != XW_BIGREQ_UNTRIED ? NULL : xw__ext_entry_get(c, &xw_big_requests_id);
+    struct xw_ext_entry *e =
+        c->error || c->out.bigreq != XW_BIGREQ_UNTRIED ? NULL : xw__ext_entry_get(c, &xw_big_requests_id);
     if (e && e->state == XW_EXT_UNASKED)
         query_send(c, e);
     else if (e && e->state == XW_EXT_PRESENT && !c->out.bigreq_seq)
         bigreq_send(c);
     xw__unlock(c);
 }
-

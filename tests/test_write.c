@@ -294,6 +294,30 @@ START_TEST(big_requests)
 }
 END_TEST
 
+/* A QueryExtension longer than the server's core limit goes out in BIG-REQUESTS
+ * framing, asking for BIG-REQUESTS first, as any request built by a caller would. */
+START_TEST(long_extension_name_asks_for_big_requests)
+{
+    static char name[20001];
+    memset(name, 'X', sizeof(name) - 1);
+    static xw_extension_t longest = {name, 0};
+    uint8_t setup[1024];
+    size_t len = fake_setup_success(setup, sizeof(setup), 4096); /* the least a server may announce */
+    c = fake_connect(&F, setup, len);
+    F.exts = bigreq_exts;
+    F.bigreq_max = 100000;
+    fake_serve_start(&F);
+    const uint8_t *q = (const uint8_t *)xw_get_extension_data(c, &longest);
+    ck_assert_ptr_nonnull(q);
+    ck_assert_uint_eq(q[8], 0); /* the fake server has no such extension: present = 0 */
+    ck_assert_int_eq(xw_connection_has_error(c), 0);
+    hang_up();
+    ck_assert_uint_eq(F.opcode_count[98], 2); /* BIG-REQUESTS, then the long name */
+    ck_assert_uint_eq(F.big_requests, 1);
+    ck_assert_uint_eq(F.big_bytes, 8 + 4 + 20000); /* the fixed part, the 32-bit length, the name */
+}
+END_TEST
+
 static int send_buffer(void)
 {
     int v = 0;
@@ -455,7 +479,8 @@ int main(void)
     Suite *s = xwtest_suite("write");
     fake_conn_tcase(s, "write",
                     (const TTest *const[]){auto_sync_before_65535_voids, sequence_wrap, check_after_flush,
-                                           too_long_fails_alone, big_requests, send_buffer_sized_at_connect,
+                                           too_long_fails_alone, big_requests,
+                                           long_extension_name_asks_for_big_requests, send_buffer_sized_at_connect,
                                            blocked_write_keeps_reading,
                                            single_threaded_mode, NULL});
     fake_conn_tcase(s, "barrier",
