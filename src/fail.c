@@ -1,4 +1,4 @@
-/* fail.c — the connection's first fatal error, kept for good; a request's own failure, per thread; the fds they close. */
+/* fail.c — the connection's first fatal error, kept for good; a request's own failure reason; the fds they close. */
 #include "xwint.h"
 
 #include <stdarg.h>

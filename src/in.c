@@ -873,7 +873,7 @@ int xw__in_fill_partial(xw_connection_t *c, int64_t deadline, int own)
     return 1;
 }
 
-/* ---- events (used by event.c) ---- */
+/* ---- the wait for input (claim.c, lend.c) ---- */
 
 /* Lock held. One wait for input, for a reply or the event queues (deadline not 0):
  * poll, then read, unless the last wait read a stream.

@@ -270,10 +270,11 @@ static struct iovec *frame(struct iovec *v, const xw_protocol_request_t *req, ui
     return v - 1;
 }
 
-/* Lock held. A vetted request (send.c) into the buffer, or to the transport when it
- * sends such requests itself: waits for room, takes the next sequence number and
- * tracks it, frames it (major; big: BIG-REQUESTS framing, written as vector[-1]).
- * The sequence number, or 0 (xw__request_fail); fds are the connection's or closed. */
+/* Lock held. A vetted request (send.c; query.c's own, checked there) into the
+ * buffer, or to the transport when it sends such requests itself: waits for room,
+ * takes the next sequence number and tracks it, frames it (major; big: BIG-REQUESTS
+ * framing, written as vector[-1]). The sequence number, or 0 (xw__request_fail);
+ * fds are the connection's or closed. */
 uint64_t xw__out_place(xw_connection_t *c, int flags, struct iovec *vector, const struct xw_request *rq, size_t total,
                        unsigned nfds, int *fds, uint8_t major, int big)
 {

@@ -1,4 +1,4 @@
-/* send.c — sending a request: vetted, its extension's opcode found, then the fast path into the buffer or out.c's general one. */
+/* send.c — sending a request: vetted, its extension's opcode found, then the fast path or out.c's general one. */
 #include "xwint.h"
 
 #include <stdio.h>
@@ -78,8 +78,10 @@ static int vet(xw_connection_t *c, int flags, const struct iovec *v, const xw_pr
     return c->error ? -EPIPE : 0;
 }
 
-uint64_t xw__send_locked(xw_connection_t *c, int flags, struct iovec *vector, const struct xw_request *rq,
-                         size_t total, unsigned nfds, int *fds)
+/* Lock held: vets the request (may release the lock for QueryExtension or
+ * BIG-REQUESTS), then xw__out_place. */
+static uint64_t send_locked(xw_connection_t *c, int flags, struct iovec *vector, const struct xw_request *rq,
+                            size_t total, unsigned nfds, int *fds)
 {
     char why[160];
     uint8_t major;
@@ -147,7 +149,7 @@ static __attribute__((noinline)) uint64_t send_slow(xw_connection_t *c, int flag
                                                     const struct xw_request *rq, size_t total, unsigned nfds,
                                                     int *fds)
 {
-    uint64_t seq = xw__send_locked(c, flags, vector, rq, total, nfds, fds);
+    uint64_t seq = send_locked(c, flags, vector, rq, total, nfds, fds);
     xw__unlock(c);
     return seq;
 }
@@ -255,4 +257,3 @@ XW_EXPORT unsigned int xw_send_request(xw_connection_t *c, int flags, struct iov
 {
     return (unsigned int)xw_send_request_with_fds64(c, flags, vector, request, 0, NULL);
 }
-

@@ -1,4 +1,4 @@
-/* stash.c — the reader's side of a lent socket: which sequences are the other owner's, and its packets kept until claimed. */
+/* stash.c — the reader's side of a lent socket: which sequences are the owner's, and its packets until claimed. */
 #include "xwint.h"
 
 #include <string.h>
@@ -87,4 +87,3 @@ int xw__lend_slot_push(xw_connection_t *c, uint64_t seq, const uint8_t *w)
         return -EPIPE;
     return xw__lend_slot_keep(&c->lend, seq, w) == 1 ? 0 : -EPIPE;
 }
-

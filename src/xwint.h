@@ -395,7 +395,9 @@ struct xw_in {
 /* ---- the transport seam: how bytes reach the server and how its answers come back ----
  * The one place where a connection with its own socket (own.c's table) and one
  * borrowing another library's connection (borrow.c's) differ. Chosen at
- * construction, never changed. out.c and in.c call through it; the send fast path
+ * construction, never changed. The write path, the waits and the public calls go
+ * through it (connect.c and xid.c call it directly, the rest through the wrappers
+ * below); the send fast path
  * and the inline senders do not (a borrowed connection closes them with its
  * fast_limit), so a request pays no indirect call. */
 
@@ -420,8 +422,8 @@ struct xw_transport {
     /* Lock not held, after xw_flush wrote our buffer: whatever else the transport
      * holds back. 0 or -EPIPE. */
     int (*flush)(xw_connection_t *c);
-    /* The rest with the lock held, as the in.c functions of the same names that
-     * xwint.h's wrappers below stand for. */
+    /* The rest with the lock held, as the own socket's functions of the same names
+     * (in.c: track; claim.c: the others) that xwint.h's wrappers below stand for. */
     int (*track)(xw_connection_t *c, uint64_t seq, int flags, const struct xw_request *rq);
     uint64_t (*widen)(xw_connection_t *c, unsigned int seq);
     int (*reply)(xw_connection_t *c, uint64_t seq, int64_t deadline, struct xw_pkt **pkt);
@@ -659,7 +661,7 @@ static inline void xw__wr32(void *p, uint32_t v)
  * Where a request of total bytes goes when it can take the next sequence number at
  * once: the buffer has room and nothing stands in the way (the limit covers a fatal
  * error, a thread writing, the automatic sync and the 32-bit wrap). NULL: the
- * general path (xw__send_locked) must take it. The caller frames the request
+ * general path (send.c's send_locked) must take it. The caller frames the request
  * (xw__out_frame), copies it there (xw__out_copy), then commits. */
 static inline uint8_t *xw__out_reserve(xw_connection_t *c, size_t total, uint64_t limit)
 {
@@ -797,10 +799,6 @@ void xw__auth_free(xw_auth_info_t *info);
 uint64_t xw__send(xw_connection_t *c, int flags, struct iovec *vector, const struct xw_request *rq, size_t total,
                   unsigned nfds, int *fds);
 void xw__request_lookup(const xw_protocol_request_t *req, struct xw_request *rq);
-/* send.c, lock held: vets the request (may release the lock for QueryExtension or
- * BIG-REQUESTS), then xw__out_place. */
-uint64_t xw__send_locked(xw_connection_t *c, int flags, struct iovec *vector, const struct xw_request *rq,
-                         size_t total, unsigned nfds, int *fds);
 /* out.c (all with the lock held) */
 int xw__out_flush(xw_connection_t *c);
 int xw__out_flush_to(xw_connection_t *c, uint64_t seq);
