@@ -23,6 +23,15 @@ static void send_reply_claiming(uint64_t seq, uint32_t words)
     fake_send(&F, b, 32);
 }
 
+/* Waits for seq's reply, which must come, and checks its byte 1. */
+static void expect_reply(uint64_t seq, unsigned byte1)
+{
+    uint8_t *r = xw_wait_for_reply64(c, seq, NULL);
+    ck_assert_ptr_nonnull(r);
+    ck_assert_uint_eq(r[1], byte1);
+    free(r);
+}
+
 /* ---- the read path ---- */
 
 /* An event, a reply with 8 extra bytes and an error, split at byte k. */
@@ -226,17 +235,10 @@ START_TEST(list_fonts_with_info_multi_reply)
     for (uint8_t namelen = 3; namelen != 255; namelen = namelen ? namelen - 1 : 255)
         send_reply(s1, namelen);
     send_reply(s2, 9);
-    for (int want = 3; want >= 0; want--) {
-        uint8_t *r = xw_wait_for_reply64(c, s1, NULL);
-        ck_assert_ptr_nonnull(r);
-        ck_assert_int_eq(r[1], want);
-        free(r);
-    }
+    for (unsigned want = 4; want-- > 0;)
+        expect_reply(s1, want);
     ck_assert_ptr_null(xw_wait_for_reply64(c, s1, NULL));
-    uint8_t *r = xw_wait_for_reply64(c, s2, NULL);
-    ck_assert_ptr_nonnull(r);
-    ck_assert_int_eq(r[1], 9);
-    free(r);
+    expect_reply(s2, 9);
     ck_assert_int_eq(xw_connection_has_error(c), 0);
 }
 END_TEST
@@ -426,10 +428,7 @@ START_TEST(event_finishes_the_requests_before_it)
     xw_generic_error_t *err = NULL;
     ck_assert_int_eq(xw_poll_for_reply64(c, s3, &r, &err), 0);
     send_reply(s3, 5);
-    uint8_t *rep = xw_wait_for_reply64(c, s3, NULL);
-    ck_assert_ptr_nonnull(rep);
-    ck_assert_uint_eq(rep[1], 5);
-    free(rep);
+    expect_reply(s3, 5);
     ck_assert_int_eq(xw_connection_has_error(c), 0);
 }
 END_TEST
