@@ -1,4 +1,4 @@
-/* xwflood.c — the NoOperation flood the README quotes: N requests as fast as the
+/* xwflood.c — the NoOperation flood docs/examples.md quotes: N requests as fast as the
  * client can build them, then one round trip, whose reply can only come after the
  * server has processed every one of them. Usage: xwflood [-display NAME] [N] */
 #include <stdio.h>

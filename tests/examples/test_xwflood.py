@@ -1,4 +1,4 @@
-"""xwflood, the README's ten lines: 200,000 NoOperation requests and the round
+"""xwflood, the ten lines docs/examples.md quotes: 200,000 NoOperation requests and the round
 trip after them complete against Xvfb, and it says how fast."""
 import os
 import re

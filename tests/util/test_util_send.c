@@ -125,7 +125,7 @@ static void run_case(const struct send_case *k, long len[3])
 
 /* Drops the GetInputFocus requests (4 bytes, major 43) from a log: the syncs this test
  * sends, and those a borrowed connection inserts when it takes libxcb's socket (see
- * the README, "Alongside libxcb"). Returns the new length. */
+ * docs/libxcb.md, "Alongside libxcb"). Returns the new length. */
 static long strip_syncs(uint8_t *buf, long n)
 {
     long in = 0, out = 0;

@@ -24,7 +24,7 @@
  *   the reply into stack storage: they never allocate, except for the error returned.
  * - Thread-safety: as the requests they send; a parsed struct belongs to its caller.
  * - Replies are untrusted: a parse never reads past the reply's value, where
- *   xcb-icccm may (see the README's list of differences). */
+ *   xcb-icccm may (see docs/porting.md's list of differences). */
 #include <xw/xw.h>
 
 #ifdef __cplusplus
