@@ -1,7 +1,9 @@
 /* test_xdm.c — XDM-AUTHORIZATION-1 against Xvfb started with -auth, each case beside libxcb's result. */
 #include <check.h>
 #include <arpa/inet.h>
-#include <errno.h>
+#include <ifaddrs.h>
+#include <net/if.h>
+#include <netdb.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +11,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <X11/X.h>
 #include <X11/Xauth.h>
 #include <xcb/xcb.h>
 #include <xw/xw.h>
@@ -44,26 +47,70 @@ static const struct xdm_case {
     {"wrong XDM key beside a right MIT", {{MIT, mit_right}, {XDM, xdm_wrong}}, 0},
 };
 
-enum { UNIX_SOCKET, TCP4, TCP6, TRANSPORTS };
-static const char *const transport_names[] = {"unix", "127.0.0.1", "::1"};
+/* How the client reaches the server. Unix sockets and loopback TCP are looked up
+ * by host name (FamilyLocal, as xauth writes them); the machine's own non-loopback
+ * addresses by address, and over IPv4 the server also checks the address that the
+ * credentials carry against the connection's. */
+struct transport {
+    const char *name;
+    int family;    /* AF_UNIX, or AF_INET/AF_INET6 for TCP */
+    int own;       /* keyed by address, not host name */
+    char host[64]; /* the display name's host part; empty: none found */
+    uint8_t addr[16];
+};
+enum { TRANSPORTS = 5 };
+static struct transport transports[TRANSPORTS] = {
+    {"unix", AF_UNIX, 0, "", {0}},
+    {"127.0.0.1", AF_INET, 0, "127.0.0.1", {0}},
+    {"::1", AF_INET6, 0, "[::1]", {0}},
+    {"own IPv4", AF_INET, 1, "", {0}},
+    {"own IPv6", AF_INET6, 1, "", {0}},
+};
+
+/* The machine's first up, non-loopback, non-link-local address of each family. */
+static void find_own_addresses(void)
+{
+    struct ifaddrs *list, *i;
+    if (getifaddrs(&list) < 0)
+        return;
+    for (i = list; i; i = i->ifa_next) {
+        if (!i->ifa_addr || !(i->ifa_flags & IFF_UP) || (i->ifa_flags & IFF_LOOPBACK))
+            continue;
+        int v6 = i->ifa_addr->sa_family == AF_INET6;
+        struct transport *t = &transports[v6 ? 4 : 3];
+        if (t->host[0] || (!v6 && i->ifa_addr->sa_family != AF_INET))
+            continue;
+        const void *a = v6 ? (const void *)&((struct sockaddr_in6 *)i->ifa_addr)->sin6_addr
+                           : (const void *)&((struct sockaddr_in *)i->ifa_addr)->sin_addr;
+        if (v6 && IN6_IS_ADDR_LINKLOCAL((const struct in6_addr *)a))
+            continue;
+        char text[INET6_ADDRSTRLEN];
+        inet_ntop(t->family, a, text, sizeof(text));
+        snprintf(t->host, sizeof(t->host), v6 ? "[%s]" : "%s", text);
+        memcpy(t->addr, a, v6 ? 16 : 4);
+    }
+    freeifaddrs(list);
+}
 
 static char dir[32];
 static char server_file[64], client_file[64];
 static struct xvfb server;
 
-/* Writes entries for this host's display (FamilyLocal keyed by host name, as xauth
- * writes them and as both libraries look up Unix and loopback connections). */
-static void write_auth(const char *path, const struct entry *e, int n, int display)
+/* Writes entries for the display as reached over t (NULL: the server's file, whose
+ * entries it reads all, whatever their address). */
+static void write_auth(const char *path, const struct entry *e, int n, const struct transport *t)
 {
     char host[256], num[16];
     ck_assert_int_eq(gethostname(host, sizeof(host)), 0);
-    snprintf(num, sizeof(num), "%d", display);
+    snprintf(num, sizeof(num), "%d", t ? server.display : 0);
+    int own = t && t->own, v6 = own && t->family == AF_INET6;
     FILE *f = fopen(path, "w");
     ck_assert_ptr_nonnull(f);
     for (int i = 0; i < n && e[i].name; i++) {
         Xauth a = {
-            .family = FamilyLocal,
-            .address_length = (unsigned short)strlen(host), .address = host,
+            .family = own ? (v6 ? FamilyInternet6 : FamilyInternet) : FamilyLocal,
+            .address_length = (unsigned short)(own ? (v6 ? 16 : 4) : strlen(host)),
+            .address = own ? (char *)t->addr : host,
             .number_length = (unsigned short)strlen(num), .number = num,
             .name_length = (unsigned short)strlen(e[i].name), .name = (char *)e[i].name,
             .data_length = 16, .data = (char *)e[i].data,
@@ -79,22 +126,21 @@ static void write_auth(const char *path, const struct entry *e, int n, int displ
 static void start_server(int tcp)
 {
     static const struct entry both[] = {{XDM, xdm_right}, {MIT, mit_right}};
-    write_auth(server_file, both, 2, 0); /* the server reads every entry, whatever its address */
+    write_auth(server_file, both, 2, NULL);
     const char *args[] = {"-auth", server_file, tcp ? "-listen" : NULL, "tcp", NULL};
     ck_assert_msg(xvfb_start_with(&server, args) == 0, "cannot start Xvfb (set $XVFB)");
 }
 
-static void display_name(char *buf, size_t cap, int transport)
+static void display_name(char *buf, size_t cap, const struct transport *t)
 {
-    static const char *const prefix[] = {"", "127.0.0.1", "[::1]"};
-    snprintf(buf, cap, "%s:%d", prefix[transport], server.display);
+    snprintf(buf, cap, "%s:%d", t->family == AF_UNIX ? "" : t->host, server.display);
 }
 
 /* 1 when xwire connects with the case's Xauthority; a refusal must be the server's. */
-static int xwire_connects(int transport, char *why, size_t cap)
+static int xwire_connects(const struct transport *t, char *why, size_t cap)
 {
-    char name[64];
-    display_name(name, sizeof(name), transport);
+    char name[96];
+    display_name(name, sizeof(name), t);
     xw_connection_t *c = xw_connect(name, NULL);
     int ok = !xw_connection_has_error(c);
     snprintf(why, cap, "%s", ok ? "" : xw_connection_error_string(c));
@@ -102,25 +148,36 @@ static int xwire_connects(int transport, char *why, size_t cap)
     return ok;
 }
 
-static int libxcb_connects(int transport)
+static int libxcb_connects(const struct transport *t)
 {
-    char name[64];
-    display_name(name, sizeof(name), transport);
+    char name[96];
+    display_name(name, sizeof(name), t);
     xcb_connection_t *c = xcb_connect(name, NULL);
     int ok = !xcb_connection_has_error(c);
     xcb_disconnect(c);
     return ok;
 }
 
-/* 0 when nothing answers on [::1] at the display's port (no IPv6 here). */
-static int ipv6_loopback_listens(int display)
+/* 0 when the transport has no address here or the server does not listen there. */
+static int reachable(const struct transport *t)
 {
-    struct sockaddr_in6 a = {.sin6_family = AF_INET6, .sin6_port = htons((uint16_t)(6000 + display)),
-                             .sin6_addr = IN6ADDR_LOOPBACK_INIT};
-    int fd = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    int ok = fd >= 0 && connect(fd, (struct sockaddr *)&a, sizeof(a)) == 0;
+    if (t->family == AF_UNIX)
+        return 1;
+    if (!t->host[0])
+        return 0;
+    char port[16];
+    snprintf(port, sizeof(port), "%d", 6000 + server.display);
+    char host[64];
+    snprintf(host, sizeof(host), "%.*s", (int)strcspn(t->host + (t->host[0] == '['), "]"),
+             t->host + (t->host[0] == '['));
+    struct addrinfo hints = {.ai_family = t->family, .ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICHOST}, *ai;
+    if (getaddrinfo(host, port, &hints, &ai) != 0)
+        return 0;
+    int fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    int ok = fd >= 0 && connect(fd, ai->ai_addr, ai->ai_addrlen) == 0;
     if (fd >= 0)
         close(fd);
+    freeaddrinfo(ai);
     return ok;
 }
 
@@ -147,21 +204,21 @@ static void teardown(void)
 START_TEST(xdm_case)
 {
     const struct xdm_case *k = &cases[_i / TRANSPORTS];
-    int transport = _i % TRANSPORTS;
+    const struct transport *t = &transports[_i % TRANSPORTS];
     int got[2];
     char why[256];
     for (int lib = 0; lib < 2; lib++) {
-        start_server(transport != UNIX_SOCKET);
-        if (transport == TCP6 && !ipv6_loopback_listens(server.display)) {
-            fprintf(stderr, "SKIP xdm %s over ::1: Xvfb does not listen there\n", k->name);
+        start_server(t->family != AF_UNIX);
+        if (!reachable(t)) {
+            fprintf(stderr, "SKIP xdm %s over %s: no such address, or Xvfb does not listen there\n", k->name, t->name);
             return;
         }
-        write_auth(client_file, k->entries, 2, server.display);
-        got[lib] = lib ? libxcb_connects(transport) : xwire_connects(transport, why, sizeof(why));
+        write_auth(client_file, k->entries, 2, t);
+        got[lib] = lib ? libxcb_connects(t) : xwire_connects(t, why, sizeof(why));
         xvfb_stop(&server);
     }
-    fprintf(stderr, "xdm | %-33s | %-9s | xwire %-9s | libxcb %s\n", k->name, transport_names[transport],
-            got[0] ? "connects" : "refused", got[1] ? "connects" : "refused");
+    fprintf(stderr, "xdm | %-32s | %-9s | xwire %-8s | libxcb %s\n", k->name, t->name, got[0] ? "connects" : "refused",
+            got[1] ? "connects" : "refused");
     ck_assert_int_eq(got[1], k->connects);
     ck_assert_msg(got[0] == got[1], "xwire %s where libxcb %s: %s", got[0] ? "connects" : "is refused",
                   got[1] ? "connects" : "is refused", why);
@@ -171,15 +228,21 @@ START_TEST(xdm_case)
 END_TEST
 
 /* Two connections in one second from one process: the credentials differ (the
- * nonce on Unix sockets, the port over TCP), so the server takes both. */
+ * nonce on Unix sockets, the port over IPv4), so the server takes both. Not over
+ * IPv6, whose credentials carry zeros: there the second is refused as a replay
+ * within the same second, with libxcb as with xwire. */
 START_TEST(xdm_two_connections_at_once)
 {
-    int transport = _i;
+    const struct transport *t = &transports[_i];
     static const struct entry xdm[] = {{XDM, xdm_right}};
-    start_server(transport != UNIX_SOCKET);
-    write_auth(client_file, xdm, 1, server.display);
-    char name[64];
-    display_name(name, sizeof(name), transport);
+    if (t->family == AF_INET6)
+        return;
+    start_server(t->family != AF_UNIX);
+    if (!reachable(t))
+        return;
+    write_auth(client_file, xdm, 1, t);
+    char name[96];
+    display_name(name, sizeof(name), t);
     xw_connection_t *a = xw_connect(name, NULL), *b = xw_connect(name, NULL);
     ck_assert_msg(!xw_connection_has_error(a), "%s", xw_connection_error_string(a));
     ck_assert_msg(!xw_connection_has_error(b), "%s", xw_connection_error_string(b));
@@ -192,12 +255,13 @@ int main(void)
 {
     if (xvfb_missing("xdm"))
         return 77;
+    find_own_addresses();
     Suite *s = xwtest_suite("xdm");
     TCase *tc = tcase_create("xdm");
     tcase_set_timeout(tc, 120);
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_loop_test(tc, xdm_case, 0, (int)(sizeof(cases) / sizeof(cases[0])) * TRANSPORTS);
-    tcase_add_loop_test(tc, xdm_two_connections_at_once, UNIX_SOCKET, TCP6);
+    tcase_add_loop_test(tc, xdm_two_connections_at_once, 0, TRANSPORTS);
     suite_add_tcase(s, tc);
     return xwtest_run(s);
 }
