@@ -21,7 +21,7 @@
  * holds for the address, so an XDM entry wins over an MIT one beside it. */
 #define XDM_NAME "XDM-AUTHORIZATION-1"
 #define MIT_NAME "MIT-MAGIC-COOKIE-1"
-static char *const auth_names[] = {XDM_NAME, MIT_NAME};
+static char *auth_names[] = {XDM_NAME, MIT_NAME}; /* libXau's prototype is not const */
 static const int auth_namelens[] = {sizeof(XDM_NAME) - 1, sizeof(MIT_NAME) - 1};
 
 /* An XDM entry: 8 bytes the server checks (rho) then the 8-byte DES key. */
@@ -86,8 +86,8 @@ static Xauth *best_entry(int fd, int display)
     if (!lookup_key(&ss, &family, addr, &addrlen, sizeof(addr)))
         return NULL;
     int numlen = snprintf(num, sizeof(num), "%d", display);
-    return XauGetBestAuthByAddr(family, (unsigned short)addrlen, addr, (unsigned short)numlen, num, 2,
-                                (char **)auth_names, (int *)auth_namelens);
+    return XauGetBestAuthByAddr(family, (unsigned short)addrlen, addr, (unsigned short)numlen, num, 2, auth_names,
+                                auth_namelens);
 }
 
 /* XDMCP keys hold 56 bits in bytes 1..7; DES wants them as the top 7 bits of
