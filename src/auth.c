@@ -38,8 +38,9 @@ static int local_address(char *buf, size_t cap, unsigned *len)
 }
 
 /* The Xauthority family and address for a peer. Unix sockets and loopback TCP
- * (127/8, ::1, v4-mapped 127/8) count as local, as with libxcb, since xauth writes
- * those entries as FamilyLocal. Returns 0 for a family it cannot key. */
+ * count as local, since xauth writes those entries as FamilyLocal; as with libxcb,
+ * loopback is 127.0.0.1 (plain or v4-mapped) and ::1 only, and other 127/8
+ * addresses are keyed by address. Returns 0 for a family it cannot key. */
 static int lookup_key(const struct sockaddr_storage *ss, unsigned short *family, char *addr, unsigned *len,
                       size_t cap)
 {
@@ -59,7 +60,8 @@ static int lookup_key(const struct sockaddr_storage *ss, unsigned short *family,
     } else if (ss->ss_family != AF_UNIX) {
         return 0;
     }
-    if (ip && ip[0] != 127) {
+    static const uint8_t loopback[4] = {127, 0, 0, 1};
+    if (ip && memcmp(ip, loopback, 4) != 0) {
         memcpy(addr, ip, 4);
         *len = 4;
         *family = FAMILY_INTERNET;

@@ -58,13 +58,14 @@ struct transport {
     char host[64]; /* the display name's host part; empty: none found */
     uint8_t addr[16];
 };
-enum { TRANSPORTS = 5 };
+enum { TRANSPORTS = 6 };
 static struct transport transports[TRANSPORTS] = {
     {"unix", AF_UNIX, 0, "", {0}},
     {"127.0.0.1", AF_INET, 0, "127.0.0.1", {0}},
     {"::1", AF_INET6, 0, "[::1]", {0}},
     {"own IPv4", AF_INET, 1, "", {0}},
     {"own IPv6", AF_INET6, 1, "", {0}},
+    {"127.0.0.2", AF_INET, 1, "127.0.0.2", {127, 0, 0, 2}}, /* loopback, but libxcb keys it by address */
 };
 
 /* The machine's first up, non-loopback, non-link-local address of each family. */
