@@ -54,11 +54,11 @@ static const struct xdm_case {
 struct transport {
     const char *name;
     int family;    /* AF_UNIX, or AF_INET/AF_INET6 for TCP */
-    int own;       /* keyed by address, not host name */
+    int by_address; /* keyed by address (FamilyInternet, FamilyInternet6), not host name */
     char host[64]; /* the display name's host part; empty: none found */
     uint8_t addr[16];
 };
-enum { TRANSPORTS = 6 };
+enum { OWN_IPV4 = 3, OWN_IPV6 = 4, TRANSPORTS = 6 }; /* OWN_*: filled in by find_own_addresses */
 static struct transport transports[TRANSPORTS] = {
     {"unix", AF_UNIX, 0, "", {0}},
     {"127.0.0.1", AF_INET, 0, "127.0.0.1", {0}},
@@ -78,7 +78,7 @@ static void find_own_addresses(void)
         if (!i->ifa_addr || !(i->ifa_flags & IFF_UP) || (i->ifa_flags & IFF_LOOPBACK))
             continue;
         int v6 = i->ifa_addr->sa_family == AF_INET6;
-        struct transport *t = &transports[v6 ? 4 : 3];
+        struct transport *t = &transports[v6 ? OWN_IPV6 : OWN_IPV4];
         if (t->host[0] || (!v6 && i->ifa_addr->sa_family != AF_INET))
             continue;
         const void *a = v6 ? (const void *)&((struct sockaddr_in6 *)i->ifa_addr)->sin6_addr
@@ -104,14 +104,14 @@ static void write_auth(const char *path, const struct entry *e, int n, const str
     char host[256], num[16];
     ck_assert_int_eq(gethostname(host, sizeof(host)), 0);
     snprintf(num, sizeof(num), "%d", t ? server.display : 0);
-    int own = t && t->own, v6 = own && t->family == AF_INET6;
+    int by_addr = t && t->by_address, v6 = by_addr && t->family == AF_INET6;
     FILE *f = fopen(path, "w");
     ck_assert_ptr_nonnull(f);
     for (int i = 0; i < n && e[i].name; i++) {
         Xauth a = {
-            .family = own ? (v6 ? FamilyInternet6 : FamilyInternet) : FamilyLocal,
-            .address_length = (unsigned short)(own ? (v6 ? 16 : 4) : strlen(host)),
-            .address = own ? (char *)t->addr : host,
+            .family = by_addr ? (v6 ? FamilyInternet6 : FamilyInternet) : FamilyLocal,
+            .address_length = (unsigned short)(by_addr ? (v6 ? 16 : 4) : strlen(host)),
+            .address = by_addr ? (char *)t->addr : host,
             .number_length = (unsigned short)strlen(num), .number = num,
             .name_length = (unsigned short)strlen(e[i].name), .name = (char *)e[i].name,
             .data_length = 16, .data = (char *)e[i].data,
@@ -185,11 +185,6 @@ static int reachable(const struct transport *t)
 static void setup(void)
 {
     xwtest_fds_begin();
-    snprintf(dir, sizeof(dir), "/tmp/xw-xdm-XXXXXX"); /* mkdtemp fills the template in */
-    ck_assert_ptr_nonnull(mkdtemp(dir));
-    snprintf(server_file, sizeof(server_file), "%s/server", dir);
-    snprintf(client_file, sizeof(client_file), "%s/client", dir);
-    setenv("XAUTHORITY", client_file, 1);
 }
 
 static void teardown(void)
@@ -197,7 +192,6 @@ static void teardown(void)
     xvfb_stop(&server);
     unlink(server_file);
     unlink(client_file);
-    rmdir(dir);
     xwtest_fds_end();
 }
 
@@ -257,6 +251,14 @@ int main(void)
     if (xvfb_missing("xdm"))
         return 77;
     find_own_addresses();
+    /* One directory for the run, emptied again by main: a test that fails in its
+     * own process skips its teardown. */
+    snprintf(dir, sizeof(dir), "/tmp/xw-xdm-XXXXXX");
+    if (!mkdtemp(dir))
+        return EXIT_FAILURE;
+    snprintf(server_file, sizeof(server_file), "%s/server", dir);
+    snprintf(client_file, sizeof(client_file), "%s/client", dir);
+    setenv("XAUTHORITY", client_file, 1);
     Suite *s = xwtest_suite("xdm");
     TCase *tc = tcase_create("xdm");
     tcase_set_timeout(tc, 120);
@@ -264,5 +266,9 @@ int main(void)
     tcase_add_loop_test(tc, xdm_case, 0, (int)(sizeof(cases) / sizeof(cases[0])) * TRANSPORTS);
     tcase_add_loop_test(tc, xdm_two_connections_at_once, 0, TRANSPORTS);
     suite_add_tcase(s, tc);
-    return xwtest_run(s);
+    int status = xwtest_run(s);
+    unlink(server_file);
+    unlink(client_file);
+    rmdir(dir);
+    return status;
 }
