@@ -160,6 +160,7 @@ int xw__auth_xdm(const uint8_t *entry, size_t len, const struct sockaddr *self, 
 {
     if (len < XDM_ENTRY_LEN)
         return -EINVAL;
+    /* rho (8 bytes), the client (6), the time (4, big-endian), zeros (6) */
     uint8_t plain[XW_XDM_AUTH_LEN] = {0};
     memcpy(plain, entry, 8);
     int r = client_bytes(self, plain + 8);
@@ -179,8 +180,9 @@ static char *dup_bytes(const char *s, size_t n)
     return d;
 }
 
-/* The credentials entry a yields on fd: the cookie itself, or XDM's DES of the
- * entry's rho, this socket's address and the time. Returns 0 or -errno. */
+/* The credentials entry a (of one of the two names asked for) yields on fd: the
+ * cookie itself, or XDM's DES of the entry's rho, this socket's address and the
+ * time. Returns 0 or -errno. */
 static int credentials(const Xauth *a, int fd, xw_auth_info_t *info)
 {
     info->name = dup_bytes(a->name, a->name_length);
