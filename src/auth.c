@@ -41,8 +41,7 @@ static int local_address(char *buf, size_t cap, unsigned *len)
  * count as local, since xauth writes those entries as FamilyLocal; as with libxcb,
  * loopback is 127.0.0.1 (plain or v4-mapped) and ::1 only, and other 127/8
  * addresses are keyed by address. Returns 0 for a family it cannot key. */
-static int lookup_key(const struct sockaddr_storage *ss, unsigned short *family, char *addr, unsigned *len,
-                      size_t cap)
+static int lookup_key(const struct sockaddr_storage *ss, unsigned short *family, char *addr, unsigned *len, size_t cap)
 {
     const uint8_t *ip = NULL;
     if (ss->ss_family == AF_INET6) {

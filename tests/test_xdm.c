@@ -53,9 +53,9 @@ static const struct xdm_case {
  * credentials carry against the connection's. */
 struct transport {
     const char *name;
-    int family;    /* AF_UNIX, or AF_INET/AF_INET6 for TCP */
+    int family;     /* AF_UNIX, or AF_INET/AF_INET6 for TCP */
     int by_address; /* keyed by address (FamilyInternet, FamilyInternet6), not host name */
-    char host[64]; /* the display name's host part; empty: none found */
+    char host[64];  /* the display name's host part; empty: none found */
     uint8_t addr[16];
 };
 enum { OWN_IPV4 = 3, OWN_IPV6 = 4, TRANSPORTS = 6 }; /* OWN_*: filled in by find_own_addresses */
@@ -112,9 +112,12 @@ static void write_auth(const char *path, const struct entry *e, int n, const str
             .family = by_addr ? (v6 ? FamilyInternet6 : FamilyInternet) : FamilyLocal,
             .address_length = (unsigned short)(by_addr ? (v6 ? 16 : 4) : strlen(host)),
             .address = by_addr ? (char *)t->addr : host,
-            .number_length = (unsigned short)strlen(num), .number = num,
-            .name_length = (unsigned short)strlen(e[i].name), .name = (char *)e[i].name,
-            .data_length = 16, .data = (char *)e[i].data,
+            .number_length = (unsigned short)strlen(num),
+            .number = num,
+            .name_length = (unsigned short)strlen(e[i].name),
+            .name = (char *)e[i].name,
+            .data_length = 16,
+            .data = (char *)e[i].data,
         };
         ck_assert_int_eq(XauWriteAuth(f, &a), 1);
     }

@@ -3,7 +3,7 @@
 #define XW_TEST_XVFB_H
 
 struct xvfb {
-    int pid;       /* 0 when not running */
+    int pid; /* 0 when not running */
     int display;
     char name[32]; /* ":N" */
 };
