@@ -11,7 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static void child(int wfd)
+static void child(int wfd, const char *const *extra)
 {
     char fdarg[16];
     const char *prog = getenv("XVFB");
@@ -24,8 +24,11 @@ static void child(int wfd)
         dup2(null, 1);
         dup2(null, 2);
     }
-    execlp(prog, prog, "-displayfd", fdarg, "-nolisten", "tcp", "-screen", "0", "640x480x24", "-noreset",
-           (char *)NULL);
+    const char *argv[32] = {prog, "-displayfd", fdarg, "-nolisten", "tcp", "-screen", "0", "640x480x24", "-noreset"};
+    size_t n = 9;
+    while (extra && *extra && n < sizeof(argv) / sizeof(argv[0]) - 1)
+        argv[n++] = *extra++;
+    execvp(prog, (char *const *)argv);
     _exit(127);
 }
 
@@ -54,6 +57,11 @@ static int read_display(int rfd, int *display)
 
 int xvfb_start(struct xvfb *x)
 {
+    return xvfb_start_with(x, NULL);
+}
+
+int xvfb_start_with(struct xvfb *x, const char *const *extra)
+{
     int p[2];
     memset(x, 0, sizeof(*x));
     if (pipe(p) < 0)
@@ -66,7 +74,7 @@ int xvfb_start(struct xvfb *x)
     }
     if (pid == 0) {
         close(p[0]);
-        child(p[1]);
+        child(p[1], extra);
     }
     close(p[1]);
     x->pid = pid;
