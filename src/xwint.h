@@ -380,6 +380,7 @@ struct xw_in {
     struct xw_into into;
     uint64_t last_seq; /* widened sequence of the last packet read */
     uint64_t err_seq;  /* sequence of the last error read (see done_seq in in.c) */
+    uint64_t dropped;  /* replies no request expected, dropped (the reader's routing says which) */
     int reading;       /* a thread is in poll()/recvmsg() for this connection */
     int block;         /* the socket is blocking: some waits with no deadline are one recvmsg, no poll */
     uint64_t rpos;     /* stream offset just past the last byte received */
