@@ -42,10 +42,12 @@ void xwire_private_ext_register(struct xw_ext_reg *r)
 }
 
 /* libxcb writes a refused setup's reason to stderr as the server sent it, then a
- * newline: for Failed the reason's own length, for Authenticate the whole rest of
- * the reply, padding and all. Programs show it ("Invalid MIT-MAGIC-COOKIE-1 key")
- * before their own message. len >= 8: xw__setup_handshake read the 8-byte header
- * and the 4 * length bytes it announced. */
+ * newline: for Failed (status 0) the reason's own length (byte 1), for Authenticate
+ * (2) the whole rest of the reply, padding and all, which is its reason field.
+ * Programs show it ("Invalid MIT-MAGIC-COOKIE-1 key") before their own message.
+ * Any other status is no refusal (the setup takes it as success): nothing to show.
+ * len >= 8: xw__setup_handshake read the 8-byte header and the 4 * length bytes it
+ * announced, so the reason never runs past them. */
 static void write_stderr(const uint8_t *p, size_t n)
 {
     while (n > 0) {
@@ -61,6 +63,8 @@ static void write_stderr(const uint8_t *p, size_t n)
 
 void xw__setup_refused_shown(const uint8_t *s, size_t len)
 {
+    if (s[0] != 0 && s[0] != 2)
+        return;
     size_t n = len - 8;
     if (s[0] == 0 && s[1] < n)
         n = s[1];
