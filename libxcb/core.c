@@ -75,9 +75,15 @@ void xw__setup_refused_shown(const uint8_t *s, size_t len)
 /** libxcb's xcb_connection_has_error(): xwire's code, with the codes libxcb does not
  * have mapped to libxcb's nearest. XW_CONN_CLOSED_MALFORMED (the server broke the
  * protocol) is XCB_CONN_ERROR, the code libxcb gives for a stream it cannot read.
- * Thread-safe; never blocks. */
+ * On a failed connection errno is set again to what the failure left: Xlib calls
+ * this right after a call fails and then prints its message from errno, and a
+ * system call between the failure and here (another thread's, a poll of ours)
+ * must not change what it says. Thread-safe; never blocks. */
 int xcb_connection_has_error(xw_connection_t *c)
 {
     int e = xw_connection_has_error(c);
+    int err = e ? __atomic_load_n(&c->fail_errno, __ATOMIC_ACQUIRE) : 0;
+    if (err) /* 0 when the failure is a borrowed connection owner's */
+        errno = err;
     return e > XW_CONN_CLOSED_FDPASSING_FAILED ? XW_CONN_ERROR : e;
 }

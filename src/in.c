@@ -780,7 +780,7 @@ static __attribute__((noinline)) int read_failed(xw_connection_t *c, int e, int 
             xw__cond_broadcast(&c->in_cond);
         return c->error ? -EPIPE : 0;
     }
-    return xw__conn_fail(c, XW_CONN_ERROR, "read from server: %s", strerror(e));
+    return xw__conn_fail_sys(c, e, "read from server");
 }
 
 /* Lock held. One recvmsg (into the partial packet first, then the buffer) and parse
@@ -876,7 +876,7 @@ static int poll_then_read(xw_connection_t *c, int64_t deadline)
     if (r == 0)
         return -ETIMEDOUT;
     if (e != EINTR)
-        return xw__conn_fail(c, XW_CONN_ERROR, "poll: %s", strerror(e));
+        return xw__conn_fail_sys(c, e, "poll");
     return 0;
 }
 

@@ -22,7 +22,7 @@ static int write_all(xw_connection_t *c, struct iovec *iov, int n)
             if (errno == EINTR)
                 continue;
             if (errno != EAGAIN)
-                return xw__conn_fail(c, XW_CONN_ERROR, "write setup request: %s", strerror(errno));
+                return xw__conn_fail_sys(c, errno, "write setup request");
             struct pollfd p = {.fd = c->fd, .events = POLLOUT};
             poll(&p, 1, -1);
             continue;
@@ -55,7 +55,7 @@ static int read_all(xw_connection_t *c, uint8_t *buf, size_t n)
             struct pollfd p = {.fd = c->fd, .events = POLLIN};
             poll(&p, 1, -1);
         } else if (errno != EINTR) {
-            return xw__conn_fail(c, XW_CONN_ERROR, "read setup reply: %s", strerror(errno));
+            return xw__conn_fail_sys(c, errno, "read setup reply");
         }
     }
     return 0;

@@ -503,6 +503,7 @@ struct xw_connection_t {
     int fd;
     int error;           /* first fatal error (XW_CONN_*), 0 when healthy */
     char errstr[256];
+    int fail_errno;      /* errno the failure leaves (xw__conn_fail), for Xlib's message */
     struct xw_in in;
     struct xw_store store;
     uint8_t *setup; /* whole setup reply, 8-byte header included */
@@ -778,6 +779,9 @@ xw_connection_t *xw__conn_new(int fd);
 /* fail.c: record the first fatal error (never overwritten), close the fds the
  * connection holds and wake every waiter; returns -EPIPE. */
 int xw__conn_fail(xw_connection_t *c, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* fail.c: xw__conn_fail for a system call that failed with err: "what: strerror(err)",
+ * and err is the errno the failure leaves. */
+int xw__conn_fail_sys(xw_connection_t *c, int err, const char *what);
 /* fail.c: the per-thread reason for a request that failed alone; returns 0 (a failed sequence). */
 uint64_t xw__request_fail(xw_connection_t *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* fail.c: closes each fd of fds that is not -1. */

@@ -176,6 +176,27 @@ START_TEST(server_closes_mid_reply)
 }
 END_TEST
 
+/* A call that ends with the connection leaves errno saying why, whatever it was
+ * before: EPIPE when the server closed (Xlib then prints "X connection to ...
+ * broken (explicit kill or server shutdown)", as it does on libxcb), EPROTO when it
+ * broke the protocol. */
+START_TEST(errno_after_the_connection_fails)
+{
+    for (int kind = 0; kind < 2; kind++) {
+        uint64_t s1 = connect_and_ask(XW_REQUEST_CHECKED, 16);
+        if (kind == 0)
+            shutdown(F.fd, SHUT_WR);
+        else
+            send_reply_claiming(s1, 0xffffffffu);
+        errno = ENOENT;
+        ck_assert_ptr_null(xw_wait_for_reply64(c, s1, NULL));
+        ck_assert_int_eq(errno, kind == 0 ? EPIPE : EPROTO);
+        ck_assert_int_eq(xw_connection_has_error(c), kind == 0 ? XW_CONN_ERROR : XW_CONN_CLOSED_MALFORMED);
+        hang_up();
+    }
+}
+END_TEST
+
 START_TEST(keymap_notify_has_no_sequence)
 {
     uint8_t b[64];
@@ -1301,7 +1322,7 @@ int main(void)
                                            discard_and_error_routing, into_too_small_keeps_packet,
                                            events_of_every_kind_keep_their_order, event_finishes_the_requests_before_it,
                                            xge_special_queue_and_validation,
-                                           error_text, NULL});
+                                           error_text, errno_after_the_connection_fails, NULL});
     fake_conn_tcase(s, "blocking",
                     (const TTest *const[]){wait_reads_blocking_socket_or_falls_back_to_poll, event_wait_after_a_big_read,
                                            poll_while_another_thread_waits_in_read,
