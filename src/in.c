@@ -373,7 +373,8 @@ static int route_reply(xw_connection_t *c, struct xw_pend *e, const uint8_t *w, 
 static int route_error(xw_connection_t *c, const uint8_t *w, struct xw_pkt *rec, uint64_t seq)
 {
     struct xw_in *in = &c->in;
-    in->err_seq = seq; /* an error finishes its own request too (done_seq) */
+    if (seq > in->err_seq) /* an error finishes its own request too (done_seq) */
+        in->err_seq = seq;
     struct xw_pend own, *e = first_undone(in);
     if (e && e->seq != seq)
         e = NULL;
@@ -473,25 +474,56 @@ static int route_event(xw_connection_t *c, const uint8_t *w, size_t n, struct xw
     return 0;
 }
 
+/* The request an older reply may stand in for (see route_older): the oldest one
+ * still awaiting a reply; every request sent so far when the socket has been lent
+ * (which of the owner's requests await replies is not known); 0 when none awaits. */
+static uint64_t stand_in_for(xw_connection_t *c)
+{
+    struct xw_pend_store *s = &c->in.pend;
+    if (c->lend.nranges)
+        return c->out.seq;
+    for (size_t i = s->n - s->undone; i < s->n; i++) {
+        struct xw_pend *e = xw__pend_at(s, i);
+        if (!e->isvoid)
+            return e->seq;
+    }
+    return 0;
+}
+
 /* A packet whose 16-bit sequence, widened forward from the last one read, names a
  * request never sent (seq). Read backwards it names one older than the last
  * packet's: the server has finished that request already, and its caller has had
- * its answer (a reply, an error, or nothing). A reply is dropped: handing it to
- * anyone would be wrong. An error or an event is the server's word on a finished
- * request and goes to the event queue with its older sequence, as an unchecked error
- * would. Neither moves last_seq back nor finishes anything. Only a sequence that
- * is older than the connection itself is fatal: then nothing can be trusted. */
+ * its answer (a reply, an error, or nothing).
+ * - A reply is dropped: handing it to anyone would be wrong. It may be a stray copy
+ *   (the replies still due come as usual) or the reply of the oldest request still
+ *   awaiting one, its sequence damaged: that reply will never come, and a caller
+ *   waiting for it would wait forever (libxcb, which widens it forward, takes every
+ *   request sent as finished and hands each waiter nothing). So the oldest request
+ *   awaiting a reply (stand_in_for) is finished with nothing now: one caller gets
+ *   nothing, as on libxcb, and nobody hangs; its own reply, should it still come,
+ *   is dropped as no request expects it.
+ * - An error or an event is the server's word on a finished request and goes to the
+ *   event queue with its older sequence, as an unchecked error would.
+ * last_seq stays. Only a sequence older than the connection itself is fatal: then
+ * nothing can be trusted. */
 static __attribute__((noinline)) int route_older(xw_connection_t *c, const uint8_t *w, size_t n, struct xw_pkt *rec,
                                                  uint64_t seq)
 {
+    struct xw_in *in = &c->in;
     if (seq < 0x10000)
         return fail_pkt(c, rec, "malformed packet: sequence %llu was never sent (last sent %llu)",
                         (unsigned long long)seq, (unsigned long long)c->out.seq);
     seq -= 0x10000;
-    c->in.dropped += w[0] == 1;
     if (w[0] == 1) {
         if (rec)
             xw__pkt_free(c, rec);
+        in->dropped++;
+        uint64_t x = stand_in_for(c);
+        if (x) {
+            complete_before(in, x + 1);
+            if (x > in->err_seq) /* done_seq: finished, nothing more to come */
+                in->err_seq = x;
+        }
         return 0;
     }
     if (w[0] != 0)
@@ -500,7 +532,7 @@ static __attribute__((noinline)) int route_older(xw_connection_t *c, const uint8
     if (!p)
         return xw__conn_fail(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for an error");
     p->kind = XW_PKT_ERROR;
-    xw__queue_push(&c->in.events, p);
+    xw__queue_push(&in->events, p);
     return 0;
 }
 
@@ -522,7 +554,8 @@ static __attribute__((noinline)) int route_older(xw_connection_t *c, const uint8
  *   handed out; either way the caller sees the first answer, as here. A socket
  *   owner's (Xlib's) request is the exception: every reply to it is kept for the
  *   owner, which decides, as libxcb's list of replies per sequence does.
- * - a packet older than the last one read: route_older.
+ * - a packet older than the last one read (sequence 0 after the first reply is one):
+ *   route_older.
  * Strict where continuing would mislead: a length past the cap, fds that never came,
  * a sequence from before the connection began. */
 static int route(xw_connection_t *c, const uint8_t *w, size_t n, struct xw_pkt *rec, uint64_t at)

@@ -379,7 +379,8 @@ struct xw_in {
     size_t pfill, pneed;
     struct xw_into into;
     uint64_t last_seq; /* widened sequence of the last packet read */
-    uint64_t err_seq;  /* sequence of the last error read (see done_seq in in.c) */
+    uint64_t err_seq;  /* highest sequence finished by an error, or by an older reply standing in for its
+                          own (done_seq) */
     uint64_t dropped;  /* replies no request expected, dropped (the reader's routing says which) */
     int reading;       /* a thread is in poll()/recvmsg() for this connection */
     int block;         /* the socket is blocking: some waits with no deadline are one recvmsg, no poll */

@@ -676,9 +676,10 @@ START_TEST(sent_event_with_reply_code_is_an_event)
 END_TEST
 
 /* Packets for an older sequence after a newer one: the older request was finished
- * (with nothing) when the newer reply came, so its late reply is dropped; a late
- * error and event are delivered as events with their own sequence. Later replies
- * stay right. */
+ * (with nothing) when the newer reply came, so its late reply is dropped, and it
+ * stands in for the oldest request still awaiting one (s3), finished with nothing,
+ * whose own reply is then dropped too; a late error and event are delivered as
+ * events with their own sequence. Later replies stay right. */
 START_TEST(older_sequence_after_newer)
 {
     c = fake_connect(&F, NULL, 0);
@@ -693,7 +694,7 @@ START_TEST(older_sequence_after_newer)
     send_reply(s3, 0x33);
     ck_assert_ptr_null(xw_wait_for_reply64(c, s1, NULL));
     expect_reply(s2, 0x22);
-    expect_reply(s3, 0x33);
+    ck_assert_ptr_null(xw_wait_for_reply64(c, s3, NULL));
     xw_generic_event_t *ev = xw_poll_for_queued_event(c);
     ck_assert_ptr_nonnull(ev);
     ck_assert_uint_eq(ev->response_type, 0);
@@ -704,6 +705,23 @@ START_TEST(older_sequence_after_newer)
     ck_assert_uint_eq(ev->response_type, 33);
     ck_assert_uint_eq(ev->full_sequence, (uint32_t)s1);
     free(ev);
+    still_fine(2);
+}
+END_TEST
+
+/* A reply whose sequence was damaged into an older one (0, after the first reply)
+ * and nothing after it: the request it answered gets nothing instead of waiting
+ * forever, as on libxcb, and the next round trip is right. */
+START_TEST(damaged_sequence_does_not_hang_the_waiter)
+{
+    c = fake_connect(&F, NULL, 0);
+    uint64_t s1 = send_reply_req(XW_REQUEST_CHECKED, 16);
+    uint64_t s2 = send_reply_req(XW_REQUEST_CHECKED, 16);
+    flush_to_server(2);
+    send_reply(s1, 0x11);
+    send_reply(0, 0x22); /* s2's, its sequence damaged */
+    expect_reply(s1, 0x11);
+    ck_assert_ptr_null(xw_wait_for_reply64(c, s2, NULL));
     still_fine(1);
 }
 END_TEST
@@ -1339,6 +1357,7 @@ int main(void)
     fake_conn_tcase(s, "unexpected",
                     (const TTest *const[]){reply_with_sequence_zero_after_setup, reply_to_void_request_is_dropped,
                                            reply_sent_twice, error_then_reply_for_one_request,
-                                           sent_event_with_reply_code_is_an_event, older_sequence_after_newer, NULL});
+                                           sent_event_with_reply_code_is_an_event, older_sequence_after_newer,
+                                           damaged_sequence_does_not_hang_the_waiter, NULL});
     return xwtest_run(s);
 }
