@@ -42,10 +42,12 @@ void xwire_private_ext_register(struct xw_ext_reg *r)
 }
 
 /* libxcb writes a refused setup's reason to stderr as the server sent it, then a
- * newline: for Failed the reason's own length, for Authenticate the whole rest of
- * the reply, padding and all. Programs show it ("Invalid MIT-MAGIC-COOKIE-1 key")
- * before their own message. len >= 8: xw__setup_handshake read the 8-byte header
- * and the 4 * length bytes it announced. */
+ * newline: for Failed (status 0) the reason's own length (byte 1), for Authenticate
+ * (2) the whole rest of the reply, padding and all, which is its reason field.
+ * Programs show it ("Invalid MIT-MAGIC-COOKIE-1 key") before their own message.
+ * Any other status is no refusal (the setup takes it as success): nothing to show.
+ * len >= 8: xw__setup_handshake read the 8-byte header and the 4 * length bytes it
+ * announced, so the reason never runs past them. */
 static void write_stderr(const uint8_t *p, size_t n)
 {
     while (n > 0) {
@@ -61,6 +63,8 @@ static void write_stderr(const uint8_t *p, size_t n)
 
 void xw__setup_refused_shown(const uint8_t *s, size_t len)
 {
+    if (s[0] != 0 && s[0] != 2)
+        return;
     size_t n = len - 8;
     if (s[0] == 0 && s[1] < n)
         n = s[1];
@@ -71,9 +75,15 @@ void xw__setup_refused_shown(const uint8_t *s, size_t len)
 /** libxcb's xcb_connection_has_error(): xwire's code, with the codes libxcb does not
  * have mapped to libxcb's nearest. XW_CONN_CLOSED_MALFORMED (the server broke the
  * protocol) is XCB_CONN_ERROR, the code libxcb gives for a stream it cannot read.
- * Thread-safe; never blocks. */
+ * On a failed connection errno is set again to what the failure left: Xlib calls
+ * this right after a call fails and then prints its message from errno, and a
+ * system call between the failure and here (another thread's, a poll of ours)
+ * must not change what it says. Thread-safe; never blocks. */
 int xcb_connection_has_error(xw_connection_t *c)
 {
     int e = xw_connection_has_error(c);
+    int err = e ? __atomic_load_n(&c->fail_errno, __ATOMIC_ACQUIRE) : 0;
+    if (err) /* 0 when the failure is a borrowed connection owner's */
+        errno = err;
     return e > XW_CONN_CLOSED_FDPASSING_FAILED ? XW_CONN_ERROR : e;
 }

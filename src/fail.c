@@ -1,6 +1,7 @@
 /* fail.c — the connection's first fatal error, kept for good; a request's own failure reason; the fds they close. */
 #include "xwint.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <sys/socket.h>
@@ -13,17 +14,35 @@ void xw__close_fds(int *fds, unsigned n)
             close(fds[i]);
 }
 
-/* Lock held (or connection not yet shared). Wakes every waiter so nothing hangs. */
-int xw__conn_fail(xw_connection_t *c, int code, const char *fmt, ...)
+/* The errno a failure of code leaves when no system call failed: programs read it
+ * after a call fails (Xlib's "XIO: fatal IO error %d" message, or its "X connection
+ * to ... broken (explicit kill or server shutdown)" for EPIPE). libxcb sets none and
+ * leaves whatever its last system call left (after a server closes, mostly the
+ * EAGAIN of its last empty non-blocking read, which Xlib also reads as "broken");
+ * xwire reads less often, and a stale value from some earlier call (ENOENT was
+ * seen) showed instead. The server closing is EPIPE; the server breaking the
+ * protocol EPROTO; out of memory ENOMEM. */
+static int fail_errno(int code)
+{
+    if (code == XW_CONN_CLOSED_MEM_INSUFFICIENT)
+        return ENOMEM;
+    if (code == XW_CONN_CLOSED_MALFORMED || code == XW_CONN_CLOSED_PARSE_ERR ||
+        code == XW_CONN_CLOSED_FDPASSING_FAILED)
+        return EPROTO;
+    return EPIPE;
+}
+
+/* Lock held (or connection not yet shared). Records the first failure, with err as
+ * the errno it leaves, and wakes every waiter so nothing hangs. */
+static __attribute__((format(printf, 4, 0))) int vfail(xw_connection_t *c, int code, int err, const char *fmt,
+                                                        va_list ap)
 {
     if (c->error)
         return -EPIPE;
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(c->errstr, sizeof(c->errstr), fmt, ap);
-    va_end(ap);
-    /* published after the reason: xw_connection_error_string reads it without
-     * the lock once it sees the code (acquire) */
+    /* both published with the code: xw_connection_error_string and the libxcb
+     * layer read them without the lock once they see it (acquire) */
+    __atomic_store_n(&c->fail_errno, err, __ATOMIC_RELAXED);
     __atomic_store_n(&c->error, code, __ATOMIC_RELEASE);
     if (c->fd >= 0)
         shutdown(c->fd, SHUT_RDWR);
@@ -34,7 +53,31 @@ int xw__conn_fail(xw_connection_t *c, int code, const char *fmt, ...)
     __atomic_store_n(&c->out.inline_limit, 0, __ATOMIC_RELAXED);
     xw__cond_broadcast(&c->in_cond);
     xw__cond_broadcast(&c->out_cond);
+    errno = err;
     return -EPIPE;
+}
+
+int xw__conn_fail(xw_connection_t *c, int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int r = vfail(c, code, fail_errno(code), fmt, ap);
+    va_end(ap);
+    return r;
+}
+
+static __attribute__((format(printf, 3, 4))) int fail_sys(xw_connection_t *c, int err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int r = vfail(c, XW_CONN_ERROR, err, fmt, ap);
+    va_end(ap);
+    return r;
+}
+
+int xw__conn_fail_sys(xw_connection_t *c, int err, const char *what)
+{
+    return fail_sys(c, err, "%s: %s", what, strerror(err));
 }
 
 void xw__in_close_fds(xw_connection_t *c)

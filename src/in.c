@@ -327,15 +327,18 @@ static __attribute__((noinline)) int route_reply_fds(xw_connection_t *c, struct 
 
 /* A reply to no request of ours: one another owner wrote through xw_writev while it
  * held the socket (xw_take_socket) goes, with its fds, to the stash by sequence
- * (never inline: the entry is a stand-in on the stack); anything else breaks the
- * protocol. e: the oldest unfinished entry. */
+ * (never inline: the entry is a stand-in on the stack); any other is dropped (see
+ * "Packets no request expects" at route()). e: the oldest unfinished entry. */
 static __attribute__((noinline)) int route_owner_general(xw_connection_t *c, struct xw_pend *e, const uint8_t *w,
                                                          size_t n, struct xw_pkt *rec, uint64_t seq, uint64_t at)
 {
     struct xw_pend own;
-    if ((e && e->seq == seq) || !xw__lend_owner(c, seq, &own))
-        return fail_pkt(c, rec, "malformed reply: sequence %llu belongs to no request awaiting a reply (%llu sent)",
-                        (unsigned long long)seq, (unsigned long long)c->out.seq);
+    if ((e && e->seq == seq) || !xw__lend_owner(c, seq, &own)) {
+        if (rec)
+            xw__pkt_free(c, rec);
+        c->in.dropped++;
+        return 0; /* its fds, if any, stay in their batch and fds_sweep closes them */
+    }
     int r = (own.flags & XW_REQUEST_REPLY_FDS) && w[1] ? route_reply_fds(c, &own, w, n, rec, seq, at)
                                                        : keep_reply(c, &own, w, n, rec, seq, NULL, 0, 0, 0);
     xw__lend_keep(c, &own.q);
@@ -370,7 +373,8 @@ static int route_reply(xw_connection_t *c, struct xw_pend *e, const uint8_t *w, 
 static int route_error(xw_connection_t *c, const uint8_t *w, struct xw_pkt *rec, uint64_t seq)
 {
     struct xw_in *in = &c->in;
-    in->err_seq = seq; /* an error finishes its own request too (done_seq) */
+    if (seq > in->err_seq) /* an error finishes its own request too (done_seq) */
+        in->err_seq = seq;
     struct xw_pend own, *e = first_undone(in);
     if (e && e->seq != seq)
         e = NULL;
@@ -470,18 +474,100 @@ static int route_event(xw_connection_t *c, const uint8_t *w, size_t n, struct xw
     return 0;
 }
 
-/* Routes the packet of n bytes at w, which the stream carried at offset at. */
+/* The request an older reply may stand in for (see route_older): the oldest one
+ * still awaiting a reply; every request sent so far when the socket has been lent
+ * (which of the owner's requests await replies is not known); 0 when none awaits. */
+static uint64_t stand_in_for(xw_connection_t *c)
+{
+    struct xw_pend_store *s = &c->in.pend;
+    if (c->lend.nranges)
+        return c->out.seq;
+    for (size_t i = s->n - s->undone; i < s->n; i++) {
+        struct xw_pend *e = xw__pend_at(s, i);
+        if (!e->isvoid)
+            return e->seq;
+    }
+    return 0;
+}
+
+/* A packet whose 16-bit sequence, widened forward from the last one read, names a
+ * request never sent (seq). Read backwards it names one older than the last
+ * packet's: the server has finished that request already, and its caller has had
+ * its answer (a reply, an error, or nothing).
+ * - A reply is dropped: handing it to anyone would be wrong. It may be a stray copy
+ *   (the replies still due come as usual) or the reply of the oldest request still
+ *   awaiting one, its sequence damaged: that reply will never come, and a caller
+ *   waiting for it would wait forever (libxcb, which widens it forward, takes every
+ *   request sent as finished and hands each waiter nothing). So the oldest request
+ *   awaiting a reply (stand_in_for) is finished with nothing now: one caller gets
+ *   nothing, as on libxcb, and nobody hangs; its own reply, should it still come,
+ *   is dropped as no request expects it.
+ * - An error or an event is the server's word on a finished request and goes to the
+ *   event queue with its older sequence, as an unchecked error would.
+ * last_seq stays. Only a sequence older than the connection itself is fatal: then
+ * nothing can be trusted. */
+static __attribute__((noinline)) int route_older(xw_connection_t *c, const uint8_t *w, size_t n, struct xw_pkt *rec,
+                                                 uint64_t seq)
+{
+    struct xw_in *in = &c->in;
+    if (seq < 0x10000)
+        return fail_pkt(c, rec, "malformed packet: sequence %llu was never sent (last sent %llu)",
+                        (unsigned long long)seq, (unsigned long long)c->out.seq);
+    seq -= 0x10000;
+    if (w[0] == 1) {
+        if (rec)
+            xw__pkt_free(c, rec);
+        in->dropped++;
+        uint64_t x = stand_in_for(c);
+        if (x) {
+            complete_before(in, x + 1);
+            if (x > in->err_seq) /* done_seq: finished, nothing more to come */
+                in->err_seq = x;
+        }
+        return 0;
+    }
+    if (w[0] != 0)
+        return route_event(c, w, n, rec, seq);
+    struct xw_pkt *p = event_record(c, w, 32, rec, seq);
+    if (!p)
+        return xw__conn_fail(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for an error");
+    p->kind = XW_PKT_ERROR;
+    xw__queue_push(&in->events, p);
+    return 0;
+}
+
+/* Routes the packet of n bytes at w, which the stream carried at offset at.
+ *
+ * Framing: only type byte 1 is a reply and only 0 an error, as libxcb reads them;
+ * with the SendEvent bit (0x81, 0x80) the packet is an event another client sent,
+ * 32 bytes like every core event. Type 35 with or without the bit is an XGE event.
+ *
+ * Packets no request expects. A server that follows the protocol sends none; a
+ * proxy or a broken server may. libxcb carries on in each case, and where that
+ * gives every caller the right answer xwire carries on too:
+ * - a reply whose sequence names no request awaiting a reply (sequence 0 right after
+ *   the setup, a void request's), a reply sent twice, or a reply after the error
+ *   that finished its request: dropped, counted in in.dropped. The request it names
+ *   has its answer already (its first reply, the error) or gets the one it would
+ *   get anyway, nothing, once a later packet finishes it. libxcb keeps such a reply
+ *   where no caller will look, or hands it to the request after an error it also
+ *   handed out; either way the caller sees the first answer, as here. A socket
+ *   owner's (Xlib's) request is the exception: every reply to it is kept for the
+ *   owner, which decides, as libxcb's list of replies per sequence does.
+ * - a packet older than the last one read (sequence 0 after the first reply is one):
+ *   route_older.
+ * Strict where continuing would mislead: a length past the cap, fds that never came,
+ * a sequence from before the connection began. */
 static int route(xw_connection_t *c, const uint8_t *w, size_t n, struct xw_pkt *rec, uint64_t at)
 {
     struct xw_in *in = &c->in;
-    uint8_t type = w[0] & 0x7f;
+    uint8_t type = w[0];
     uint64_t seq = in->last_seq;
-    if (type != XW_KEYMAP_NOTIFY) {
+    if ((type & 0x7f) != XW_KEYMAP_NOTIFY) {
         uint16_t low = xw__rd16(w + 2);
         seq += (uint16_t)(low - (uint16_t)in->last_seq);
-        if (seq > c->out.seq)
-            return fail_pkt(c, rec, "malformed packet: sequence %llu was never sent (last sent %llu)",
-                            (unsigned long long)seq, (unsigned long long)c->out.seq);
+        if (XW_UNLIKELY(seq > c->out.seq))
+            return route_older(c, w, n, rec, seq);
         in->last_seq = seq;
     }
     struct xw_pend *e = complete_before(in, seq);
@@ -498,9 +584,9 @@ static int route(xw_connection_t *c, const uint8_t *w, size_t n, struct xw_pkt *
  * before anything is allocated for them. */
 static int packet_size(xw_connection_t *c, const uint8_t *w, size_t *need)
 {
-    uint8_t type = w[0] & 0x7f;
+    uint8_t type = w[0];
     *need = 32;
-    if (type != 1 && type != XW_GE_GENERIC)
+    if (type != 1 && (type & 0x7f) != XW_GE_GENERIC) /* 0x81: a sent event (see route) */
         return 0;
     uint32_t words = xw__rd32(w + 4);
     if (words > (XW_PACKET_CAP - 32) / 4)
@@ -526,7 +612,7 @@ int xw__in_partial_record(xw_connection_t *c, size_t need)
  * its buffer: it is received there (XW_INTO_FILL) and never copied again. */
 static int partial_into(struct xw_in *in, const uint8_t *w, size_t need)
 {
-    if (!in->into.seq || (w[0] & 0x7f) != 1)
+    if (!in->into.seq || w[0] != 1)
         return 0;
     uint64_t seq = in->last_seq + (uint16_t)(xw__rd16(w + 2) - (uint16_t)in->last_seq); /* as route widens */
     struct xw_pend *e = seq == in->into.seq ? xw__pend_find(&in->pend, seq) : NULL;
@@ -727,7 +813,7 @@ static __attribute__((noinline)) int read_failed(xw_connection_t *c, int e, int 
             xw__cond_broadcast(&c->in_cond);
         return c->error ? -EPIPE : 0;
     }
-    return xw__conn_fail(c, XW_CONN_ERROR, "read from server: %s", strerror(e));
+    return xw__conn_fail_sys(c, e, "read from server");
 }
 
 /* Lock held. One recvmsg (into the partial packet first, then the buffer) and parse
@@ -823,7 +909,7 @@ static int poll_then_read(xw_connection_t *c, int64_t deadline)
     if (r == 0)
         return -ETIMEDOUT;
     if (e != EINTR)
-        return xw__conn_fail(c, XW_CONN_ERROR, "poll: %s", strerror(e));
+        return xw__conn_fail_sys(c, e, "poll");
     return 0;
 }
 

@@ -53,7 +53,7 @@ static int wait_writable(xw_connection_t *c)
     int e = errno;
     xw__lock(c);
     if (r < 0 && e != EINTR)
-        return xw__conn_fail(c, XW_CONN_ERROR, "poll: %s", strerror(e));
+        return xw__conn_fail_sys(c, e, "poll");
     if (r > 0 && (p.revents & (POLLIN | POLLHUP | POLLERR))) {
         if (c->in.reading) /* another thread is reading: it takes the input, then wakes us */
             return xw__cond_wait(&c->in_cond, &c->mu, -1) < 0 ? -EPIPE : 0;
@@ -99,7 +99,7 @@ void xw__out_write_socket(xw_connection_t *c, struct iovec *iov, size_t n)
             while (wait_writable(c) == 0)
                 ;
         else if (w != -EINTR)
-            xw__conn_fail(c, XW_CONN_ERROR, "write to server: %s", strerror((int)-w));
+            xw__conn_fail_sys(c, (int)-w, "write to server");
     }
 }
 

@@ -22,7 +22,7 @@ static int write_all(xw_connection_t *c, struct iovec *iov, int n)
             if (errno == EINTR)
                 continue;
             if (errno != EAGAIN)
-                return xw__conn_fail(c, XW_CONN_ERROR, "write setup request: %s", strerror(errno));
+                return xw__conn_fail_sys(c, errno, "write setup request");
             struct pollfd p = {.fd = c->fd, .events = POLLOUT};
             poll(&p, 1, -1);
             continue;
@@ -55,7 +55,7 @@ static int read_all(xw_connection_t *c, uint8_t *buf, size_t n)
             struct pollfd p = {.fd = c->fd, .events = POLLIN};
             poll(&p, 1, -1);
         } else if (errno != EINTR) {
-            return xw__conn_fail(c, XW_CONN_ERROR, "read setup reply: %s", strerror(errno));
+            return xw__conn_fail_sys(c, errno, "read setup reply");
         }
     }
     return 0;
@@ -114,7 +114,7 @@ int xw__setup_handshake(xw_connection_t *c, const xw_auth_info_t *auth)
     }
     c->setup = s;
     c->setup_len = len;
-    if (s[0] != 1 && xw__setup_refused_shown)
+    if ((s[0] == 0 || s[0] == 2) && xw__setup_refused_shown)
         xw__setup_refused_shown(s, len);
     if (s[0] == 0) {
         size_t rl = s[1] <= len - 8 ? s[1] : len - 8;
@@ -122,8 +122,10 @@ int xw__setup_handshake(xw_connection_t *c, const xw_auth_info_t *auth)
     }
     if (s[0] == 2)
         return refused(c, " (authenticate)", s + 8, len - 8);
-    if (s[0] != 1)
-        return xw__conn_fail(c, XW_CONN_CLOSED_PARSE_ERR, "malformed setup: status %u", s[0]);
+    /* The protocol defines statuses 0 (Failed), 1 (Success) and 2 (Authenticate).
+     * libxcb refuses only 0 and 2 and takes any other as success, and programs work
+     * on it, so any other is read as a success too: its bytes must then hold a
+     * well-formed success setup (checked below), else nothing of it can be used. */
     char why[128];
     if (xw__setup_check(s, len, why, sizeof(why)) < 0)
         return xw__conn_fail(c, XW_CONN_CLOSED_PARSE_ERR, "malformed setup: %s", why);

@@ -379,7 +379,9 @@ struct xw_in {
     size_t pfill, pneed;
     struct xw_into into;
     uint64_t last_seq; /* widened sequence of the last packet read */
-    uint64_t err_seq;  /* sequence of the last error read (see done_seq in in.c) */
+    uint64_t err_seq;  /* highest sequence finished by an error, or by an older reply standing in for its
+                          own (done_seq) */
+    uint64_t dropped;  /* replies no request expected, dropped (the reader's routing says which) */
     int reading;       /* a thread is in poll()/recvmsg() for this connection */
     int block;         /* the socket is blocking: some waits with no deadline are one recvmsg, no poll */
     uint64_t rpos;     /* stream offset just past the last byte received */
@@ -502,6 +504,7 @@ struct xw_connection_t {
     int fd;
     int error;           /* first fatal error (XW_CONN_*), 0 when healthy */
     char errstr[256];
+    int fail_errno;      /* errno the failure leaves (xw__conn_fail), for Xlib's message */
     struct xw_in in;
     struct xw_store store;
     uint8_t *setup; /* whole setup reply, 8-byte header included */
@@ -777,6 +780,9 @@ xw_connection_t *xw__conn_new(int fd);
 /* fail.c: record the first fatal error (never overwritten), close the fds the
  * connection holds and wake every waiter; returns -EPIPE. */
 int xw__conn_fail(xw_connection_t *c, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* fail.c: xw__conn_fail for a system call that failed with err: "what: strerror(err)",
+ * and err is the errno the failure leaves. */
+int xw__conn_fail_sys(xw_connection_t *c, int err, const char *what);
 /* fail.c: the per-thread reason for a request that failed alone; returns 0 (a failed sequence). */
 uint64_t xw__request_fail(xw_connection_t *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* fail.c: closes each fd of fds that is not -1. */

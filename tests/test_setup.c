@@ -1,6 +1,7 @@
 /* test_setup.c — connection setup against a scripted fake server: the server's answer
  * accepted, refused, cut short or malformed, each ending in a documented state. */
 #include <check.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -119,6 +120,75 @@ START_TEST(setup_length_lies)
 }
 END_TEST
 
+/* ---- statuses other than 0, 1 and 2, and what a refusal shows ---- */
+
+/* The libxcb layer's hook (a weak symbol the library calls when defined): here it
+ * records what it was given. */
+static int shown_status = -1;
+static size_t shown_len;
+void xw__setup_refused_shown(const uint8_t *s, size_t len);
+void xw__setup_refused_shown(const uint8_t *s, size_t len)
+{
+    shown_status = s[0];
+    shown_len = len;
+}
+
+/* A status the protocol does not define is read as success, as libxcb reads it,
+ * when the bytes hold a well-formed success setup: the connection works, and
+ * nothing is shown as a refusal. */
+START_TEST(setup_unknown_status_is_success)
+{
+    static const uint8_t statuses[] = {3, 0x81, 0xff};
+    for (size_t i = 0; i < sizeof(statuses); i++) {
+        uint8_t b[256];
+        size_t n = fake_setup_success(b, sizeof(b), 65535);
+        b[0] = statuses[i];
+        shown_status = -1;
+        c = fake_connect(&F, b, n);
+        ck_assert_int_eq(xw_connection_has_error(c), 0);
+        ck_assert_int_eq(shown_status, -1);
+        ck_assert_uint_eq(fs_rd32((const uint8_t *)xw_get_setup(c) + 12), FAKE_XID_BASE);
+        uint64_t s1 = send_reply_req(XW_REQUEST_CHECKED, 43);
+        flush_to_server(1);
+        send_reply(s1, 0x42);
+        uint8_t *r = xw_wait_for_reply64(c, s1, NULL);
+        ck_assert_ptr_nonnull(r);
+        ck_assert_uint_eq(r[1], 0x42);
+        free(r);
+        hang_up();
+    }
+}
+END_TEST
+
+/* An unknown status whose bytes are no success setup is refused as malformed. */
+START_TEST(setup_unknown_status_malformed)
+{
+    uint8_t b[256];
+    size_t n = fake_setup_success(b, sizeof(b), 65535);
+    b[0] = 3;
+    b[28] = 2; /* two screens, bytes for one */
+    c = fake_connect(&F, b, n);
+    ck_assert_ptr_nonnull(strstr(dead_with(XW_CONN_CLOSED_PARSE_ERR), "malformed setup: screen 1 past the end"));
+}
+END_TEST
+
+/* Failed and Authenticate reach the hook with the whole reply (its reason field
+ * is the hook's to cut); the status and length it gets are the server's. */
+START_TEST(setup_refusal_reaches_the_hook)
+{
+    for (int status = 0; status <= 2; status += 2) {
+        uint8_t b[128];
+        size_t n = fake_setup_refused(b, sizeof(b), status, "Not today");
+        shown_status = -1;
+        c = fake_connect(&F, b, n);
+        dead_with(XW_CONN_ERROR);
+        ck_assert_int_eq(shown_status, status);
+        ck_assert_uint_eq(shown_len, n);
+        hang_up();
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = xwtest_suite("setup");
@@ -126,6 +196,7 @@ int main(void)
                     (const TTest *const[]){setup_success, setup_refused, setup_authenticate, setup_truncated,
                                            setup_malformed, connect_to_bad_fd, setup_refused_without_reason,
                                            setup_authenticate_without_reason, setup_closed_before_a_byte,
-                                           setup_length_lies, NULL});
+                                           setup_length_lies, setup_unknown_status_is_success,
+                                           setup_unknown_status_malformed, setup_refusal_reaches_the_hook, NULL});
     return xwtest_run(s);
 }

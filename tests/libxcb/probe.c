@@ -1,7 +1,7 @@
 /* probe.c — a libxcb program built against Debian's headers and libraries, run by the
  * libxcb-family tests on Debian's libxcb, on xwire's, and on mixed sets. It prints
  * which file each library's functions came from, then what it did.
- * usage: probe randr | probe dlopen PATH | probe compat | probe conn-error FD */
+ * usage: probe randr | probe dlopen PATH | probe compat | probe conn-error FD | probe setup FD */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,6 +111,23 @@ static int conn_error(int fd)
     return 0;
 }
 
+/* A connection on fd to a server whose setup answer the test chose: the state it
+ * leaves, and a round trip when it is up. What the library writes to stderr is the
+ * test's to compare. */
+static int setup_answer(int fd)
+{
+    origin("xcb_connect_to_fd", (const void *)xcb_connect_to_fd);
+    xcb_connection_t *c = xcb_connect_to_fd(fd, NULL);
+    printf("after setup: %d\n", xcb_connection_has_error(c));
+    if (!xcb_connection_has_error(c)) {
+        xcb_get_input_focus_reply_t *r = xcb_get_input_focus_reply(c, xcb_get_input_focus(c), NULL);
+        printf("focus reply: %s\n", r ? "yes" : "no");
+        free(r);
+    }
+    xcb_disconnect(c);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IOLBF, 0); /* a test reads how far it got */
@@ -123,6 +140,8 @@ int main(int argc, char **argv)
         return compat();
     if (argc == 3 && !strcmp(argv[1], "conn-error"))
         return conn_error(atoi(argv[2]));
-    fprintf(stderr, "usage: probe randr | dlopen PATH | compat | conn-error FD\n");
+    if (argc == 3 && !strcmp(argv[1], "setup"))
+        return setup_answer(atoi(argv[2]));
+    fprintf(stderr, "usage: probe randr | dlopen PATH | compat | conn-error FD | setup FD\n");
     return 2;
 }

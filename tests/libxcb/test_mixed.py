@@ -6,7 +6,9 @@ Debian's headers and libraries) on a private Xvfb:
   XWIRE_PRIVATE, and a dlopen() of it, lazy binding asked, fails the same way;
 - all of xwire's family prints the same again;
 - libxcb's forms of the three functions whose xwire form differs answer as Debian's;
-- a connection error libxcb has no code for reads as libxcb's XCB_CONN_ERROR.
+- a connection error libxcb has no code for reads as libxcb's XCB_CONN_ERROR;
+- a refused setup shows on stderr what Debian's shows (the reason field alone, never
+  the rest of the reply), and a status the protocol does not define connects on both.
 usage: test_mixed.py PROBE SHIM_DIR"""
 import os
 import re
@@ -125,6 +127,49 @@ def load(exe, shim, x, tmp, env, debian):
     print("a reply claiming 16 GiB: xcb_connection_has_error %s (XCB_CONN_ERROR)" % rest[-1].split()[-1])
 
 
+def setup_server(sock, setup):
+    """Answers the setup with the given bytes, then, if the client goes on, its
+    first request (GetInputFocus) with a reply."""
+    sock.recv(12, socket.MSG_WAITALL)
+    sock.sendall(setup)
+    if setup[0] in (0, 2):
+        return
+    if len(sock.recv(4, socket.MSG_WAITALL)) == 4:
+        sock.sendall(bytes([1, 0, 1, 0]) + bytes(28))
+    sock.recv(64)
+
+
+def setup_answer(exe, env, setup):
+    """The probe's lines and stderr after a setup answered with setup."""
+    a, b = socket.socketpair()
+    server = threading.Thread(target=setup_server, args=(a, setup), daemon=True)
+    server.start()
+    p = subprocess.run([exe, "setup", str(b.fileno())], env=env, pass_fds=(b.fileno(),),
+                       capture_output=True, timeout=60)
+    b.close()
+    server.join(10)
+    a.close()
+    where, rest = origins(p.stdout.decode("latin-1"))
+    return where.get("xcb_connect_to_fd"), rest, p.stderr
+
+
+def setup_statuses(exe, shim, x, env):
+    """Failed with a 4-byte reason and 2 KiB after it, Authenticate, and status 3 on
+    Xvfb's real setup: xwire's libxcb writes and answers as Debian's does."""
+    junk = bytes(range(256)) * 8
+    failed = bytes([0, 4, 11, 0, 0, 0]) + ((4 + len(junk)) // 4).to_bytes(2, "little") + b"Nope" + junk
+    auth = bytes([2, 0, 0, 0, 0, 0, 2, 0]) + b"Go away\0"
+    odd = bytes([3]) + xvfb_setup(x)[1:]
+    ours = dict(env, LD_LIBRARY_PATH=shim)
+    for name, setup in (("failed", failed), ("authenticate", auth), ("status 3", odd)):
+        debian_lib, want, want_err = setup_answer(exe, env, setup)
+        xwire_lib, got, got_err = setup_answer(exe, ours, setup)
+        check(xwire_lib == shim and debian_lib != shim, "setup %s ran on %s and %s" % (name, xwire_lib, debian_lib))
+        check((got, got_err) == (want, want_err), "setup %s: xwire %r %r vs Debian %r %r" % (
+            name, got, got_err, want, want_err))
+        print("setup %s: %s, stderr %r, as on Debian's libxcb" % (name, ", ".join(want[1:]), want_err))
+
+
 def mixed():
     exe, shim = sys.argv[1], os.path.realpath(sys.argv[2])
     with Xvfb() as x, tempfile.TemporaryDirectory() as tmp:
@@ -132,6 +177,7 @@ def mixed():
         debian = probe([exe, "randr"], env, shim, BOTH)
         check("RANDR present 1" in debian, "no RandR on Xvfb: %s" % debian)
         load(exe, shim, x, tmp, env, debian)
+        setup_statuses(exe, shim, x, env)
 
 
 main(mixed)
