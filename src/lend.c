@@ -1,5 +1,6 @@
 /* lend.c — the socket lent to another owner (xw_take_socket, xw_writev): Xlib's side of its I/O on xwire. */
 #include "xwint.h"
+#include "callsite.h"
 
 /* Who owns what: between xw_take_socket() and the next xwire send, the owner (Xlib)
  * writes its own requests through xw_writev() and numbers them itself; xwire still
@@ -227,6 +228,10 @@ XW_EXPORT int xw_take_socket(xw_connection_t *c, void (*return_socket)(void *clo
         ok = 1;
     }
     xw__unlock(c);
+    /* Xlib's requests are written long after its call returned: libxcb.so.1 from
+     * xwire gives its owner an after-function that records them as they are made. */
+    if (ok && c->cs && xw__callsite_lent)
+        xw__callsite_lent(c, return_socket, closure, *sent);
     return ok;
 }
 

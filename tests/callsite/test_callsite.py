@@ -1,0 +1,79 @@
+"""test_callsite.py — XWIRE_ERRORS=callsite names the line of the bad call, for an xcb
+program on xwire's libxcb.so.1, the same built without debug information
+(function+offset), and an Xlib program on xwire's libxcb; and prints nothing while
+off. Standard library only."""
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+
+def marked_line(path):
+    """The line number of the call marked BAD CALL in path."""
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            if "/* BAD CALL */" in line:
+                return n
+    raise SystemExit("%s: no BAD CALL marker" % path)
+
+
+def run(prog, display, libdir, callsite):
+    env = dict(os.environ, DISPLAY=display, LD_LIBRARY_PATH=libdir)
+    env.pop("XWIRE_ERRORS", None)
+    if callsite:
+        env["XWIRE_ERRORS"] = "callsite"
+    p = subprocess.run([prog], env=env, capture_output=True, text=True, timeout=60)
+    sys.stdout.write("$ %s%s\n%s%s" % ("XWIRE_ERRORS=callsite " if callsite else "", os.path.basename(prog),
+                                        p.stdout, p.stderr))
+    if p.returncode != 0:
+        raise SystemExit("%s exited with %d" % (prog, p.returncode))
+    return p.stdout, p.stderr
+
+
+def bad_request(stdout):
+    m = re.search(r"map_missing: request (\d+)", stdout)
+    if not m:
+        raise SystemExit("the program did not say which request was bad")
+    return int(m.group(1))
+
+
+def check_site(name, stderr, seq, want):
+    """One error line for request seq, naming want (a regular expression)."""
+    lines = [l for l in stderr.splitlines() if l.startswith("xwire: X error")]
+    if len(lines) != 1:
+        raise SystemExit("%s: expected one error line, got %r" % (name, lines))
+    line = lines[0]
+    if not re.search(r"BadWindow \(3\) in MapWindow .*request %d, sent from " % seq, line):
+        raise SystemExit("%s: the error line does not name BadWindow in MapWindow, request %d: %s" % (name, seq, line))
+    if not re.search(want, line):
+        raise SystemExit("%s: the call site is not %s: %s" % (name, want, line))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    for a in ("--source", "--xcb", "--xcb-nodebug", "--xlib", "--libxcb-dir", "--xwrun"):
+        ap.add_argument(a, required=True)
+    args = ap.parse_args()
+    sys.path.insert(0, args.xwrun)
+    import xwrun
+
+    xcb_line = marked_line(os.path.join(args.source, "cs_xcb.c"))
+    xlib_line = marked_line(os.path.join(args.source, "cs_xlib.c"))
+    with xwrun.Xvfb() as x:
+        for prog in (args.xcb, args.xlib):
+            out, err = run(prog, x.name, args.libxcb_dir, False)
+            if "xwire:" in err:
+                raise SystemExit("%s printed with call sites off: %s" % (prog, err))
+        out, err = run(args.xcb, x.name, args.libxcb_dir, True)
+        check_site("xcb", err, bad_request(out), r"sent from map_missing \(\S*cs_xcb\.c:%d\)$" % xcb_line)
+        out, err = run(args.xcb_nodebug, x.name, args.libxcb_dir, True)
+        check_site("xcb without debug information", err, bad_request(out),
+                   r"sent from map_missing(\.\w+)*\+0x[0-9a-f]+ \(cs_xcb_nodebug\)$")
+        out, err = run(args.xlib, x.name, args.libxcb_dir, True)
+        check_site("Xlib", err, bad_request(out), r"sent from map_missing \(\S*cs_xlib\.c:%d\)$" % xlib_line)
+    print("ok")
+
+
+if __name__ == "__main__":
+    main()
