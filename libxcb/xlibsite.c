@@ -15,10 +15,14 @@
  * the stack there is the caller's. libX11 passes its Display as the closure of
  * xcb_take_socket, and takes the socket with the display locked and its mutex
  * held, so XSetAfterFunction (which locks the display again) would deadlock here:
- * this does what it does, under the lock the caller already holds. Limits: a
- * program that later sets its own after-function or XSynchronize replaces ours
- * until Xlib next takes the socket back; requests made without SyncHandle (a few
- * internal ones) are put down to the next Xlib call that ends with it. */
+ * this does what it does, under the lock the caller already holds.
+ * Xlib replaces the after-function itself (XOpenDisplay ends with XSynchronize,
+ * after its first requests took the socket), and so may the program; so each
+ * xcb_writev, which Xlib calls with the display locked too, puts ours back in
+ * front. Limits: requests made while ours was out (from the replacement to the
+ * next write: a program that calls XSynchronize or XSetAfterFunction) have no
+ * call site; requests made without SyncHandle (a few internal ones) are put down
+ * to the next Xlib call that ends with it, at most XW_XLIB_CALL_MAX back. */
 
 /* One Display lent the socket by a connection with call sites on. */
 struct site {
@@ -82,7 +86,8 @@ static int owner_is_xlib(void (*return_socket)(void *))
     return !strncmp(name ? name + 1 : d.dli_fname, "libX11.so", 9);
 }
 
-void xw__callsite_lent(xw_connection_t *c, void (*return_socket)(void *), void *closure, uint64_t sent)
+void xw__callsite_lent(xw_connection_t *c, void (*return_socket)(void *), void *closure, uint64_t upto,
+                       int taking)
 {
     if (!owner_is_xlib(return_socket))
         return;
@@ -97,10 +102,12 @@ void xw__callsite_lent(xw_connection_t *c, void (*return_socket)(void *), void *
         *s = (struct site){.dpy = dpy};
     }
     s->c = c;
-    s->last = sent; /* Xlib numbers its next request sent + 1; the ones before were xwire's */
-    if (*slot != after) { /* first turn, or the program replaced ours since */
+    if (*slot != after) { /* first turn, or ours was replaced since (see above) */
         s->prev = *slot;
         *slot = after;
+        s->last = upto; /* what was made meanwhile recorded nothing: never put down to the next call */
     }
+    if (taking)
+        s->last = upto; /* Xlib numbers its next request upto + 1; the ones before were xwire's */
     pthread_mutex_unlock(&sites_mu);
 }
