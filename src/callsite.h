@@ -42,7 +42,7 @@ const char *xw__callsite_text(xw_connection_t *c, uint64_t seq, char *buf, size_
 
 /* errtext.c, lock held, call sites on: prints the error w (32 wire bytes) that
  * has just arrived for request seq, with its call site, to stderr. */
-void xw__error_shown(xw_connection_t *c, const uint8_t *w, uint64_t seq);
+void xw__error_shown(xw_connection_t *c, const uint8_t *w, uint64_t seq) __attribute__((cold));
 
 /* Defined only in libxcb.so.1 built from xwire (libxcb/core.c): with call sites on,
  * an owner of the socket that is libX11 gets an after-function that records its

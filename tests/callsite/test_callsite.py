@@ -52,7 +52,7 @@ def check_site(name, stderr, seq, want):
 
 def main():
     ap = argparse.ArgumentParser()
-    for a in ("--source", "--xcb", "--xcb-nodebug", "--xlib", "--libxcb-dir", "--xwrun"):
+    for a in ("--source", "--xcb", "--xcb-nodebug", "--xlib", "--xw", "--libxcb-dir", "--xwrun"):
         ap.add_argument(a, required=True)
     args = ap.parse_args()
     sys.path.insert(0, args.xwrun)
@@ -60,11 +60,12 @@ def main():
 
     xcb_line = marked_line(os.path.join(args.source, "cs_xcb.c"))
     xlib_line = marked_line(os.path.join(args.source, "cs_xlib.c"))
+    xw_line = marked_line(os.path.join(args.source, "cs_xw.c"))
     with xwrun.Xvfb() as x:
-        for prog in (args.xcb, args.xlib):
+        for prog in (args.xcb, args.xlib, args.xw):
             out, err = run(prog, x.name, args.libxcb_dir, False)
-            if "xwire:" in err:
-                raise SystemExit("%s printed with call sites off: %s" % (prog, err))
+            if "xwire:" in err or "sent from" in out:
+                raise SystemExit("%s gave call sites while off: %s%s" % (prog, out, err))
         out, err = run(args.xcb, x.name, args.libxcb_dir, True)
         check_site("xcb", err, bad_request(out), r"sent from map_missing \(\S*cs_xcb\.c:%d\)$" % xcb_line)
         out, err = run(args.xcb_nodebug, x.name, args.libxcb_dir, True)
@@ -72,6 +73,12 @@ def main():
                    r"sent from map_missing(\.\w+)*\+0x[0-9a-f]+ \(cs_xcb_nodebug\)$")
         out, err = run(args.xlib, x.name, args.libxcb_dir, True)
         check_site("Xlib", err, bad_request(out), r"sent from map_missing \(\S*cs_xlib\.c:%d\)$" % xlib_line)
+        out, err = run(args.xw, x.name, args.libxcb_dir, True)
+        check_site("xwire", err, bad_request(out), r"sent from map_missing \(\S*cs_xw\.c:%d\)$" % xw_line)
+        # xw_error_text: the same call site after the error's own text
+        want = r"^cs_xw: BadWindow \(3\) in MapWindow .*, sent from map_missing \(\S*cs_xw\.c:%d\)$" % xw_line
+        if not re.search(want, out, re.M):
+            raise SystemExit("xw_error_text does not end with the call site: %s" % out)
     print("ok")
 
 
