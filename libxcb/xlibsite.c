@@ -22,7 +22,10 @@
  * front. Limits: requests made while ours was out (from the replacement to the
  * next write: a program that calls XSynchronize or XSetAfterFunction) have no
  * call site; requests made without SyncHandle (a few internal ones) are put down
- * to the next Xlib call that ends with it, at most XW_XLIB_CALL_MAX back. */
+ * to the next Xlib call that ends with it, at most XW_XLIB_CALL_MAX back.
+ * A function that waits for a reply calls SyncHandle only after the wait, when
+ * the request's error has already come in: for it the stack of the write (its
+ * _XReply's flush, inside the same call) is recorded too, at a lower rank. */
 
 /* One Display lent the socket by a connection with call sites on. */
 struct site {
@@ -64,7 +67,7 @@ static int after(Display *dpy)
         s->last = last;
     pthread_mutex_unlock(&sites_mu);
     if (c && last >= first && last)
-        xw__callsite_record_conn(c, last - first >= XW_XLIB_CALL_MAX ? last : first, last);
+        xw__callsite_record_conn(c, last - first >= XW_XLIB_CALL_MAX ? last : first, last, XW_CS_CALL);
     return prev ? prev(dpy) : 0;
 }
 
@@ -110,4 +113,6 @@ void xw__callsite_lent(xw_connection_t *c, void (*return_socket)(void *), void *
     if (taking)
         s->last = upto; /* Xlib numbers its next request upto + 1; the ones before were xwire's */
     pthread_mutex_unlock(&sites_mu);
+    if (!taking && upto)
+        xw__callsite_record_conn(c, upto, upto, XW_CS_WRITE);
 }

@@ -39,8 +39,12 @@ corpus_programs=(x11-xserver-utils xterm xdotool mesa-utils python3-xcffib i3-wm
 # python3-gi, python3-tk, python3-pyqt5).
 corpus_programs+=(xclip xsel xwallpaper hsetroot openbox wmctrl xinput libxkbcommon-tools xcompmgr
                   python3-gi gir1.2-gtk-3.0 python3-tk python3-pyqt5)
+# elfutils' libdw: X errors' call sites as file:line (XWIRE_ERRORS=callsite); the
+# build takes it when present and falls back to function+offset without it.
+callsite_devs=(libdw-dev)
 packages=(
   "${corpus_programs[@]}"
+  "${callsite_devs[@]}"
   "${xkb_tools[@]}"
   meson ninja-build gcc g++ clang pkg-config libexpat1-dev xcb-proto check libxau-dev
   xvfb x11-utils x11-apps xtrace libx11-dev libx11-xcb-dev libxcb1-dev python3

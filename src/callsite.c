@@ -22,6 +22,7 @@
 struct xw_cs_entry {
     uint64_t first, last; /* the requests sent from this stack; last 0: unused */
     unsigned n;
+    int rank;             /* XW_CS_SEND, _CALL or _WRITE: how surely the stack made them */
     void *pc[XW_CS_DEPTH];
 };
 
@@ -70,7 +71,7 @@ void xw__callsite_free(struct xw_callsite *cs)
     free(cs);
 }
 
-void xw__callsite_record(struct xw_callsite *cs, uint64_t first, uint64_t last)
+void xw__callsite_record(struct xw_callsite *cs, uint64_t first, uint64_t last, int rank)
 {
     void *pc[XW_CS_DEPTH + 1];
     int n = backtrace(pc, XW_CS_DEPTH + 1); /* outside the ring's lock: the walk is the slow part */
@@ -81,32 +82,28 @@ void xw__callsite_record(struct xw_callsite *cs, uint64_t first, uint64_t last)
     e->first = first;
     e->last = last;
     e->n = (unsigned)n;
+    e->rank = rank;
     memcpy(e->pc, pc + 1, sizeof(void *) * (size_t)n);
     xw__mutex_unlock(&cs->mu);
 }
 
-void xw__callsite_record_conn(xw_connection_t *c, uint64_t first, uint64_t last)
+void xw__callsite_record_conn(xw_connection_t *c, uint64_t first, uint64_t last, int rank)
 {
     if (c->cs)
-        xw__callsite_record(c->cs, first, last);
+        xw__callsite_record(c->cs, first, last, rank);
 }
 
-/* The recorded stack of seq into pc; its depth, 0 when none. A stack recorded for
- * seq alone (xwire's own send) wins over one recorded for a range (an Xlib call
- * that made several requests, or whose earlier requests recorded nothing). */
+/* The recorded stack of seq into pc; its depth, 0 when none. Of the stacks that
+ * cover seq the one of the highest rank wins, the newest among equals. */
 static unsigned lookup(struct xw_callsite *cs, uint64_t seq, void **pc)
 {
     unsigned n = 0;
     xw__mutex_lock(&cs->mu);
     const struct xw_cs_entry *hit = NULL;
-    for (unsigned k = 0; k < XW_CS_RING; k++) {
+    for (unsigned k = 0; k < XW_CS_RING && !(hit && hit->rank == XW_CS_SEND); k++) {
         const struct xw_cs_entry *e = &cs->ring[(cs->next + XW_CS_RING - 1 - k) % XW_CS_RING];
-        if (!e->last || seq < e->first || seq > e->last)
-            continue;
-        if (!hit || (e->first == e->last && hit->first != hit->last))
+        if (e->last && seq >= e->first && seq <= e->last && (!hit || e->rank > hit->rank))
             hit = e;
-        if (e->first == e->last)
-            break;
     }
     if (hit) {
         n = hit->n;

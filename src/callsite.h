@@ -25,14 +25,23 @@ int xw__callsite_enable(xw_connection_t *c);
 /* Frees the record (xw_disconnect). */
 void xw__callsite_free(struct xw_callsite *cs);
 
-/* Records the calling thread's stack for requests first..last (xwire's own sends
- * pass one sequence; Xlib's after-function the requests its call made). Any lock
- * state: the record has its own. Costs a stack walk, never an allocation. */
-void xw__callsite_record(struct xw_callsite *cs, uint64_t first, uint64_t last);
+/* How surely a recorded stack is the one that made its requests; a lookup takes
+ * the highest rank that covers the request. */
+enum {
+    XW_CS_WRITE = 0, /* the stack that wrote them (Xlib's flush): right for the request
+                        a reply wait flushed, the only stack there is when its error
+                        comes back before the call's after-function runs */
+    XW_CS_CALL = 1,  /* the Xlib call that made them, from its after-function */
+    XW_CS_SEND = 2,  /* xwire's own send of the request */
+};
+
+/* Records the calling thread's stack for requests first..last with rank (above).
+ * Any lock state: the record has its own. Costs a stack walk, never an allocation. */
+void xw__callsite_record(struct xw_callsite *cs, uint64_t first, uint64_t last, int rank);
 
 /* xw__callsite_record on c's record, when c has call sites on (for code outside
  * the runtime, which does not see the connection's layout). */
-void xw__callsite_record_conn(xw_connection_t *c, uint64_t first, uint64_t last);
+void xw__callsite_record_conn(xw_connection_t *c, uint64_t first, uint64_t last, int rank);
 
 /* The call site of request seq as text in buf (n bytes): "function (file:line)"
  * with debug information, "function+0xoff (object)" without; NULL when c has call

@@ -303,7 +303,7 @@ uint64_t xw__out_place(xw_connection_t *c, int flags, struct iovec *vector, cons
     o->nfds += nfds;
     o->seq = seq;
     if (XW_UNLIKELY(c->cs != NULL))
-        xw__callsite_record(c->cs, seq, seq);
+        xw__callsite_record(c->cs, seq, seq, XW_CS_SEND);
     if (append(c, v, n) < 0)
         return xw__request_fail(c, "%s", c->errstr);
     return seq;

@@ -20,6 +20,17 @@ static __attribute__((noinline)) void map_missing(Display *dpy, Window w)
     printf("map_missing: request %lu\n", NextRequest(dpy) - 1);
 }
 
+/* A bad call that waits for its reply: its error comes back inside the call,
+ * before Xlib's after-function runs. */
+static __attribute__((noinline)) void geometry_of_missing(Display *dpy, Window w)
+{
+    Window root;
+    int x, y;
+    unsigned int width, height, border, depth;
+    XGetGeometry(dpy, w, &root, &x, &y, &width, &height, &border, &depth); /* BAD CALL 2 */
+    printf("geometry_of_missing: request %lu\n", NextRequest(dpy) - 1);
+}
+
 int main(void)
 {
     Display *dpy = XOpenDisplay(NULL);
@@ -36,6 +47,7 @@ int main(void)
     XMapWindow(dpy, w);
     XClearWindow(dpy, w);
     XSync(dpy, False);
+    geometry_of_missing(dpy, w + 1000);
     XCloseDisplay(dpy);
-    return errors == 1 ? 0 : 1;
+    return errors == 2 ? 0 : 1;
 }

@@ -9,11 +9,11 @@ import subprocess
 import sys
 
 
-def marked_line(path):
-    """The line number of the call marked BAD CALL in path."""
+def marked_line(path, mark="BAD CALL"):
+    """The line number of the call marked mark in path."""
     with open(path) as f:
         for n, line in enumerate(f, 1):
-            if "/* BAD CALL */" in line:
+            if "/* %s */" % mark in line:
                 return n
     raise SystemExit("%s: no BAD CALL marker" % path)
 
@@ -31,21 +31,21 @@ def run(prog, display, libdir, callsite):
     return p.stdout, p.stderr
 
 
-def bad_request(stdout):
-    m = re.search(r"map_missing: request (\d+)", stdout)
+def bad_request(stdout, fn="map_missing"):
+    m = re.search(fn + r": request (\d+)", stdout)
     if not m:
         raise SystemExit("the program did not say which request was bad")
     return int(m.group(1))
 
 
-def check_site(name, stderr, seq, want):
-    """One error line for request seq, naming want (a regular expression)."""
+def check_site(name, stderr, seq, want, error="BadWindow \\(3\\) in MapWindow", count=1, index=0):
+    """count error lines; the index-th is error for request seq, naming want (a regular expression)."""
     lines = [l for l in stderr.splitlines() if l.startswith("xwire: X error")]
-    if len(lines) != 1:
-        raise SystemExit("%s: expected one error line, got %r" % (name, lines))
-    line = lines[0]
-    if not re.search(r"BadWindow \(3\) in MapWindow .*request %d, sent from " % seq, line):
-        raise SystemExit("%s: the error line does not name BadWindow in MapWindow, request %d: %s" % (name, seq, line))
+    if len(lines) != count:
+        raise SystemExit("%s: expected %d error lines, got %r" % (name, count, lines))
+    line = lines[index]
+    if not re.search(r"%s .*request %d, sent from " % (error, seq), line):
+        raise SystemExit("%s: the error line does not name %s, request %d: %s" % (name, error, seq, line))
     if not re.search(want, line):
         raise SystemExit("%s: the call site is not %s: %s" % (name, want, line))
 
@@ -60,6 +60,7 @@ def main():
 
     xcb_line = marked_line(os.path.join(args.source, "cs_xcb.c"))
     xlib_line = marked_line(os.path.join(args.source, "cs_xlib.c"))
+    xlib_line2 = marked_line(os.path.join(args.source, "cs_xlib.c"), "BAD CALL 2")
     xw_line = marked_line(os.path.join(args.source, "cs_xw.c"))
     with xwrun.Xvfb() as x:
         for prog in (args.xcb, args.xlib, args.xw):
@@ -72,7 +73,11 @@ def main():
         check_site("xcb without debug information", err, bad_request(out),
                    r"sent from map_missing(\.\w+)*\+0x[0-9a-f]+ \(cs_xcb_nodebug\)$")
         out, err = run(args.xlib, x.name, args.libxcb_dir, True)
-        check_site("Xlib", err, bad_request(out), r"sent from map_missing \(\S*cs_xlib\.c:%d\)$" % xlib_line)
+        check_site("Xlib", err, bad_request(out), r"sent from map_missing \(\S*cs_xlib\.c:%d\)$" % xlib_line,
+                   count=2)
+        check_site("Xlib, a call that waits", err, bad_request(out, "geometry_of_missing"),
+                   r"sent from geometry_of_missing \(\S*cs_xlib\.c:%d\)$" % xlib_line2,
+                   error=r"BadDrawable \(9\) in GetGeometry", count=2, index=1)
         out, err = run(args.xw, x.name, args.libxcb_dir, True)
         check_site("xwire", err, bad_request(out), r"sent from map_missing \(\S*cs_xw\.c:%d\)$" % xw_line)
         # xw_error_text: the same call site after the error's own text
