@@ -50,7 +50,7 @@ int xw__callsite_enable(xw_connection_t *c)
 {
     if (c->error || !c->out.buf)
         return -EINVAL;
-    if (c->cs)
+    if (__atomic_load_n(&c->cs, __ATOMIC_ACQUIRE))
         return 0;
     struct xw_callsite *cs = calloc(1, sizeof(*cs));
     if (!cs)
@@ -60,7 +60,7 @@ int xw__callsite_enable(xw_connection_t *c)
     void *warm[2];
     backtrace(warm, 2);
     xw__lock(c);
-    c->cs = cs;
+    __atomic_store_n(&c->cs, cs, __ATOMIC_RELEASE); /* read without the lock by the callers of the record */
     xw__out_refresh(c); /* closes the fast paths: every request now reaches the record */
     xw__unlock(c);
     return 0;
@@ -89,8 +89,9 @@ void xw__callsite_record(struct xw_callsite *cs, uint64_t first, uint64_t last, 
 
 void xw__callsite_record_conn(xw_connection_t *c, uint64_t first, uint64_t last, int rank)
 {
-    if (c->cs)
-        xw__callsite_record(c->cs, first, last, rank);
+    struct xw_callsite *cs = __atomic_load_n(&c->cs, __ATOMIC_ACQUIRE);
+    if (cs)
+        xw__callsite_record(cs, first, last, rank);
 }
 
 /* The recorded stack of seq into pc; its depth, 0 when none. Of the stacks that
@@ -224,9 +225,10 @@ static void describe(void *pc, char *buf, size_t n)
 const char *xw__callsite_text(xw_connection_t *c, uint64_t seq, char *buf, size_t n)
 {
     void *pc[XW_CS_DEPTH];
-    if (!c->cs || !n)
+    struct xw_callsite *cs = __atomic_load_n(&c->cs, __ATOMIC_ACQUIRE);
+    if (!cs || !n)
         return NULL;
-    unsigned depth = lookup(c->cs, seq, pc);
+    unsigned depth = lookup(cs, seq, pc);
     if (!depth)
         return NULL;
     int i = first_outside(pc, depth);

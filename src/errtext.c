@@ -68,8 +68,9 @@ XW_EXPORT int xw_error_text(xw_connection_t *c, const xw_generic_error_t *e, cha
     xw__lock(c);
     int n = error_text(c, e, buf, cap);
     uint64_t seq = xw__widen_below(c->out.seq, e->full_sequence);
+    int on = c->cs != NULL;
     xw__unlock(c);
-    if (n < 0 || !c->cs)
+    if (n < 0 || !on)
         return n;
     if (!xw__callsite_text(c, seq, site, sizeof(site)))
         return n;
