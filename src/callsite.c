@@ -60,6 +60,11 @@ int xw__callsite_enable(xw_connection_t *c)
     void *warm[2];
     backtrace(warm, 2);
     xw__lock(c);
+    if (c->cs) { /* another thread turned them on meanwhile */
+        xw__unlock(c);
+        free(cs);
+        return 0;
+    }
     __atomic_store_n(&c->cs, cs, __ATOMIC_RELEASE); /* read without the lock by the callers of the record */
     xw__out_refresh(c); /* closes the fast paths: every request now reaches the record */
     xw__unlock(c);
