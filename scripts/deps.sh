@@ -42,9 +42,13 @@ corpus_programs+=(xclip xsel xwallpaper hsetroot openbox wmctrl xinput libxkbcom
 # libXdmcp: the tests' oracle of the XDM-AUTHORIZATION-1 cipher (XdmcpWrap/XdmcpUnwrap);
 # xwire itself does its own DES and links only libXau.
 auth_oracles=(libxdmcp-dev)
+# elfutils' libdw: X errors' call sites as file:line (XWIRE_ERRORS=callsite); the
+# build takes it when present and falls back to function+offset without it.
+callsite_devs=(libdw-dev)
 packages=(
   "${corpus_programs[@]}"
   "${auth_oracles[@]}"
+  "${callsite_devs[@]}"
   "${xkb_tools[@]}"
   meson ninja-build gcc g++ clang pkg-config libexpat1-dev xcb-proto check libxau-dev
   xvfb x11-utils x11-apps xtrace libx11-dev libx11-xcb-dev libxcb1-dev python3

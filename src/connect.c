@@ -1,5 +1,6 @@
 /* connect.c — connecting and disconnecting, simple getters. */
 #include "xwint.h"
+#include "callsite.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,6 +70,8 @@ XW_EXPORT xw_connection_t *xw_connect_to_fd(int fd, xw_auth_info_t *auth_info)
     }
     c->out.max_words = maxlen;
     xw__out_refresh(c);
+    if (xw__callsite_wanted()) /* the only cost while off: this test, once per connection */
+        xw__callsite_enable(c);
     return c;
 }
 
@@ -122,6 +125,7 @@ XW_EXPORT void xw_disconnect(xw_connection_t *c)
     xw__in_fini(c);
     xw__ext_fini(c);
     xw__store_fini(&c->store);
+    xw__callsite_free(c->cs);
     free(c->out.buf);
     free(c->in.buf);
     free(c->setup);

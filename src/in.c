@@ -1,5 +1,6 @@
 /* in.c — the read path: read in big chunks, frame packets, widen sequences, route to queues. */
 #include "xwint.h"
+#include "callsite.h"
 
 #include <poll.h>
 #include <stdio.h>
@@ -375,6 +376,8 @@ static int route_error(xw_connection_t *c, const uint8_t *w, struct xw_pkt *rec,
     struct xw_in *in = &c->in;
     if (seq > in->err_seq) /* an error finishes its own request too (done_seq) */
         in->err_seq = seq;
+    if (XW_UNLIKELY(c->cs != NULL))
+        xw__error_shown(c, w, seq);
     struct xw_pend own, *e = first_undone(in);
     if (e && e->seq != seq)
         e = NULL;

@@ -1,5 +1,6 @@
 /* lend.c — the socket lent to another owner (xw_take_socket, xw_writev): Xlib's side of its I/O on xwire. */
 #include "xwint.h"
+#include "callsite.h"
 
 /* Who owns what: between xw_take_socket() and the next xwire send, the owner (Xlib)
  * writes its own requests through xw_writev() and numbers them itself; xwire still
@@ -212,6 +213,7 @@ XW_EXPORT int xw_take_socket(xw_connection_t *c, void (*return_socket)(void *clo
 {
     int ok = 0;
     xw__lock(c);
+    int callsite = c->cs != NULL;
     if (!c->error && !c->borrow && return_socket && settle(c) == 0) {
         struct xw_lend *l = &c->lend;
         range_room(c);
@@ -227,6 +229,10 @@ XW_EXPORT int xw_take_socket(xw_connection_t *c, void (*return_socket)(void *clo
         ok = 1;
     }
     xw__unlock(c);
+    /* Xlib's requests are written long after its call returned: libxcb.so.1 from
+     * xwire gives its owner an after-function that records them as they are made. */
+    if (ok && callsite && xw__callsite_lent)
+        xw__callsite_lent(c, return_socket, closure, *sent, 1);
     return ok;
 }
 
@@ -236,6 +242,11 @@ XW_EXPORT int xw_writev(xw_connection_t *c, struct iovec *vector, int count, uin
     xw__lock(c);
     if (!c->error && !c->borrow && count >= 0)
         ok = xw__out_write_through(c, vector, (size_t)count, requests) == 0;
+    void (*owner)(void *) = c->cs ? c->lend.give_back : NULL;
+    void *closure = c->lend.closure;
+    uint64_t upto = c->out.seq;
     xw__unlock(c);
+    if (ok && owner && xw__callsite_lent) /* the owner may have replaced our after-function */
+        xw__callsite_lent(c, owner, closure, upto, 0);
     return ok;
 }

@@ -1,5 +1,6 @@
 /* out.c — the write path: one connection-owned buffer; small slices copied, big ones written in place. */
 #include "xwint.h"
+#include "callsite.h"
 
 #include <stddef.h>
 #include <limits.h>
@@ -301,6 +302,8 @@ uint64_t xw__out_place(xw_connection_t *c, int flags, struct iovec *vector, cons
         memcpy(o->fds + o->nfds, fds, sizeof(int) * nfds);
     o->nfds += nfds;
     o->seq = seq;
+    if (XW_UNLIKELY(c->cs != NULL))
+        xw__callsite_record(c->cs, seq, seq, XW_CS_SEND);
     if (append(c, v, n) < 0)
         return xw__request_fail(c, "%s", c->errstr);
     return seq;

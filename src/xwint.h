@@ -526,6 +526,9 @@ struct xw_connection_t {
     int borrow_fd;
     struct xw_queue borrow_stash; /* replies left by a too-small _into buffer (owned) */
     struct xw_lend lend;
+    /* Call sites (callsite.h): NULL while off. Set once, under the lock, never
+     * cleared before disconnect; while set the fast limits stay 0. */
+    struct xw_callsite *cs;
 };
 
 /* ---- the store's event class inline (see XW_EVENT_CLASS) ---- */
@@ -573,15 +576,16 @@ static inline void xw__pkt_free_event(xw_connection_t *c, struct xw_pkt *p)
 /* Lock held. The fast path runs while seq < fast_limit: that single compare covers
  * a fatal error, a thread writing with the lock released, the automatic sync after
  * XW_MAX_VOID_RUN void requests and a sequence number whose low 32 bits are zero
- * (a 32-bit cookie of 0 means "failed"), and a socket another party holds
+ * (a 32-bit cookie of 0 means "failed"), a socket another party holds
  * (away: socket_away, a borrowed connection without its owner's socket or our own
- * socket lent to another owner by xw_take_socket). */
+ * socket lent to another owner by xw_take_socket), and call sites being recorded. */
 static inline void xw__out_set_limit(xw_connection_t *c, int away)
 {
     struct xw_out *o = &c->out;
     uint64_t run = o->last_reply + XW_MAX_VOID_RUN;
     uint64_t wrap = o->seq | 0xffffffffu;
-    int closed = c->error || o->writing || away;
+    /* call sites on: every request takes the general path, which records them */
+    int closed = c->error || o->writing || away || c->cs;
     o->fast_limit = closed ? 0 : (run < wrap ? run : wrap);
     __atomic_store_n(&o->inline_limit, c->single ? o->fast_limit : 0, __ATOMIC_RELAXED);
 }

@@ -268,6 +268,8 @@ XW_EXPORT int xw_poll_for_queued_event_into(xw_connection_t *c, void *buf, size_
  * connection has queried (others print as "UnknownRequest"/"UnknownError").
  * Writes at most cap bytes into the caller's buf, always NUL-terminated when cap
  * > 0; returns what snprintf would (the full length). e stays the caller's.
+ * With XWIRE_ERRORS=callsite in the environment at connect, the text goes on with
+ * where the request was sent from: ", sent from f (file.c:42)" (docs/callsite.md).
  * Works on a connection in error too. Thread-safe. */
 XW_EXPORT int xw_error_text(xw_connection_t *c, const xw_generic_error_t *e, char *buf, size_t cap);
 
