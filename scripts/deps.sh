@@ -48,6 +48,8 @@ packages=(
   libxext-dev libxxf86vm-dev libxi-dev libxrandr-dev valgrind libclang-rt-14-dev strace linux-perf
   "${xcb_util_oracles[@]}"
   groff-base man-db
+  # abidiff: the abi suite checks libxwire and libxwire-util against abi/*.abi.
+  abigail-tools
 )
 
 # A package counts as present only when dpkg says "install ok installed"; one
