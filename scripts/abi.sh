@@ -42,7 +42,7 @@ update)
     echo "abi.sh: wrote $out"
   }
   dump "$root/abi/libxwire.abi" "$b/src/libxwire.so.1" "$root/src/xw" "$b/xproto/xw"
-  dump "$root/abi/libxwire-util.abi" "$b/util/libxwire-util.so.0" "$root/util/xw" "$root/src/xw" "$b/xproto/xw"
+  dump "$root/abi/libxwire-util.abi" "$b/util/libxwire-util.so.1" "$root/util/xw" "$root/src/xw" "$b/xproto/xw"
   ;;
 *)
   echo "usage: abi.sh check LIB BASELINE | abi.sh update BUILDDIR" >&2; exit 2 ;;

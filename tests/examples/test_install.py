@@ -154,7 +154,7 @@ def compile_and_run(pcdir, libdir):
         f.write(UTIL_PROGRAM)
     util_prog = os.path.join(work, "util")
     sh(cc + flags + ["-o", util_prog, util_src] + pkg_config(pcdir, "--cflags", "--libs", package="xwire-util"))
-    check("[libxwire-util.so.0]" in sh(["readelf", "-d", util_prog]), "util does not need libxwire-util.so.0")
+    check("[libxwire-util.so.1]" in sh(["readelf", "-d", util_prog]), "util does not need libxwire-util.so.1")
     print("built out of tree: xwev (shared), xwinfo (static), the README's hello.c, a libxwire-util user")
 
     env_shared = dict(os.environ, LD_LIBRARY_PATH=libdir)
