@@ -55,7 +55,7 @@ step "xwire-system-libxcb enable" \
 step "xwire-system-libxcb disable" \
   "xwire-system-libxcb disable && ! grep -q xwire/xcb <(ldd /usr/bin/xdpyinfo) && xwire-system-libxcb status"
 step "enable again, then purge" \
-  "xwire-system-libxcb enable >/dev/null && apt-get purge -y -q --autoremove ${pkgs[*]} >/dev/null && ! grep -q xwire" <(ldd /usr/bin/xdpyinfo)
+  "xwire-system-libxcb enable >/dev/null && apt-get purge -y -q --autoremove ${pkgs[*]} >/dev/null && ! grep -q xwire <(ldd /usr/bin/xdpyinfo) && [ ! -e /etc/ld.so.conf.d/00-xwire-libxcb.conf ]"
 root_kill_x
 snapshot > "$dir/tmp/after.txt"
 if diff "$dir/tmp/before.txt" "$dir/tmp/after.txt"; then
