@@ -50,6 +50,8 @@ packages=(
   groff-base man-db
   # abidiff: the abi suite checks libxwire and libxwire-util against abi/*.abi.
   abigail-tools
+  # scripts/package.sh: the Debian packages from debian/, and lintian over them.
+  debhelper dpkg-dev lintian
 )
 
 # A package counts as present only when dpkg says "install ok installed"; one
