@@ -20,9 +20,9 @@ quiet() {
 
 dir=${XW_BENCH_BUILD:-build-bench}
 if [[ -f $dir/build.ninja ]]; then
-  quiet meson setup --reconfigure "$dir" -Dbuildtype=release -Dtests=false
+  quiet meson setup --reconfigure "$dir" -Dbuildtype=release -Dwerror=true -Dtests=false
 else
-  quiet meson setup "$dir" -Dbuildtype=release -Dtests=false
+  quiet meson setup "$dir" -Dbuildtype=release -Dwerror=true -Dtests=false
 fi
 quiet nice ninja -C "$dir" xwbench-all
 cd "$dir" && pwd

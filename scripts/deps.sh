@@ -56,6 +56,10 @@ packages=(
   libxext-dev libxxf86vm-dev libxi-dev libxrandr-dev valgrind libclang-rt-14-dev strace linux-perf
   "${xcb_util_oracles[@]}"
   groff-base man-db
+  # abidiff: the abi suite checks libxwire and libxwire-util against abi/*.abi.
+  abigail-tools
+  # scripts/package.sh: the Debian packages from debian/, and lintian over them.
+  debhelper dpkg-dev lintian
 )
 
 # A package counts as present only when dpkg says "install ok installed"; one

@@ -12,7 +12,7 @@ cd "$root"
 secs=${1:-1800}
 dir=${XW_FUZZ_BUILD:-build-fuzz}
 if [[ ! -f $dir/build.ninja ]]; then
-  CC=clang CXX=clang++ meson setup "$dir" -Dbuildtype=debugoptimized -Db_sanitize=address,undefined \
+  CC=clang CXX=clang++ meson setup "$dir" -Dbuildtype=debugoptimized -Dwerror=true -Db_sanitize=address,undefined \
     -Db_lundef=false
 fi
 # the generator is built sanitized too and leaves freeing its model to exit

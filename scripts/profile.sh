@@ -19,7 +19,7 @@ done
 
 "$root/scripts/deps.sh"
 dir=${XW_BENCH_BUILD:-$root/build-bench}
-[[ -f $dir/build.ninja ]] || meson setup "$dir" -Dbuildtype=release -Dtests=false >/dev/null
+[[ -f $dir/build.ninja ]] || meson setup "$dir" -Dbuildtype=release -Dwerror=true -Dtests=false >/dev/null
 ninja -C "$dir" bench/xwbench >/dev/null
 bench=$dir/bench/xwbench
 tmp=$(mktemp -d)

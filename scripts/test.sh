@@ -18,9 +18,9 @@ tsan=${XW_TSAN_BUILD:-build-tsan}
 setup() {
   local dir=$1; shift
   if [[ -f $dir/build.ninja ]]; then
-    meson setup --reconfigure "$dir" "$@"
+    meson setup --reconfigure "$dir" -Dwerror=true "$@"
   else
-    meson setup "$dir" "$@"
+    meson setup "$dir" -Dwerror=true "$@"
   fi
 }
 

@@ -48,7 +48,10 @@ def install():
     # libxwire's own headers, and libxwire-util's (named xw_<helper>.h after xcb-util's).
     everything = sorted(os.listdir(incdir[0]))
     util = [h for h in everything if h.startswith("xw_")]
-    headers = [h for h in everything if h not in util]
+    # libxwire-xcb's one header
+    headers = [h for h in everything if h not in util and h != "xw-xcb.h"]
+    check("xw-xcb.h" in everything, "include/xw/xw-xcb.h (libxwire-xcb) is not installed")
+    check(os.path.exists(os.path.join(os.path.dirname(pcs[0]), "xwire-xcb.pc")), "no xwire-xcb.pc")
     for h in ("xw.h", "xwext.h", "xwborrow.h", "xproto.h", "xinput.h", "xtest.h", "randr.h"):
         check(h in headers, "include/xw/%s is not installed" % h)
     check(len(headers) == 35, "%d headers in include/xw (want 32 generated + 3)" % len(headers))
@@ -154,7 +157,7 @@ def compile_and_run(pcdir, libdir):
         f.write(UTIL_PROGRAM)
     util_prog = os.path.join(work, "util")
     sh(cc + flags + ["-o", util_prog, util_src] + pkg_config(pcdir, "--cflags", "--libs", package="xwire-util"))
-    check("[libxwire-util.so.0]" in sh(["readelf", "-d", util_prog]), "util does not need libxwire-util.so.0")
+    check("[libxwire-util.so.1]" in sh(["readelf", "-d", util_prog]), "util does not need libxwire-util.so.1")
     print("built out of tree: xwev (shared), xwinfo (static), the README's hello.c, a libxwire-util user")
 
     env_shared = dict(os.environ, LD_LIBRARY_PATH=libdir)
