@@ -1,5 +1,6 @@
 /* connect.c — connecting and disconnecting, simple getters. */
 #include "xwint.h"
+#include "trace.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +38,7 @@ xw_connection_t *xw__conn_new(int fd)
     c->out.ptr = c->out.buf;
     c->out.end = c->out.buf + XW_OUT_SIZE;
     c->out.max_words = 65535;
+    c->born_ns = xw__now();
     return c;
 }
 
@@ -69,6 +71,7 @@ XW_EXPORT xw_connection_t *xw_connect_to_fd(int fd, xw_auth_info_t *auth_info)
     }
     c->out.max_words = maxlen;
     xw__out_refresh(c);
+    xw__trace_connect(c);
     return c;
 }
 
@@ -119,6 +122,7 @@ XW_EXPORT void xw_disconnect(xw_connection_t *c)
         return;
     c->tp->close(c);
     xw__close_fds(c->out.fds, c->out.nfds);
+    xw__trace_fini(c);
     xw__in_fini(c);
     xw__ext_fini(c);
     xw__store_fini(&c->store);

@@ -523,6 +523,10 @@ struct xw_connection_t {
     int borrow_fd;
     struct xw_queue borrow_stash; /* replies left by a too-small _into buffer (owned) */
     struct xw_lend lend;
+    /* The protocol tracer's state (trace.c, owned), NULL while tracing is off: the
+     * write and read paths test it once per system call, never per request. */
+    struct xw_trace *trace;
+    int64_t born_ns; /* when the connection was made (xw__now), for the trace's times */
 };
 
 /* ---- the store's event class inline (see XW_EVENT_CLASS) ---- */
