@@ -394,6 +394,10 @@ static void emit_decoder(struct tstate *ts, struct type *t)
             locals(&s, t->cases[c]->fields, t->cases[c]->nfields, &seen, &nseen);
         out_printf(s.o, "    (void)xw_base;\n");
         d_switch(&s, t);
+    } else if (t->kind == TK_EVENTSTRUCT) {
+        /* an event carried inside a request (SendExtensionEvent): its 32 bytes */
+        out_printf(s.o, "    xw__tr_list(xw_l, \"bytes\", xw_b, xw_avail, 32, XW_TR_U8, NULL);\n"
+                        "    if (xw_avail < 32)\n        return xw__tr_short(xw_l);\n    xw_off = 32;\n");
     } else if (t->kind == TK_UNION) {
         /* a union shows its first member; it takes its whole size */
         if (t->nfields)
@@ -420,6 +424,7 @@ static int decoded(const struct type *t)
     switch (t->kind) {
     case TK_STRUCT:
     case TK_UNION:
+    case TK_EVENTSTRUCT:
     case TK_REQUEST:
     case TK_REPLY:
         return 1;
@@ -446,7 +451,7 @@ static void emit_switches_of(struct tstate *ts, struct type *t, int depth)
     }
 }
 
-/* Decoders of every number of one kind, as a table the runtime indexes. */
+/* Names and decoders of every number of one kind, as a table the runtime indexes. */
 static int table(struct tstate *ts, struct out *o, const char *var, enum type_kind kind, int xge)
 {
     struct module *m = ts->e->m;
@@ -458,18 +463,17 @@ static int table(struct tstate *ts, struct out *o, const char *var, enum type_ki
     }
     if (max < 0)
         return 0;
-    out_printf(o, "\nstatic const xw_tr_fn %s[%d] = {\n", var, max + 1);
+    out_printf(o, "\nstatic const struct xw_tr_entry %s[%d] = {\n", var, max + 1);
     char *done = xcalloc((size_t)max + 1, 1);
     for (int i = 0; i < m->ntypes; i++) {
         struct type *t = m->types[i];
+        /* negative numbers (GLX's Generic error) and repeats keep the first */
         if (t->kind != kind || (kind == TK_EVENT && t->xge != xge) || t->number < 0 || done[t->number])
-            continue;
-        if (kind == TK_REPLY) /* replies go by their request's opcode */
             continue;
         done[t->number] = 1;
         declare(ts, t->copy_of ? t->copy_of : t); /* a copy's original may be another description's */
         char *d = dname(t->copy_of ? t->copy_of : t);
-        out_printf(o, "    [%d] = %s,\n", t->number, d);
+        out_printf(o, "    [%d] = { \"%s\", %s },\n", t->number, t->name, d);
         free(d);
     }
     free(done);
@@ -486,15 +490,18 @@ static int reply_table(struct tstate *ts, struct out *o)
             max = m->types[i]->number;
     if (max < 0)
         return 0;
-    out_printf(o, "\nstatic const xw_tr_fn xw__tr_replies[%d] = {\n", max + 1);
+    out_printf(o, "\nstatic const struct xw_tr_entry xw__tr_replies[%d] = {\n", max + 1);
+    char *done = xcalloc((size_t)max + 1, 1);
     for (int i = 0; i < m->ntypes; i++) {
         struct type *t = m->types[i];
-        if (t->kind != TK_REQUEST || !t->reply || t->number < 0)
+        if (t->kind != TK_REQUEST || !t->reply || t->number < 0 || done[t->number])
             continue;
+        done[t->number] = 1;
         char *d = dname(t->reply);
-        out_printf(o, "    [%d] = %s,\n", t->number, d);
+        out_printf(o, "    [%d] = { \"%s\", %s },\n", t->number, t->name, d);
         free(d);
     }
+    free(done);
     out_printf(o, "};\n");
     return max + 1;
 }
@@ -537,10 +544,8 @@ void emit_trace(struct module *m, struct out *out)
                 out_printf(out, "    { \"%s\", %su },\n", atoms->items[i].name, atoms->items[i].value);
         out_printf(out, "};\n");
     }
-    char *desc = m->is_ext ? xasprintf("xw_%s_desc", m->header) : xstrdup("xw_xproto_desc");
-    out_printf(out, "\nextern const xw_ext_desc_t %s;\n\nconst struct xw_tr_desc xw__tr_%s = {\n    .desc = &%s,\n", desc, m->header,
-               desc);
-    free(desc);
+    out_printf(out, "\nconst struct xw_tr_desc xw__tr_%s = {\n    .xname = \"%s\",\n    .ext_name = \"%s\",\n", m->header,
+               m->is_ext ? m->xname : "X11", m->is_ext ? m->ext_name : "xproto");
     out_printf(out, "    .requests = %s, .n_requests = %d,\n    .replies = %s, .n_replies = %d,\n"
                     "    .events = %s, .n_events = %d,\n    .errors = %s, .n_errors = %d,\n    .xge = %s, .n_xge = %d,\n",
                nreq ? "xw__tr_requests" : "NULL", nreq, nrep ? "xw__tr_replies" : "NULL", nrep,

@@ -1,7 +1,6 @@
 /* trace.c — the protocol tracer: frames the bytes written and read into packets and writes one line each. */
 #include "xwint.h"
 #include "trace.h"
-#include "trace_list.h"
 
 #include <fcntl.h>
 #include <pthread.h>
@@ -18,6 +17,8 @@
 #define ATOMS 4096u       /* atom names learnt (open addressing) */
 #define ARENA 65536u
 #define NFILTER 16u
+
+#include "trace_list.h"
 
 /* Generated per description (trace_list.h names them all). */
 #define X(name) extern const struct xw_tr_desc xw__tr_##name;
@@ -66,7 +67,7 @@ static struct {
     unsigned nfilter, ninclude;
     struct filter filter[NFILTER];
     int next_id;
-} opt = { PTHREAD_ONCE_INIT, -1, 0, 8, 0, 0, { { "", 0 } }, 0 };
+} opt = { PTHREAD_ONCE_INIT, -1, 0, 16, 0, 0, { { "", 0 } }, 0 };
 
 /* One lock for every line written, whichever connection and file: lines never interleave. */
 static pthread_mutex_t write_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -228,9 +229,15 @@ static void line_end(struct xw_trace *tr)
 static const struct xw_tr_desc *desc_named(const char *xname)
 {
     for (size_t i = 0; i < sizeof(all_descs) / sizeof(all_descs[0]); i++)
-        if (all_descs[i]->desc && !strcmp(all_descs[i]->desc->xname, xname))
+        if (!strcmp(all_descs[i]->xname, xname))
             return all_descs[i];
     return NULL;
+}
+
+/* Entry i of a table of n, or NULL. */
+static const struct xw_tr_entry *entry(const struct xw_tr_entry *t, int n, unsigned i)
+{
+    return t && (int)i < n && t[i].name ? &t[i] : NULL;
 }
 
 static const struct ext *ext_by_major(struct xw_trace *tr, unsigned major)
@@ -256,7 +263,7 @@ static const struct ext *ext_by_code(struct xw_trace *tr, unsigned code, int err
 
 static const char *ext_label(const struct ext *e)
 {
-    return e->d ? e->d->desc->ext_name : e->name;
+    return e->d ? e->d->ext_name : e->name;
 }
 
 static uint32_t ahash(uint32_t a)
@@ -329,12 +336,9 @@ static void request_names(struct xw_trace *tr, unsigned major, unsigned minor, c
         d = e ? e->d : NULL;
         op = minor;
     }
-    if (!d)
-        return;
-    if (op < d->desc->n_requests)
-        *name = d->desc->request_names[op];
-    if ((int)op < d->n_requests)
-        *fn = d->requests[op];
+    const struct xw_tr_entry *en = d ? entry(d->requests, d->n_requests, op) : NULL;
+    if (en)
+        *name = en->name, *fn = en->fn;
 }
 
 static void request(struct xw_trace *tr, const uint8_t *b, size_t avail, size_t len)
@@ -396,8 +400,8 @@ static void reply(struct xw_trace *tr, uint64_t seq, const uint8_t *b, size_t av
         request_names(tr, major, minor, &ext, &name, &fn);
         const struct xw_tr_desc *d = major >= 128 ? (ext_by_major(tr, major) ? ext_by_major(tr, major)->d : NULL)
                                                   : &xw__tr_xproto;
-        unsigned op = major >= 128 ? minor : major;
-        fn = d && (int)op < d->n_replies ? d->replies[op] : NULL;
+        const struct xw_tr_entry *en = d ? entry(d->replies, d->n_replies, major >= 128 ? minor : major) : NULL;
+        fn = en ? en->fn : NULL;
     }
     if (!wanted(ext, name))
         return;
@@ -426,10 +430,9 @@ static void error(struct xw_trace *tr, xw_connection_t *c, uint64_t seq, const u
         eext = e ? ext_label(e) : NULL;
         num = e ? code - e->first_error : code;
     }
-    if (d && num < d->desc->n_errors)
-        ename = d->desc->error_names[num];
-    if (d && (int)num < d->n_errors)
-        fn = d->errors[num];
+    const struct xw_tr_entry *en = d ? entry(d->errors, d->n_errors, num) : NULL;
+    if (en)
+        ename = en->name, fn = en->fn;
     const char *rext, *rname;
     xw_tr_fn rfn;
     request_names(tr, major, minor, &rext, &rname, &rfn);
@@ -470,8 +473,8 @@ static void event(struct xw_trace *tr, uint64_t seq, const uint8_t *b, size_t av
         d = e ? e->d : NULL;
         ext = e ? ext_label(e) : "GenericEvent";
         num = xw__rd16(b + 8);
-        name = d && num < d->desc->n_xge ? d->desc->xge_names[num] : NULL;
-        fn = d && (int)num < d->n_xge ? d->xge[num] : NULL;
+        const struct xw_tr_entry *en = d ? entry(d->xge, d->n_xge, num) : NULL;
+        name = en ? en->name : NULL, fn = en ? en->fn : NULL;
     } else {
         if (code >= 64) {
             const struct ext *e = ext_by_code(tr, code, 0);
@@ -482,8 +485,8 @@ static void event(struct xw_trace *tr, uint64_t seq, const uint8_t *b, size_t av
             if (e && !strcmp(e->name, "XKEYBOARD") && num == 0)
                 num = b[1];
         }
-        name = d && num < d->desc->n_events ? d->desc->event_names[num] : NULL;
-        fn = d && (int)num < d->n_events ? d->events[num] : NULL;
+        const struct xw_tr_entry *en = d ? entry(d->events, d->n_events, num) : NULL;
+        name = en ? en->name : NULL, fn = en ? en->fn : NULL;
     }
     if (!wanted(ext, name))
         return;

@@ -72,18 +72,26 @@ const char *xw__trace_atom_name(struct xw_trace *tr, uint32_t a);
  * Returns the bytes it takes, or -1 when they run past avail (the line says so). */
 typedef long (*xw_tr_fn)(struct xw_trl *l, const char *b, size_t avail);
 
-/* Generated per description: decoders by opcode / number, as xw_ext_desc_t names them. */
+/* A name and its decoder; a NULL name is a number the description does not use. */
+struct xw_tr_entry {
+    const char *name;
+    xw_tr_fn fn;
+};
+
+/* Generated per description, self-contained (the core library holds them all):
+ * decoders by opcode (replies: their request's) and by number relative to the bases. */
 struct xw_tr_desc {
-    const xw_ext_desc_t *desc;
-    const xw_tr_fn *requests;
+    const char *xname;    /* "RANDR", as QueryExtension takes it; "X11" for the core */
+    const char *ext_name; /* "RandR", as lines show it */
+    const struct xw_tr_entry *requests;
     int n_requests;
-    const xw_tr_fn *replies; /* by the request's opcode */
+    const struct xw_tr_entry *replies;
     int n_replies;
-    const xw_tr_fn *events;
+    const struct xw_tr_entry *events;
     int n_events;
-    const xw_tr_fn *errors;
+    const struct xw_tr_entry *errors;
     int n_errors;
-    const xw_tr_fn *xge;
+    const struct xw_tr_entry *xge;
     int n_xge;
     const struct xw_tr_item *atoms; /* the core's predefined atoms; NULL elsewhere */
     int n_atoms;

@@ -95,7 +95,7 @@ void xw__trl_key(struct xw_trl *l, const char *name)
 
 void xw__trl_str(struct xw_trl *l, const char *s, size_t n)
 {
-    size_t show = n > l->maxlist ? l->maxlist : n;
+    size_t limit = (size_t)l->maxlist * 8, show = n > limit ? limit : n;
     char tmp[8];
     put(l, "\"", 1);
     for (size_t i = 0; i < show && !l->full; i++) {
@@ -278,6 +278,8 @@ void xw__tr_close(struct xw_trl *l, int list, int64_t n, int64_t shown)
     }
     if (l->depth == 0)
         return;
+    if (shown > (int64_t)l->maxlist) /* a list walked past the shown ones */
+        shown = l->maxlist;
     if (list && shown < n) {
         xw__trl_key(l, NULL);
         xw__trl_printf(l, l->json ? "\"...(%lld)\"" : "...", (long long)n);
