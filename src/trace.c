@@ -234,6 +234,12 @@ static const struct xw_tr_desc *desc_named(const char *xname)
     return NULL;
 }
 
+const struct xw_tr_desc *const *xw__trace_descs(size_t *n)
+{
+    *n = sizeof(all_descs) / sizeof(all_descs[0]);
+    return all_descs;
+}
+
 /* Entry i of a table of n, or NULL. */
 static const struct xw_tr_entry *entry(const struct xw_tr_entry *t, int n, unsigned i)
 {
@@ -295,6 +301,8 @@ const char *xw__trace_atom_name(struct xw_trace *tr, uint32_t a)
     for (int i = 0; i < core->n_atoms; i++)
         if (core->atoms[i].value == a)
             return core->atoms[i].name;
+    if (!tr)
+        return NULL;
     for (uint32_t i = ahash(a), k = 0; k < ATOMS / 2 && tr->akey[i]; i = (i + 1) & (ATOMS - 1), k++)
         if (tr->akey[i] == a)
             return tr->arena + tr->aoff[i];
