@@ -14,8 +14,6 @@
 #define OUTBUF 65536u     /* lines batched into one write */
 #define NEXTS 64u
 #define NPEND 64u         /* InternAtom, GetAtomName and QueryExtension answers awaited */
-#define ATOMS 4096u       /* atom names learnt (open addressing) */
-#define ARENA 65536u
 #define NFILTER 16u
 
 #include "trace_list.h"
@@ -87,10 +85,7 @@ struct xw_trace {
     struct ext exts[NEXTS];
     unsigned nexts;
     struct pend pend[NPEND];
-    uint32_t akey[ATOMS];
-    uint32_t aoff[ATOMS];
-    char arena[ARENA];
-    size_t apos;
+    struct xw_tr_atoms atoms;
     const int *in_fds;
     unsigned in_nfds;
     size_t olen;
@@ -190,7 +185,7 @@ static struct xw_trl *line_start(struct xw_trace *tr, uint64_t seq, const char *
     l->maxlist = opt.maxlist;
     l->fds = NULL;
     l->nfds = l->fdpos = 0;
-    l->tr = tr;
+    l->atoms = &tr->atoms;
     long long us = (long long)((xw__now() - tr->t0) / 1000);
     if (tr->json)
         xw__trl_printf(l, "{\"t\":%lld,\"conn\":%d,\"seq\":%llu,\"dir\":\"%s\",\"kind\":\"%s\"", us, tr->id,
@@ -272,43 +267,6 @@ static const char *ext_label(const struct ext *e)
     return e->d ? e->d->ext_name : e->name;
 }
 
-static uint32_t ahash(uint32_t a)
-{
-    return (a * 2654435761u) & (ATOMS - 1);
-}
-
-static void atom_learn(struct xw_trace *tr, uint32_t a, const char *name, size_t n)
-{
-    if (!a || n == 0 || tr->apos + n + 1 > ARENA)
-        return;
-    for (uint32_t i = ahash(a), k = 0; k < ATOMS / 2; i = (i + 1) & (ATOMS - 1), k++) {
-        if (tr->akey[i] == a)
-            return;
-        if (!tr->akey[i]) {
-            tr->akey[i] = a;
-            tr->aoff[i] = (uint32_t)tr->apos;
-            memcpy(tr->arena + tr->apos, name, n);
-            tr->arena[tr->apos + n] = 0;
-            tr->apos += n + 1;
-            return;
-        }
-    }
-}
-
-const char *xw__trace_atom_name(struct xw_trace *tr, uint32_t a)
-{
-    const struct xw_tr_desc *core = &xw__tr_xproto;
-    for (int i = 0; i < core->n_atoms; i++)
-        if (core->atoms[i].value == a)
-            return core->atoms[i].name;
-    if (!tr)
-        return NULL;
-    for (uint32_t i = ahash(a), k = 0; k < ATOMS / 2 && tr->akey[i]; i = (i + 1) & (ATOMS - 1), k++)
-        if (tr->akey[i] == a)
-            return tr->arena + tr->aoff[i];
-    return NULL;
-}
-
 /* ---- requests ---- */
 
 static void remember(struct xw_trace *tr, uint64_t seq, const uint8_t *b, size_t avail)
@@ -382,12 +340,12 @@ static void learn(struct xw_trace *tr, uint64_t seq, const uint8_t *b, size_t av
     uint32_t a;
     memcpy(&a, b + 8, 4);
     if (p->op == 16) {
-        atom_learn(tr, a, p->name, strlen(p->name));
+        xw__tr_atom_learn(&tr->atoms, a, p->name, strlen(p->name));
     } else if (p->op == 17) {
         uint16_t n;
         memcpy(&n, b + 8, 2);
         if (avail >= 32u + n)
-            atom_learn(tr, p->atom, (const char *)b + 32, n);
+            xw__tr_atom_learn(&tr->atoms, p->atom, (const char *)b + 32, n);
     } else if (p->op == 98 && b[8] && tr->nexts < NEXTS && !ext_by_major(tr, b[9])) {
         struct ext *e = &tr->exts[tr->nexts++];
         memcpy(e->name, p->name, sizeof(e->name) - 1);

@@ -35,7 +35,21 @@ struct xw_tr_enum {
 #define XW_TRL_RESERVE 96
 #define XW_TRL_DEPTH 24
 
-struct xw_trace;
+/* Atom names a connection has seen (trace_atom.c): open addressing into an arena. */
+#define XW_TR_ATOMS 4096u
+#define XW_TR_ARENA 65536u
+
+struct xw_tr_atoms {
+    uint32_t key[XW_TR_ATOMS];
+    uint32_t off[XW_TR_ATOMS];
+    char arena[XW_TR_ARENA];
+    size_t pos;
+};
+
+/* Keeps atom a's name (n bytes); full tables keep what they have. */
+void xw__tr_atom_learn(struct xw_tr_atoms *t, uint32_t a, const char *name, size_t n);
+/* The name of atom a: predefined, or seen (t may be NULL); NULL when unknown. */
+const char *xw__tr_atom_name(const struct xw_tr_atoms *t, uint32_t a);
 
 struct xw_trl {
     char *p;          /* next free byte */
@@ -52,7 +66,7 @@ struct xw_trl {
     size_t len;       /* the packet's length on the wire */
     const int *fds;   /* fds that came with the packet (received side), else NULL */
     unsigned nfds, fdpos;
-    struct xw_trace *tr; /* for atom names */
+    const struct xw_tr_atoms *atoms; /* for atom names; may be NULL */
     char buf[XW_TRL_SIZE];
 };
 
@@ -65,8 +79,6 @@ void xw__trl_printf(struct xw_trl *l, const char *fmt, ...) __attribute__((forma
 void xw__trl_str(struct xw_trl *l, const char *s, size_t n);
 /* the separator and name of the next value at the current depth */
 void xw__trl_key(struct xw_trl *l, const char *name);
-/* The name of atom a, or NULL when the connection has not seen it (trace.c). */
-const char *xw__trace_atom_name(struct xw_trace *tr, uint32_t a);
 
 /* A decoder: prints every field of the value at b (avail bytes captured) into l.
  * Returns the bytes it takes, or -1 when they run past avail (the line says so). */

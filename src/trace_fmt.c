@@ -186,7 +186,7 @@ static void value(struct xw_trl *l, const char *p, int kind, const struct xw_tr_
     }
     const char *name = en ? enum_name(en, v) : NULL;
     if (kind == XW_TR_ATOM && !name && v)
-        name = xw__trace_atom_name(l->tr, (uint32_t)v);
+        name = xw__tr_atom_name(l->atoms, (uint32_t)v);
     if (name && kind == XW_TR_ATOM && !l->json) {
         xw__trl_printf(l, "%s(%llu)", name, (unsigned long long)v);
         return;
