@@ -73,6 +73,7 @@ static pthread_mutex_t write_mu = PTHREAD_MUTEX_INITIALIZER;
 struct xw_trace {
     int fd;
     int json;
+    int numbers;
     int id;
     int64_t t0;
     uint64_t seq_out, seq_in;
@@ -181,6 +182,7 @@ static struct xw_trl *line_start(struct xw_trace *tr, uint64_t seq, const char *
     l->p = l->buf;
     l->end = l->buf + XW_TRL_SIZE;
     l->json = tr->json;
+    l->numbers = tr->numbers;
     l->full = l->depth = l->lost = l->mute = l->shorted = 0;
     l->maxlist = opt.maxlist;
     l->fds = NULL;
@@ -613,7 +615,7 @@ static void options(void)
 }
 
 /* Lock held. */
-static int trace_on(xw_connection_t *c, int fd, int json)
+static int trace_on(xw_connection_t *c, int fd, int json, int numbers)
 {
     struct xw_trace *tr = c->trace;
     if (!tr) {
@@ -634,6 +636,7 @@ static int trace_on(xw_connection_t *c, int fd, int json)
     }
     tr->fd = fd;
     tr->json = json;
+    tr->numbers = numbers;
     c->trace = tr;
     return 0;
 }
@@ -644,7 +647,7 @@ void xw__trace_connect(xw_connection_t *c)
     if (opt.fd < 0 || c->error)
         return;
     xw__lock(c);
-    trace_on(c, opt.fd, opt.json);
+    trace_on(c, opt.fd, opt.json, 0);
     xw__unlock(c);
 }
 
@@ -680,7 +683,7 @@ XW_EXPORT int xw_trace_set(xw_connection_t *c, int fd, unsigned flags)
             free(tr);
         }
     } else {
-        r = trace_on(c, fd, (flags & XW_TRACE_JSON) || opt.json);
+        r = trace_on(c, fd, (flags & XW_TRACE_JSON) || opt.json, (flags & XW_TRACE_NUMBERS) != 0);
     }
     xw__unlock(c);
     return r;

@@ -55,6 +55,7 @@ struct xw_trl {
     char *p;          /* next free byte */
     char *end;        /* buf + XW_TRL_SIZE */
     int json;
+    int numbers;      /* values as plain numbers (XW_TRACE_NUMBERS) */
     int full;         /* something was left out for room */
     int depth;        /* open structs and lists */
     uint8_t list[XW_TRL_DEPTH + 1];  /* the kind of each open bracket */

@@ -176,10 +176,22 @@ static void mask_value(struct xw_trl *l, const struct xw_tr_enum *en, uint64_t v
         put(l, "\"", 1);
 }
 
+static void number(struct xw_trl *l, uint64_t v, int sign)
+{
+    if (sign)
+        xw__trl_printf(l, "%lld", (long long)v);
+    else
+        xw__trl_printf(l, "%llu", (unsigned long long)v);
+}
+
 static void value(struct xw_trl *l, const char *p, int kind, const struct xw_tr_enum *en)
 {
     int sign;
     uint64_t v = load(p, kind, &sign);
+    if (l->numbers && kind != XW_TR_F32 && kind != XW_TR_F64) {
+        number(l, v, sign);
+        return;
+    }
     if (en && en->mask) {
         mask_value(l, en, v);
         return;
@@ -215,9 +227,8 @@ static void value(struct xw_trl *l, const char *p, int kind, const struct xw_tr_
         xw__trl_printf(l, l->json ? "%llu" : "0x%llx", (unsigned long long)v);
         break;
     default:
-        xw__trl_printf(l, sign ? "%lld" : "%llu", sign ? (long long)v : (long long)v);
-        if (!sign)
-            break;
+        number(l, v, sign);
+        break;
     }
 }
 

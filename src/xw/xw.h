@@ -245,8 +245,11 @@ XW_EXPORT void xw_prefetch_extension_data(xw_connection_t *c, xw_extension_t *ex
  * threads can see c. Returns 0, or -EINVAL for the static out-of-memory connection. */
 XW_EXPORT int xw_connection_set_single_threaded(xw_connection_t *c, int on);
 
-/** xw_trace_set flag: JSON lines (one object per packet) instead of text lines. */
+/** xw_trace_set flags: JSON lines (one object per packet) instead of text lines;
+ * values as plain numbers (no enum, mask, atom or boolean names, ids in decimal),
+ * for tools that compare values. */
 #define XW_TRACE_JSON 1u
+#define XW_TRACE_NUMBERS 2u
 
 /** Traces c's protocol to fd: one line per request written and per reply, error and
  * event read, decoded field by field from the bytes on the wire (see docs/tracing.md).
