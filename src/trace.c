@@ -61,11 +61,12 @@ static struct {
     pthread_once_t once;
     int fd; /* XWIRE_TRACE's, -1 when unset */
     int json;
+    int numbers;
     unsigned maxlist;
     unsigned nfilter, ninclude;
     struct filter filter[NFILTER];
     int next_id;
-} opt = { PTHREAD_ONCE_INIT, -1, 0, 16, 0, 0, { { "", 0 } }, 0 };
+} opt = { PTHREAD_ONCE_INIT, -1, 0, 0, 16, 0, 0, { { "", 0 } }, 0 };
 
 /* One lock for every line written, whichever connection and file: lines never interleave. */
 static pthread_mutex_t write_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -129,6 +130,8 @@ static void read_env(void)
     }
     const char *f = getenv("XWIRE_TRACE_FORMAT");
     opt.json = f && !strcasecmp(f, "json");
+    const char *num = getenv("XWIRE_TRACE_NUMBERS");
+    opt.numbers = num && *num && strcmp(num, "0");
     const char *m = getenv("XWIRE_TRACE_MAXLIST");
     if (m && *m) {
         long n = strtol(m, NULL, 10);
@@ -647,7 +650,7 @@ void xw__trace_connect(xw_connection_t *c)
     if (opt.fd < 0 || c->error)
         return;
     xw__lock(c);
-    trace_on(c, opt.fd, opt.json, 0);
+    trace_on(c, opt.fd, opt.json, opt.numbers);
     xw__unlock(c);
 }
 
@@ -683,7 +686,7 @@ XW_EXPORT int xw_trace_set(xw_connection_t *c, int fd, unsigned flags)
             free(tr);
         }
     } else {
-        r = trace_on(c, fd, (flags & XW_TRACE_JSON) || opt.json, (flags & XW_TRACE_NUMBERS) != 0);
+        r = trace_on(c, fd, (flags & XW_TRACE_JSON) || opt.json, (flags & XW_TRACE_NUMBERS) || opt.numbers);
     }
     xw__unlock(c);
     return r;
