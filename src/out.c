@@ -35,7 +35,7 @@ static ssize_t send_some(xw_connection_t *c, struct iovec *iov, size_t n)
     if (w < 0)
         return -errno;
     if (XW_UNLIKELY(c->trace)) /* the bytes as they left, once per system call */
-        xw__trace_out(c, iov, m.msg_iovlen, (size_t)w, o->nfds);
+        xw__trace_out(c, iov, m.msg_iovlen, (size_t)w, o->fds, o->nfds);
     if (o->nfds) { /* sent: the kernel holds them now */
         xw__close_fds(o->fds, o->nfds);
         o->nfds = 0;
@@ -197,7 +197,7 @@ int xw__out_write_through(xw_connection_t *c, struct iovec *iov, size_t n, uint6
         ssize_t w = sendmsg(c->fd, &m, MSG_NOSIGNAL | MSG_DONTWAIT);
         if (w > 0) {
             if (XW_UNLIKELY(c->trace))
-                xw__trace_out(c, iov, n, (size_t)w, 0);
+                xw__trace_out(c, iov, n, (size_t)w, NULL, 0);
             c->total_written += (uint64_t)w;
             advance(&iov, &n, (size_t)w);
         }

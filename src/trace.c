@@ -78,7 +78,8 @@ struct xw_trace {
     int id;
     int64_t t0;
     uint64_t seq_out, seq_in;
-    unsigned out_fds;
+    const int *out_fds; /* the fds going out with the bytes being traced, in order */
+    unsigned out_nfds, out_fdpos;
     struct stream out, in;
     struct {
         uint64_t seq;
@@ -327,11 +328,13 @@ static void request(struct xw_trace *tr, const uint8_t *b, size_t avail, size_t 
     struct xw_trl *l = line_start(tr, seq, ">", "request");
     line_name(l, ext, name, b[0], b[1]);
     l->len = len;
+    l->fds = tr->out_fds, l->nfds = tr->out_nfds, l->fdpos = tr->out_fdpos;
     xw__trl_fields(l);
     if (fn)
         fn(l, (const char *)b, avail);
     else
         xw__trl_printf(l, l->json ? "\"length\":%zu" : " length=%zu", len);
+    tr->out_fdpos = l->fdpos; /* the next request's fds follow this one's */
     line_end(tr);
 }
 
@@ -591,11 +594,12 @@ static void feed_iov(struct xw_trace *tr, xw_connection_t *c, int out, const str
     }
 }
 
-void xw__trace_out(xw_connection_t *c, const struct iovec *iov, size_t n, size_t w, unsigned nfds)
+void xw__trace_out(xw_connection_t *c, const struct iovec *iov, size_t n, size_t w, const int *fds, unsigned nfds)
 {
     struct xw_trace *tr = c->trace;
-    tr->out_fds += nfds;
+    tr->out_fds = fds, tr->out_nfds = nfds, tr->out_fdpos = 0;
     feed_iov(tr, c, 1, iov, n, w);
+    tr->out_fds = NULL, tr->out_nfds = 0;
     if (tr->olen)
         flush_lines(tr);
 }
@@ -636,6 +640,12 @@ static int trace_on(xw_connection_t *c, int fd, int json, int numbers)
         tr->seq_out = c->out.flushed;
         tr->seq_in = c->in.last_seq;
         tr->in.buf = bufs + CAPTURE;
+        tr->fd = fd;
+        /* a packet half read goes to the tracer first, so what is read next continues it */
+        if (c->in.pdata)
+            feed(tr, c, 0, c->in.pdata, c->in.pfill);
+        else if (c->in.len)
+            feed(tr, c, 0, c->in.buf, c->in.len);
     }
     tr->fd = fd;
     tr->json = json;

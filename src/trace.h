@@ -133,8 +133,8 @@ size_t xw__tr_len(const struct xw_trl *l);
 
 /* ---- the hooks (trace.c); c->trace is not NULL ---- */
 
-/* Lock held: the first w bytes of iov went to the server, with nfds fds. */
-void xw__trace_out(xw_connection_t *c, const struct iovec *iov, size_t n, size_t w, unsigned nfds);
+/* Lock held: the first w bytes of iov went to the server, with the nfds fds at fds. */
+void xw__trace_out(xw_connection_t *c, const struct iovec *iov, size_t n, size_t w, const int *fds, unsigned nfds);
 /* Lock held: r bytes came from the server into iov, with nfds fds. */
 void xw__trace_in(xw_connection_t *c, const struct iovec *iov, size_t n, size_t r, const int *fds, unsigned nfds);
 /* At connect, once the setup is read: XWIRE_TRACE switches tracing on. */

@@ -7,6 +7,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <fcntl.h>
+
+#include <xw/dri3.h>
 #include <xw/xproto.h>
 
 #include "fake_conn.h"
@@ -89,6 +92,49 @@ START_TEST(lines_for_request_reply_error_event)
 }
 END_TEST
 
+/* fds in both directions: DRI3 PixmapFromBuffer's, and the one Open's reply brings. */
+static const struct fake_ext dri3_ext[] = {{"DRI3", 149, 0, 0}, {NULL, 0, 0, 0}};
+
+/* DRI3 Open (minor 1): a reply with one fd (/dev/null). */
+static int answer_open(struct fake_server *f, const uint8_t *req, size_t len)
+{
+    (void)len;
+    if (req[0] != 149 || req[1] != 1)
+        return 0;
+    uint8_t out[32];
+    int dn = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    fake_send_fds(f, out, fake_reply(out, (uint16_t)f->seq, 1, NULL, 0), &dn, 1);
+    close(dn);
+    return 1;
+}
+
+START_TEST(fds_passed_either_way)
+{
+    c = fake_connect(&F, NULL, 0);
+    F.exts = dri3_ext;
+    F.on_request = answer_open;
+    ck_assert_int_eq(fake_serve_start(&F), 0);
+    int fd = memfd_create("trace", MFD_CLOEXEC);
+    ck_assert_int_eq(xw_trace_set(c, fd, 0), 0);
+    xw_generic_error_t *e = NULL;
+    xw_dri3_open_reply_t *r = xw_dri3_open_reply(c, xw_dri3_open(c, FAKE_ROOT, 0), &e);
+    ck_assert_msg(r != NULL, "error %d, connection %d: %s\n%s", e ? e->error_code : -1, xw_connection_has_error(c),
+                  xw_connection_error_string(c), contents(fd));
+    close(*xw_dri3_open_reply_fds(c, r));
+    free(r);
+    int mine = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    char want[80];
+    snprintf(want, sizeof(want), " stride=4 depth=24 bpp=32 pixmap_fd=fd:%d\n", mine);
+    xw_dri3_pixmap_from_buffer(c, 0x200001, FAKE_ROOT, 4096, 32, 32, 4, 24, 32, mine);
+    free(xw_get_input_focus_reply(c, xw_get_input_focus(c), NULL));
+    ck_assert_int_eq(xw_trace_set(c, -1, 0), 0);
+    const char *t = contents(fd);
+    ck_assert_msg(strstr(t, " < reply DRI3:Open nfd=1 device_fd=fd:"), "%s", t);
+    ck_assert_msg(strstr(t, want), "%s", t);
+    close(fd);
+}
+END_TEST
+
 /* A request stream: InternAtom, NoOperation, ChangeProperty in the usual framing,
  * the same ChangeProperty in BIG-REQUESTS framing, NoOperation. */
 static size_t request_stream(uint8_t *b)
@@ -125,7 +171,7 @@ static char *traced_out(const uint8_t *b, size_t n, const size_t *cuts)
         /* each piece as two slices, so cuts inside one write count too */
         size_t mid = at + (to - at) / 2;
         struct iovec iov[2] = {{(void *)(b + at), mid - at}, {(void *)(b + mid), to - mid}};
-        xw__trace_out(c, iov, 2, to - at, 0);
+        xw__trace_out(c, iov, 2, to - at, NULL, 0);
         at = to;
     }
     xw__unlock(c);
@@ -326,6 +372,7 @@ int main(int argc, char **argv)
     Suite *s = xwtest_suite("trace");
     fake_conn_tcase(s, "trace",
                     (const TTest *const[]){lines_for_request_reply_error_event, same_lines_wherever_the_bytes_are_cut,
-                                           received_bytes_cut_anywhere, every_decoder_of_every_description, NULL});
+                                           received_bytes_cut_anywhere, every_decoder_of_every_description,
+                                           fds_passed_either_way, NULL});
     return xwtest_run(s);
 }

@@ -33,7 +33,7 @@ static void present_all(void)
         q[4] = (uint8_t)n;
         memcpy(q + 8, harness_ext_names[i], n);
         struct iovec v = { q, len };
-        xw__trace_out(conn, &v, 1, len, 0);
+        xw__trace_out(conn, &v, 1, len, NULL, 0);
         uint16_t seq = (uint16_t)(i + 1); /* a fresh trace counts from the connection's 0 */
         memcpy(r + 2, &seq, 2);
         r[8] = 1, r[9] = (uint8_t)(128 + i), r[10] = (uint8_t)(64 + 2 * i), r[11] = (uint8_t)(150 + 3 * i);
@@ -51,8 +51,8 @@ static void feed(int in, const uint8_t *p, size_t n, size_t cut)
         xw__trace_in(conn, &a, 1, cut, NULL, 0);
         xw__trace_in(conn, &b, 1, n - cut, NULL, 0);
     } else {
-        xw__trace_out(conn, &a, 1, cut, 0);
-        xw__trace_out(conn, &b, 1, n - cut, 0);
+        xw__trace_out(conn, &a, 1, cut, NULL, 0);
+        xw__trace_out(conn, &b, 1, n - cut, NULL, 0);
     }
 }
 
