@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include <fcntl.h>
+#include <pthread.h>
+#include <sys/stat.h>
 
 #include <xw/dri3.h>
 #include <xw/xproto.h>
@@ -132,6 +134,71 @@ START_TEST(fds_passed_either_way)
     ck_assert_msg(strstr(t, " < reply DRI3:Open nfd=1 device_fd=fd:"), "%s", t);
     ck_assert_msg(strstr(t, want), "%s", t);
     close(fd);
+}
+END_TEST
+
+#define FLOOD 20000
+
+static int ends_with(const char *s, const char *tail)
+{
+    size_t n = strlen(s), k = strlen(tail);
+    return n >= k && !strcmp(s + n - k, tail);
+}
+
+static void *flood(void *arg)
+{
+    xw_connection_t *cc = arg;
+    for (int i = 0; i < FLOOD; i++)
+        xw_no_operation(cc);
+    free(xw_get_input_focus_reply(cc, xw_get_input_focus(cc), NULL));
+    return NULL;
+}
+
+/* Two connections on two threads tracing into one file, one in each form: every
+ * line whole, none lost. */
+START_TEST(lines_never_interleave)
+{
+    struct fake_server f2 = {.fd = -1};
+    c = fake_connect(&F, NULL, 0);
+    xw_connection_t *c2 = fake_connect(&f2, NULL, 0);
+    ck_assert_int_eq(fake_serve_start(&F), 0);
+    ck_assert_int_eq(fake_serve_start(&f2), 0);
+    int fd = memfd_create("trace", MFD_CLOEXEC);
+    ck_assert_int_eq(xw_trace_set(c, fd, 0), 0);
+    ck_assert_int_eq(xw_trace_set(c2, fd, XW_TRACE_JSON), 0);
+    pthread_t a, b;
+    pthread_create(&a, NULL, flood, c);
+    pthread_create(&b, NULL, flood, c2);
+    pthread_join(a, NULL);
+    pthread_join(b, NULL);
+    ck_assert_int_eq(xw_trace_set(c, -1, 0), 0);
+    ck_assert_int_eq(xw_trace_set(c2, -1, 0), 0);
+    xw_disconnect(c2);
+    fake_stop(&f2);
+    struct stat st;
+    ck_assert_int_eq(fstat(fd, &st), 0);
+    char *all = malloc((size_t)st.st_size + 1);
+    ck_assert_int_eq(pread(fd, all, (size_t)st.st_size, 0), st.st_size);
+    all[st.st_size] = 0;
+    close(fd);
+    int text = 0, json = 0, other = 0;
+    for (char *p = all, *nl; *p; p = nl + 1) {
+        nl = strchr(p, '\n');
+        ck_assert_ptr_nonnull(nl);
+        *nl = 0;
+        if (p[0] == '{' && ends_with(p, "\"dir\":\">\",\"kind\":\"request\",\"name\":\"NoOperation\",\"fields\":{}}"))
+            json++;
+        else if (p[0] != '{' && ends_with(p, " > request NoOperation"))
+            text++;
+        else if (strstr(p, "GetInputFocus"))
+            other++;
+        else
+            ck_abort_msg("a line cut or mixed: %s", p);
+    }
+    free(all);
+    ck_assert_int_eq(text, FLOOD);
+    ck_assert_int_eq(json, FLOOD);
+    ck_assert_int_eq(other, 4);
 }
 END_TEST
 
@@ -373,6 +440,6 @@ int main(int argc, char **argv)
     fake_conn_tcase(s, "trace",
                     (const TTest *const[]){lines_for_request_reply_error_event, same_lines_wherever_the_bytes_are_cut,
                                            received_bytes_cut_anywhere, every_decoder_of_every_description,
-                                           fds_passed_either_way, NULL});
+                                           fds_passed_either_way, lines_never_interleave, NULL});
     return xwtest_run(s);
 }
