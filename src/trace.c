@@ -328,6 +328,7 @@ static void request(struct xw_trace *tr, const uint8_t *b, size_t avail, size_t 
     struct xw_trl *l = line_start(tr, seq, ">", "request");
     line_name(l, ext, name, b[0], b[1]);
     l->len = len;
+    l->kept = avail;
     l->fds = tr->out_fds, l->nfds = tr->out_nfds, l->fdpos = tr->out_fdpos;
     xw__trl_fields(l);
     if (fn)
@@ -382,6 +383,7 @@ static void reply(struct xw_trace *tr, uint64_t seq, const uint8_t *b, size_t av
     struct xw_trl *l = line_start(tr, seq, "<", "reply");
     line_name(l, ext, name ? name : "Unknown", major, minor);
     l->len = len;
+    l->kept = avail;
     l->fds = tr->in_fds, l->nfds = tr->in_nfds;
     xw__trl_fields(l);
     if (fn)
@@ -429,7 +431,7 @@ static void error(struct xw_trace *tr, xw_connection_t *c, uint64_t seq, const u
         xw__trl_puts(l, l->json ? ",\"callsite\":" : " callsite=");
         xw__trl_str(l, where, strlen(where));
     }
-    l->len = 32;
+    l->len = l->kept = 32;
     xw__trl_fields(l);
     if (fn)
         fn(l, (const char *)b, 32);
@@ -467,6 +469,7 @@ static void event(struct xw_trace *tr, uint64_t seq, const uint8_t *b, size_t av
     struct xw_trl *l = line_start(tr, seq, "<", (b[0] & 0x80) ? "event(sent)" : "event");
     line_name(l, ext, name, code, num);
     l->len = len;
+    l->kept = avail;
     xw__trl_fields(l);
     if (fn)
         fn(l, (const char *)b, avail);

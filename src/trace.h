@@ -65,6 +65,7 @@ struct xw_trl {
     int shorted;      /* the packet ended before its fields */
     unsigned maxlist; /* elements shown of a list, characters of a string */
     size_t len;       /* the packet's length on the wire */
+    size_t kept;      /* of it, the bytes kept for decoding (less for one bigger than the capture) */
     const int *fds;   /* fds that came with the packet (received side), else NULL */
     unsigned nfds, fdpos;
     const struct xw_tr_atoms *atoms; /* for atom names; may be NULL */

@@ -54,7 +54,13 @@ void xw__trl_end(struct xw_trl *l)
         l->depth--;
     }
     if (l->shorted) {
-        const char *s = l->json ? ",\"short\":true" : " (short)";
+        char kept[64];
+        /* ran past what was kept of a packet bigger than the capture, or past the packet */
+        if (l->kept < l->len)
+            snprintf(kept, sizeof(kept), l->json ? ",\"kept\":%zu" : " (%zu of %zu bytes kept)", l->kept, l->len);
+        else
+            snprintf(kept, sizeof(kept), "%s", l->json ? ",\"short\":true" : " (short)");
+        const char *s = kept;
         if (l->json)
             *l->p++ = '}';
         memcpy(l->p, s, strlen(s));

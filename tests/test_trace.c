@@ -321,6 +321,7 @@ static int nshort;
 static long decode(xw_tr_fn fn, const uint8_t *b, size_t n, size_t len)
 {
     memset(&l, 0, offsetof(struct xw_trl, buf));
+    l.kept = n;
     l.p = l.buf;
     l.end = l.buf + XW_TRL_SIZE;
     l.maxlist = 16;
