@@ -10,5 +10,7 @@
 void emit_module(struct module *m, struct out *head, struct out *src, struct out *priv);
 /* One roff page per request of m, and alias pages, into dir. */
 void emit_man(struct module *m, const char *dir);
+/* The protocol tracer's decoders of m's requests, replies, events and errors (emit_trace.c). */
+void emit_trace(struct module *m, struct out *out);
 
 #endif

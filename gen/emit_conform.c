@@ -121,6 +121,24 @@ static void call(struct out *o, struct type *t, const char *fn, const char *conn
     out_printf(o, ");\n");
 }
 
+/* The tracer decodes each plain scalar argument back from xwire's bytes (lengths the
+ * library adds and values passed as structs aside). */
+static void traced_checks(struct out *o, struct type *t)
+{
+    for (int i = 0; i < t->nfields; i++) {
+        struct field *f = t->fields[i];
+        struct type *b = f->type;
+        while (b && b->kind == TK_TYPEDEF && b->target)
+            b = b->target;
+        if (!f->visible || f->synth || f->kind != FK_FIELD || !b || !type_is_simple(b) ||
+            (b->kind == TK_PRIM && (!strcmp(b->ctype, "float") || !strcmp(b->ctype, "double") || !strcmp(b->ctype, "char"))))
+            continue;
+        int sign = b->kind == TK_PRIM && !strncmp(b->ctype, "int", 3);
+        out_printf(o, "        cf_traced(cf, \"%s\", %sa_%s, %d);\n", f->name,
+                   sign ? "(uint64_t)(int64_t)" : "(uint64_t)", f->cname, sign);
+    }
+}
+
 static void emit_case(struct emitter *e, struct out *o, struct out *tab, struct type *t, int aux)
 {
     char *fn = tfunc(e, t, aux ? "aux" : NULL);
@@ -159,7 +177,9 @@ static void emit_case(struct emitter *e, struct out *o, struct out *tab, struct 
                        wire_fixed_size(t), rt);
             free(rt);
         }
-        out_printf(o, "        cf_end(cf);\n    }\n");
+        out_printf(o, "        cf_end(cf);\n");
+        traced_checks(o, t);
+        out_printf(o, "    }\n");
     }
     out_printf(o, "}\n");
     out_printf(tab, "    { \"%s\", \"%s%s\", %s_cf },\n", e->m->is_ext ? e->m->ext_name : "core", t->name, aux ? " (aux)" : "",

@@ -56,14 +56,16 @@ int main(int argc, char **argv)
             if (man) {
                 emit_man(m, man);
             } else {
-                struct out h = { 0 }, c = { 0 }, p = { 0 };
+                struct out h = { 0 }, c = { 0 }, p = { 0 }, t = { 0 };
                 char *hn = xasprintf("%s.h", m->header), *cn = xasprintf("%s.c", m->header);
-                char *pn = xasprintf("%s_priv.h", m->header);
+                char *pn = xasprintf("%s_priv.h", m->header), *tn = xasprintf("%s_trace.c", m->header);
                 emit_module(m, &h, &c, &p);
+                emit_trace(m, &t);
                 write_out(outdir, hn, &h);
                 write_out(outdir, cn, &c);
                 write_out(outdir, pn, &p);
-                free(hn), free(cn), free(pn);
+                write_out(outdir, tn, &t);
+                free(hn), free(cn), free(pn), free(tn);
             }
             add_counts(&sum, &m->counts);
             nfiles++;

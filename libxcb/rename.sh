@@ -4,6 +4,7 @@
 # usage: rename.sh NM OBJCOPY AR ARCHIVE KEEP_LIST OUT.a core|EXT...
 #   core: the runtime's own objects plus the xproto, bigreq and xc_misc bindings;
 #   EXT:  the bindings of that description (randr, xkb, ...).
+# The trace decoders of every description (xproto/xw/*_trace.c) go into the core.
 # Every symbol xw_NAME (defined or referenced) becomes xcb_NAME, so the code is the
 # same machine code under libxcb's name and costs nothing per call; names listed in
 # KEEP_LIST (xwire-only API, and functions whose libxcb form compat.c provides) stay
@@ -31,6 +32,7 @@ pick() { # the archive members of one library, one per line
         if [ "$want" = core ]; then
             printf '%s\n' "$members" | grep -v 'meson-generated_' || true
             pick xproto bigreq xc_misc
+            printf '%s\n' "$members" | grep -E "_xproto_xw_[a-z0-9_]+_trace\.c\.o\$"
         else
             printf '%s\n' "$members" | grep "_xproto_xw_$want\.c\.o\$"
         fi

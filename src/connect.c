@@ -1,6 +1,7 @@
 /* connect.c — connecting and disconnecting, simple getters. */
 #include "xwint.h"
 #include "callsite.h"
+#include "trace.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +39,7 @@ xw_connection_t *xw__conn_new(int fd)
     c->out.ptr = c->out.buf;
     c->out.end = c->out.buf + XW_OUT_SIZE;
     c->out.max_words = 65535;
+    c->born_ns = xw__now();
     return c;
 }
 
@@ -70,6 +72,7 @@ XW_EXPORT xw_connection_t *xw_connect_to_fd(int fd, xw_auth_info_t *auth_info)
     }
     c->out.max_words = maxlen;
     xw__out_refresh(c);
+    xw__trace_connect(c);
     if (xw__callsite_wanted()) /* the only cost while off: this test, once per connection */
         xw__callsite_enable(c);
     return c;
@@ -122,6 +125,7 @@ XW_EXPORT void xw_disconnect(xw_connection_t *c)
         return;
     c->tp->close(c);
     xw__close_fds(c->out.fds, c->out.nfds);
+    xw__trace_fini(c);
     xw__in_fini(c);
     xw__ext_fini(c);
     xw__store_fini(&c->store);

@@ -87,6 +87,8 @@ void xw__error_shown(xw_connection_t *c, const uint8_t *w, uint64_t seq)
 {
     xw_generic_error_t e;
     char text[256], site[512], line[800];
+    if (!xw__callsite_wanted()) /* on for a trace only: the trace carries it */
+        return;
     memcpy(&e, w, 32);
     e.full_sequence = (uint32_t)seq;
     error_text(c, &e, text, sizeof(text));

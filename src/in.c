@@ -1,6 +1,7 @@
 /* in.c — the read path: read in big chunks, frame packets, widen sequences, route to queues. */
 #include "xwint.h"
 #include "callsite.h"
+#include "trace.h"
 
 #include <poll.h>
 #include <stdio.h>
@@ -784,6 +785,11 @@ static inline __attribute__((always_inline)) int read_got_body(xw_connection_t *
     if (r == 0)
         return xw__conn_fail(c, XW_CONN_ERROR, "server closed the connection%s",
                              in->len || in->pdata ? " in the middle of a packet" : "");
+    if (XW_UNLIKELY(c->trace)) { /* before parsing moves them: the bytes as they came */
+        const struct xw_fd_batch *b = in->nfdb ? &in->fdb[in->nfdb - 1] : NULL;
+        int own = b && b->start == in->rpos;
+        xw__trace_in(c, m->msg_iov, m->msg_iovlen, r, own ? b->fds : NULL, own ? b->n : 0);
+    }
     c->total_read += (uint64_t)r;
     in->rpos += (uint64_t)r;
     size_t got = r;

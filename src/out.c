@@ -1,6 +1,7 @@
 /* out.c — the write path: one connection-owned buffer; small slices copied, big ones written in place. */
 #include "xwint.h"
 #include "callsite.h"
+#include "trace.h"
 
 #include <stddef.h>
 #include <limits.h>
@@ -34,6 +35,8 @@ static ssize_t send_some(xw_connection_t *c, struct iovec *iov, size_t n)
     ssize_t w = sendmsg(c->fd, &m, MSG_NOSIGNAL | MSG_DONTWAIT);
     if (w < 0)
         return -errno;
+    if (XW_UNLIKELY(c->trace)) /* the bytes as they left, once per system call */
+        xw__trace_out(c, iov, m.msg_iovlen, (size_t)w, o->fds, o->nfds);
     if (o->nfds) { /* sent: the kernel holds them now */
         xw__close_fds(o->fds, o->nfds);
         o->nfds = 0;
@@ -194,6 +197,8 @@ int xw__out_write_through(xw_connection_t *c, struct iovec *iov, size_t n, uint6
         struct msghdr m = {.msg_iov = iov, .msg_iovlen = n};
         ssize_t w = sendmsg(c->fd, &m, MSG_NOSIGNAL | MSG_DONTWAIT);
         if (w > 0) {
+            if (XW_UNLIKELY(c->trace))
+                xw__trace_out(c, iov, n, (size_t)w, NULL, 0);
             c->total_written += (uint64_t)w;
             advance(&iov, &n, (size_t)w);
         }

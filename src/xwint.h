@@ -529,6 +529,10 @@ struct xw_connection_t {
     /* Call sites (callsite.h): NULL while off. Set once, under the lock, never
      * cleared before disconnect; while set the fast limits stay 0. */
     struct xw_callsite *cs;
+    /* The protocol tracer's state (trace.c, owned), NULL while tracing is off: the
+     * write and read paths test it once per system call, never per request. */
+    struct xw_trace *trace;
+    int64_t born_ns; /* when the connection was made (xw__now), for the trace's times */
 };
 
 /* ---- the store's event class inline (see XW_EVENT_CLASS) ---- */

@@ -284,6 +284,59 @@ START_TEST(xcb_owns_the_event_queue)
 }
 END_TEST
 
+/* The sequence number on the line that holds needle, or 0. */
+static unsigned long traced_seq(const char *text, const char *needle)
+{
+    const char *at = strstr(text, needle);
+    if (!at)
+        return 0;
+    const char *hash = at;
+    while (hash > text && *hash != '#')
+        hash--;
+    return strtoul(hash + 1, NULL, 10);
+}
+
+/* Xlib's bytes go through the socket hand-off (xw_writev); the tracer sees them on the
+ * wire: its requests, their replies under the same sequence, its error. */
+START_TEST(xlib_traced_through_the_hand_off)
+{
+    on_xwire = 1;
+    Display *d = XOpenDisplay(xvfb_server.name);
+    ck_assert_ptr_nonnull(d);
+    XSetErrorHandler(on_error);
+    FILE *f = tmpfile();
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(xw_trace_set(XW(XGetXCBConnection(d)), fileno(f), 0), 0);
+    Atom a = XInternAtom(d, prop_name, False);
+    Window w = XCreateSimpleWindow(d, DefaultRootWindow(d), 0, 0, 10, 10, 0, 0, 0);
+    unsigned char data[3000] = {0};
+    XChangeProperty(d, w, a, XA_STRING, 8, PropModeReplace, data, sizeof(data));
+    XMapWindow(d, 0x3fffffe);
+    XSync(d, False);
+    ck_assert_int_eq(xw_trace_set(XW(XGetXCBConnection(d)), -1, 0), 0);
+    XDestroyWindow(d, w);
+    XCloseDisplay(d);
+    on_xwire = 0;
+    static char text[1 << 16];
+    size_t n = fread(text, 1, sizeof(text) - 1, (rewind(f), f));
+    text[n] = 0;
+    fclose(f);
+    unsigned long rq = traced_seq(text, "> request InternAtom only_if_exists=false name_len=16 name=\"XW_LEND_PROPERTY\"");
+    ck_assert_msg(rq, "%s", text);
+    char reply[96];
+    snprintf(reply, sizeof(reply), "< reply InternAtom atom=XW_LEND_PROPERTY(%lu)", (unsigned long)a);
+    ck_assert_msg(traced_seq(text, reply) == rq, "%s", text);
+    ck_assert_msg(traced_seq(text, "> request CreateWindow depth=0 wid=") == rq + 1, "%s", text);
+    ck_assert_msg(strstr(text, "> request ChangeProperty mode=Replace window="), "%s", text);
+    ck_assert_msg(strstr(text, "property=XW_LEND_PROPERTY("), "%s", text);
+    ck_assert_msg(strstr(text, "format=8 data_len=3000 data=[3000]{0 0 0"), "%s", text);
+    unsigned long map = traced_seq(text, "> request MapWindow window=0x3fffffe");
+    ck_assert_msg(map && traced_seq(text, "< error Window bad_value=0x3fffffe request=MapWindow(8.0)") == map, "%s",
+                  text);
+    ck_assert_msg(traced_seq(text, "> request GetInputFocus") == map + 1, "%s", text);
+}
+END_TEST
+
 int main(void)
 {
     if (xvfb_missing("xlib_lend"))
@@ -292,5 +345,6 @@ int main(void)
     TCase *tc = xvfb_tcase(s, &(struct xvfb_suite){.name = "xlib_lend", .timeout = 240, .conn = &fixture_conn});
     tcase_add_test(tc, xlib_owns_the_event_queue);
     tcase_add_test(tc, xcb_owns_the_event_queue);
+    tcase_add_test(tc, xlib_traced_through_the_hand_off);
     return xwtest_run(s);
 }

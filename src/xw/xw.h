@@ -245,6 +245,22 @@ XW_EXPORT void xw_prefetch_extension_data(xw_connection_t *c, xw_extension_t *ex
  * threads can see c. Returns 0, or -EINVAL for the static out-of-memory connection. */
 XW_EXPORT int xw_connection_set_single_threaded(xw_connection_t *c, int on);
 
+/** xw_trace_set flags: JSON lines (one object per packet) instead of text lines;
+ * values as plain numbers (no enum, mask, atom or boolean names, ids in decimal),
+ * for tools that compare values. */
+#define XW_TRACE_JSON 1u
+#define XW_TRACE_NUMBERS 2u
+
+/** Traces c's protocol to fd: one line per request written and per reply, error and
+ * event read, decoded field by field from the bytes on the wire (see docs/tracing.md).
+ * fd < 0 turns tracing off. The caller keeps fd open while tracing and closes it;
+ * lines are written with one write() each batch, under a process-wide lock, so
+ * lines from connections or threads sharing fd never interleave. The filters and
+ * list length come from XWIRE_TRACE_FILTER and XWIRE_TRACE_MAXLIST. Tracing starts
+ * with the next request written and never changes the bytes sent. Returns 0, or
+ * -ENOMEM / -EINVAL. Thread-safe. */
+XW_EXPORT int xw_trace_set(xw_connection_t *c, int fd, unsigned flags);
+
 /** xw_wait_for_event with a timeout in milliseconds (-1: forever, 0: read what is
  * available without blocking). Returns a malloc'd event (caller frees) or NULL on
  * timeout or connection error (check xw_connection_has_error). */

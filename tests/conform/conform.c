@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -314,8 +315,63 @@ void cf_begin(struct cf *cf)
     take(&sw, &b, &n, &f), free(b);
 }
 
+/* ---- the tracer's reading of xwire's bytes: its decoded fields equal the arguments ---- */
+
+static int trace_fd = -1;
+static off_t trace_mark;
+static char traced[1 << 16]; /* the JSON line of the request being checked */
+static int traced_ok;
+static int fields_checked, fields_differ, untraced;
+
+/* After cf_end's sync: of the lines written since cf_mid, the request before the sync. */
+static void trace_take(void)
+{
+    static char buf[1 << 20];
+    ssize_t n = pread(trace_fd, buf, sizeof(buf) - 1, trace_mark);
+    traced_ok = 0;
+    buf[n > 0 ? n : 0] = 0;
+    char *last = NULL, *prev = NULL;
+    for (char *p = buf; *p;) {
+        char *nl = strchr(p, '\n');
+        if (nl)
+            *nl = 0;
+        if (strstr(p, "\"kind\":\"request\""))
+            prev = last, last = p;
+        if (!nl)
+            break;
+        p = nl + 1;
+    }
+    if (!prev) {
+        untraced++;
+        return;
+    }
+    size_t len = strlen(prev) < sizeof(traced) - 1 ? strlen(prev) : sizeof(traced) - 1;
+    memcpy(traced, prev, len);
+    traced[len] = 0;
+    traced_ok = 1;
+}
+
+void cf_traced(struct cf *cf, const char *field, uint64_t value, int sign)
+{
+    (void)cf;
+    if (!traced_ok)
+        return;
+    char key[128];
+    int k = sign ? snprintf(key, sizeof(key), "\"%s\":%lld", field, (long long)value)
+                 : snprintf(key, sizeof(key), "\"%s\":%llu", field, (unsigned long long)value);
+    for (const char *p = strstr(traced, key); p; p = strstr(p + 1, key))
+        if (p[k] == ',' || p[k] == '}') {
+            fields_checked++;
+            return;
+        }
+    if (fields_differ++ < 20)
+        fprintf(stderr, "TRACED: %s %s (variant %d): %s not in %.600s\n", current->ext, current->name, current_v, key,
+                traced);
+}
+
 void cf_mid(struct cf *cf)
 {
+    trace_mark = lseek(trace_fd, 0, SEEK_END);
     if (cf->skip_xcb) {
         counted_from = alloc_count_begin();
         return;
@@ -438,6 +494,7 @@ void cf_end(struct cf *cf)
     free(xcb_bytes);
     xcb_bytes = NULL;
     uninit_from = uninit_to = -1;
+    trace_take();
 }
 
 
@@ -450,6 +507,12 @@ int main(void)
     cf.wc = xw_connect_to_fd(wfd, NULL);
     if (xcb_connection_has_error(cf.xc) || xw_connection_has_error(cf.wc)) {
         fprintf(stderr, "conform: setup failed\n");
+        return 2;
+    }
+    /* xwire's requests traced as JSON numbers, for cf_traced */
+    trace_fd = memfd_create("conform-trace", MFD_CLOEXEC);
+    if (trace_fd < 0 || xw_trace_set(cf.wc, trace_fd, XW_TRACE_JSON | XW_TRACE_NUMBERS) < 0) {
+        fprintf(stderr, "conform: cannot trace\n");
         return 2;
     }
     /* from here on every fd a request was given (dup'd /dev/null) must be closed
@@ -486,8 +549,12 @@ int main(void)
     if (allocs)
         differ++;
     differ += fdcheck_main_end(&fc, "conform");
+    printf("tracer: %d argument fields decoded equal to the arguments, %d differ, %d calls not traced\n",
+           fields_checked, fields_differ, untraced);
+    differ += fields_differ;
     printf("%d passed, %d failed\n", identical + known_differ + length_only, differ);
     xcb_disconnect(cf.xc);
     xw_disconnect(cf.wc);
+    close(trace_fd);
     return differ != 0;
 }

@@ -41,5 +41,8 @@ void cf_end(struct cf *cf);
 /* Bytes [from, to) of the request are C struct padding libxcb sends uninitialised
  * (xwire sends zeros there): not compared. */
 void cf_uninit(struct cf *cf, int from, int to);
+/* After cf_end: xwire's request as its tracer decoded it has field (by XML name)
+ * equal to value, signed or not (a failure when not). */
+void cf_traced(struct cf *cf, const char *field, uint64_t value, int sign);
 
 #endif

@@ -1,4 +1,5 @@
-/* fuzz_seeds.c — writes the seed corpora of the three harnesses (run at build time):
+/* fuzz_seeds.c — writes the seed corpora of the harnesses (run at build time), trace/
+ * a request stream and a received stream for the tracer;
  * setup/ valid and refused setup answers, reader/ a well-formed server stream for
  * the reader harness's requests, decode/ for every table target the shortest
  * zero-filled packet its walker accepts. Usage: fuzz_seeds OUTDIR STAMP: creates
@@ -15,8 +16,8 @@
 #include "fuzz_decode.h"
 
 static char outdir[PATH_MAX];
-static FILE *lists[3];
-static const char *const list_names[3] = {"setup", "reader", "decode"};
+static FILE *lists[4];
+static const char *const list_names[4] = {"setup", "reader", "decode", "trace"};
 
 static void put(const char *sub, const char *name, const void *p, size_t n)
 {
@@ -30,7 +31,7 @@ static void put(const char *sub, const char *name, const void *p, size_t n)
         perror(path);
         exit(1);
     }
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 4; i++)
         if (!strcmp(sub, list_names[i]))
             fprintf(lists[i], "%s%s", ftell(lists[i]) ? "," : "", path);
 }
@@ -117,6 +118,30 @@ static void decode_seeds(void)
     }
 }
 
+/* Requests (core, BIG-REQUESTS framing, RENDER's as fuzz_trace numbers it) and packets
+ * (a reply, an error, an event, an XInput generic event). */
+static void trace_seeds(void)
+{
+    static const uint8_t out[] = {
+        2, 7, /* written, cut after 7 bytes */
+        16, 0, 4, 0, 8, 0, 0, 0, 'W', 'M', '_', 'S', 'T', 'A', 'T', 'E',
+        127, 0, 1, 0,
+        1, 24, 9, 0, 1, 0, 0x20, 0, 0, 1, 0, 0, 0, 0, 0, 0, 10, 0, 10, 0, 0, 0, 1, 0, 0, 0, 0, 0, 2, 0, 0, 0, 7, 0, 0, 0,
+        18, 0, 0, 0, 9, 0, 0, 0, 0, 1, 0, 0, 39, 0, 0, 0, 31, 0, 0, 0, 8, 0, 0, 0, 5, 0, 0, 0, 'h', 'e', 'l', 'l', 'o', 0, 0, 0,
+        140, 0, 3, 0, 0, 0, 0, 0, 11, 0, 0, 0,
+    };
+    put("trace", "requests", out, sizeof(out));
+    static uint8_t in[2 + 32 * 4 + 8];
+    memset(in, 0, sizeof(in));
+    in[0] = 3, in[1] = 40; /* read, then written */
+    uint8_t *p = in + 2;
+    p[0] = 1, p[8] = 39, p += 32;
+    p[0] = 0, p[1] = 3, p[4] = 0x34, p[10] = 8, p += 32;
+    p[0] = 12, p[4] = 0x55, p += 32;
+    p[0] = 35, p[1] = 152, p[4] = 2, p[8] = 2;
+    put("trace", "packets", in, sizeof(in));
+}
+
 int main(int argc, char **argv)
 {
     char path[PATH_MAX + 32];
@@ -126,7 +151,7 @@ int main(int argc, char **argv)
     }
     if ((mkdir(argv[1], 0755) < 0 && errno != EEXIST) || !realpath(argv[1], outdir))
         return 1;
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 4; i++) {
         snprintf(path, sizeof(path), "%s/%s.list", outdir, list_names[i]);
         if (!(lists[i] = fopen(path, "w")))
             return 1;
@@ -134,7 +159,8 @@ int main(int argc, char **argv)
     setup_seeds();
     reader_seeds();
     decode_seeds();
-    for (int i = 0; i < 3; i++)
+    trace_seeds();
+    for (int i = 0; i < 4; i++)
         if (fclose(lists[i]) != 0)
             return 1;
     FILE *f = fopen(argv[2], "w");
