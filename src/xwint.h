@@ -289,7 +289,10 @@ struct xw_ext_entry {
     const xw_ext_desc_t *desc; /* NULL: xwire has no description of this extension */
     uint64_t seq;  /* QueryExtension in flight, 0 when none */
     enum xw_ext_state state;
-    uint8_t reply[sizeof(xw_query_extension_reply_t)]; /* kept as received: xw_get_extension_data returns it */
+    /* The whole 32-byte reply as received, which xw_get_extension_data returns: libxcb
+     * hands out its malloc'd reply, so callers may read past the 12-byte struct (xss-lock
+     * reads an int at first_event, which spans 2 bytes of the reply's padding). */
+    uint8_t reply[32];
     char name[];   /* owned copy of the name */
 };
 
