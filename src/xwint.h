@@ -144,7 +144,7 @@ struct xw_pkt {
     uint64_t seq;
     uint32_t len;  /* bytes of data, fds not included */
     uint16_t nfds; /* ints after len bytes */
-    uint8_t cls;   /* size class: capacity is 1 << cls bytes including this header */
+    uint8_t cls;   /* size class: capacity is xw__class_bytes(cls) bytes including this header */
     uint8_t kind;
     uint8_t *ext;  /* large classes: the data lives in its own malloc'd block (owned),
                       which the libxcb-compatible calls hand over without a copy */
@@ -167,14 +167,23 @@ struct xw_queue {
     struct xw_pkt *head, *tail;
 };
 
-/* The size class of an event or error record by store.c's rule (the smallest power
- * of two of at least 64 bytes holding the header and libxcb's 36 bytes): a slab
- * class, so its records only ever move between the free list and the queues. The
- * per-event path takes and gives them back inline, the rest through store.c. */
-#define XW_EVENT_CLASS 7
-_Static_assert((1u << (XW_EVENT_CLASS - 1)) < sizeof(struct xw_pkt) + 36 &&
-                   (1u << XW_EVENT_CLASS) >= sizeof(struct xw_pkt) + 36,
-               "XW_EVENT_CLASS must be store.c's class for a 36-byte packet");
+/* The size class of an event or error record: not a power of two but the header
+ * and libxcb's 36 bytes, rounded to the header's alignment (72 bytes), since a
+ * queue of a million unread events is a million of these (the power-of-two class,
+ * 128 bytes, cost more than libxcb's 36-byte block and list node). Its index is one
+ * no power-of-two class uses (those start at 64 bytes, index 6). A slab class, so
+ * its records only ever move between the free list and the queues. The per-event
+ * path takes and gives them back inline, the rest through store.c. */
+#define XW_EVENT_CLASS 1
+#define XW_EVENT_REC_BYTES ((sizeof(struct xw_pkt) + 36 + _Alignof(struct xw_pkt) - 1) & ~(_Alignof(struct xw_pkt) - 1))
+_Static_assert(XW_EVENT_REC_BYTES > 64 && XW_EVENT_REC_BYTES < 128,
+               "the event class lies between the 64- and 128-byte classes");
+
+/* A class's capacity in bytes, its header included. */
+static inline size_t xw__class_bytes(unsigned k)
+{
+    return k == XW_EVENT_CLASS ? XW_EVENT_REC_BYTES : (size_t)1 << k;
+}
 
 /* ---- how a request is sent ----
  * xwire's private request descriptor: libxcb's public 24 bytes, with what the
