@@ -24,6 +24,40 @@ static xw_generic_event_t *heap_copy(xw_connection_t *c, struct xw_pkt *p)
     return e;
 }
 
+/* Lock held. Batch b, the head of q, is empty: it leaves q, kept as the
+ * connection's spare (one record for events that trickle in) or given back to
+ * the store. */
+static void batch_done(xw_connection_t *c, struct xw_queue *q, struct xw_pkt *b)
+{
+    xw__queue_pop(q);
+    if (!c->in.spare)
+        c->in.spare = b;
+    else
+        xw__pkt_free(c, b);
+}
+
+/* Lock held. Batch b, the head of q, has given its next event. */
+static void batch_taken(xw_connection_t *c, struct xw_queue *q, struct xw_pkt *b)
+{
+    b->seq += 36;
+    if (b->seq >= b->len)
+        batch_done(c, q, b);
+}
+
+/* Lock held. The first event of q (not empty) to the heap: out of a batch, or
+ * its own record. */
+static xw_generic_event_t *pop_heap(xw_connection_t *c, struct xw_queue *q)
+{
+    struct xw_pkt *b = q->head;
+    if (b->kind != XW_PKT_BATCH)
+        return heap_copy(c, xw__queue_pop(q));
+    xw_generic_event_t *e = malloc(36);
+    if (e)
+        memcpy(e, (uint8_t *)(b + 1) + b->seq, 36);
+    batch_taken(c, q, b);
+    return e;
+}
+
 /* Lock held. The next packet of q, waiting for one when q is empty: timeout_ms
  * as xw_wait_for_event_timeout's (-1 forever, 0 one non-blocking read); reading 0:
  * queued only. A queued packet is taken at once: nothing to flush, no clock read. */
@@ -41,8 +75,7 @@ static xw_generic_event_t *take(xw_connection_t *c, struct xw_queue *q, int time
 {
     int r;
     xw__lock(c);
-    struct xw_pkt *p = next(c, q, timeout_ms, reading, &r) ? xw__queue_pop(q) : NULL;
-    xw_generic_event_t *e = heap_copy(c, p);
+    xw_generic_event_t *e = next(c, q, timeout_ms, reading, &r) ? pop_heap(c, q) : NULL;
     xw__unlock(c);
     return e;
 }
@@ -56,7 +89,7 @@ XW_EXPORT xw_generic_event_t *xw_wait_for_event(xw_connection_t *c)
  * here. */
 static __attribute__((noinline)) xw_generic_event_t *pop_to_heap(xw_connection_t *c)
 {
-    xw_generic_event_t *e = heap_copy(c, xw__queue_pop(&c->in.events));
+    xw_generic_event_t *e = pop_heap(c, &c->in.events);
     xw__unlock(c);
     return e;
 }
@@ -115,7 +148,15 @@ static __attribute__((noinline)) int take_into_held(xw_connection_t *c, void *bu
     int r;
     struct xw_queue *q = &c->in.events;
     struct xw_pkt *p = next(c, q, timeout_ms, reading, &r);
-    if (p) {
+    if (p && p->kind == XW_PKT_BATCH) {
+        *len = 36;
+        if (XW_UNLIKELY(cap < 36)) {
+            r = -ENOSPC;
+        } else {
+            memcpy(buf, (uint8_t *)(p + 1) + p->seq, 36);
+            batch_taken(c, q, p);
+        }
+    } else if (p) {
         *len = p->len;
         if (XW_UNLIKELY(p->len > cap)) {
             r = -ENOSPC;
@@ -137,23 +178,30 @@ static int take_into(xw_connection_t *c, void *buf, size_t cap, size_t *len, int
     return take_into_held(c, buf, cap, len, timeout_ms, reading);
 }
 
-/* A stream's reader calls this once per event. A leaf when an event is queued (the
- * 36 bytes of a core event or error in a record of the event class): every other
- * way is a tail call, so it saves no registers. */
+/* The event just taken emptied batch b, the head of the event queue: batch_taken's
+ * last step, then the lock released. */
+static __attribute__((noinline)) int batch_emptied(xw_connection_t *c, struct xw_pkt *b)
+{
+    batch_done(c, &c->in.events, b);
+    xw__unlock(c);
+    return 1;
+}
+
+/* A stream's reader calls this once per event. A leaf when a core event is queued
+ * in a batch that it does not empty: every other way is a tail call, so it saves
+ * no registers. */
 XW_EXPORT int xw_wait_for_event_into(xw_connection_t *c, void *buf, size_t cap, size_t *len, int timeout_ms)
 {
     if (XW_UNLIKELY(!c->single && !xw__mutex_trylock(&c->mu)))
         return take_into(c, buf, cap, len, timeout_ms, 1);
-    struct xw_queue *q = &c->in.events;
-    struct xw_pkt *p = q->head;
-    if (XW_UNLIKELY(!p || p->len != 36 || p->ext || p->cls != XW_EVENT_CLASS || cap < 36))
+    struct xw_pkt *b = c->in.events.head;
+    if (XW_UNLIKELY(!b || b->kind != XW_PKT_BATCH || cap < 36))
         return take_into_held(c, buf, cap, len, timeout_ms, 1);
-    q->head = p->next;
-    if (!q->head)
-        q->tail = NULL;
-    memcpy(buf, p + 1, 36);
+    memcpy(buf, (uint8_t *)(b + 1) + b->seq, 36);
     *len = 36;
-    xw__event_rec_put(&c->store, p);
+    b->seq += 36;
+    if (XW_UNLIKELY(b->seq >= b->len))
+        return batch_emptied(c, b);
     if (!c->single && !xw__mutex_release(&c->mu))
         return (int)xw__mutex_wake_ret(&c->mu, 1);
     return 1;

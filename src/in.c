@@ -409,27 +409,47 @@ static int route_error(xw_connection_t *c, const uint8_t *w, struct xw_pkt *rec,
     return 0;
 }
 
-/* The core event at w (32 bytes) with its widened sequence into p, a record of the
- * event class, at the end of the event queue. */
-static inline void queue_core_event(xw_connection_t *c, struct xw_pkt *p, const uint8_t *w, uint64_t seq)
+/* The event queue's last record when it is a batch with room for one more core
+ * event, else NULL. */
+static inline struct xw_pkt *batch_room(const struct xw_in *in)
 {
-    uint8_t *d = XW_PKT_DATA(p);
-    memcpy(d, w, 32);
-    xw__wr32(d + 32, (uint32_t)seq);
-    p->len = 36;
-    p->seq = seq;
-    p->kind = XW_PKT_EVENT;
-    xw__queue_push(&c->in.events, p);
+    struct xw_pkt *t = in->events.tail;
+    return t && t->kind == XW_PKT_BATCH && t->len < XW_BATCH_BYTES ? t : NULL;
 }
 
-/* A core event (32 bytes, never a partial packet) into an event record of its
- * own class, straight from the store's free list (refilled when empty). */
+/* The core event at w (32 bytes) with its widened sequence at the end of batch b. */
+static inline void batch_put(struct xw_pkt *b, const uint8_t *w, uint64_t seq)
+{
+    uint8_t *d = (uint8_t *)(b + 1) + b->len;
+    memcpy(d, w, 32);
+    xw__wr32(d + 32, (uint32_t)seq);
+    b->len += 36;
+}
+
+/* A new, empty batch at the end of the event queue: the spare, else a record from
+ * the store. NULL when out of memory. */
+static struct xw_pkt *batch_new(xw_connection_t *c)
+{
+    struct xw_pkt *b = c->in.spare;
+    if (b)
+        c->in.spare = NULL;
+    else if (!(b = xw__pkt_alloc(c, XW_BATCH_BYTES)))
+        return NULL;
+    b->len = 0;
+    b->seq = 0;
+    b->kind = XW_PKT_BATCH;
+    xw__queue_push(&c->in.events, b);
+    return b;
+}
+
+/* A core event (32 bytes, never a partial packet) into the queue's last batch, or
+ * a new one. */
 static int route_core_event(xw_connection_t *c, const uint8_t *w, uint64_t seq)
 {
-    struct xw_pkt *p = xw__pkt_alloc_event(c);
-    if (XW_UNLIKELY(!p))
+    struct xw_pkt *b = batch_room(&c->in);
+    if (!b && XW_UNLIKELY(!(b = batch_new(c))))
         return xw__conn_fail(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for an event");
-    queue_core_event(c, p, w, seq);
+    batch_put(b, w, seq);
     return 0;
 }
 
@@ -645,7 +665,8 @@ static int start_partial(xw_connection_t *c, const uint8_t *w, size_t have, size
 
 /* The packet of an event stream routed inside the parse loop, without route()'s
  * call and its saved registers: a core event (not KeymapNotify, which carries no
- * sequence) whose sequence finishes no request, into a record the store has free.
+ * sequence) whose sequence finishes no request, into the queue's last batch when
+ * it has room.
  * What route() would do for it, and nothing else. 0: route() takes it (and finds
  * any fault in it). */
 static inline __attribute__((always_inline)) int route_stream_event(xw_connection_t *c, const uint8_t *w)
@@ -656,13 +677,12 @@ static inline __attribute__((always_inline)) int route_stream_event(xw_connectio
         return 0;
     uint64_t seq = in->last_seq + (uint16_t)(xw__rd16(w + 2) - (uint16_t)in->last_seq);
     struct xw_pend *e = first_undone(in);
-    struct xw_pkt *p = c->store.free[XW_EVENT_CLASS];
-    if (seq > c->out.seq || (e && e->seq < seq) || !p)
+    struct xw_pkt *b = batch_room(in);
+    if (seq > c->out.seq || (e && e->seq < seq) || !b)
         return 0;
     in->last_seq = seq;
     xw__pend_trim(&in->pend); /* as complete_before, which would finish nothing */
-    xw__event_rec_take(&c->store, p);
-    queue_core_event(c, p, w, seq);
+    batch_put(b, w, seq);
     return 1;
 }
 
@@ -1012,6 +1032,9 @@ void xw__in_fini(xw_connection_t *c)
     }
     xw__pend_fini(&in->pend);
     queue_free(c, &in->events);
+    if (in->spare)
+        xw__pkt_free(c, in->spare);
+    in->spare = NULL;
     while (in->special) {
         struct xw_special_event *se = in->special;
         in->special = se->next;

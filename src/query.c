@@ -48,7 +48,7 @@ static void query_finish(xw_connection_t *c, struct xw_ext_entry *e)
     struct xw_pkt *p;
     xw__reply_take(c, e->seq, -1, &p);
     if (p) {
-        int ok = p->kind == XW_PKT_REPLY && p->len >= sizeof(e->reply);
+        int ok = p->kind == XW_PKT_REPLY && p->len >= sizeof(e->reply); /* every reply has 32 */
         if (ok)
             memcpy(e->reply, XW_PKT_DATA(p), sizeof(e->reply));
         e->state = ok ? XW_EXT_PRESENT : XW_EXT_FAILED;

@@ -5,11 +5,12 @@
 
 /* Classes below 64 bytes waste more in headers than they save. */
 #define XW_MIN_CLASS 6
+_Static_assert(XW_EVENT_CLASS < XW_MIN_CLASS, "the event class's index is one no power of two uses");
 /* Above 1 MiB a class keeps at most this many free records; the rest go back to
  * malloc so one huge reply does not pin memory forever. */
 #define XW_BIG_CLASS 20
 #define XW_BIG_KEEP 2
-/* Records up to 4 KiB come in slabs of 64 KiB: a burst of queued replies (100k
+/* Records up to 4 KiB (and the event class) come in slabs of 64 KiB: a burst of queued replies (100k
  * pipelined InternAtoms) costs one malloc per slab, not one per packet. */
 #define XW_SLAB_CLASS 12
 #define XW_SLAB_BYTES (64 * 1024)
@@ -21,15 +22,19 @@
 
 struct xw_slab {
     struct xw_slab *next;
-    uint64_t pad; /* keeps the records 16-byte aligned */
+    uint64_t pad; /* keeps the power-of-two classes' records 16-byte aligned (the event
+                     class's 72-byte records are 8-byte aligned, all their header needs) */
 };
 
 /* The smallest class whose records hold total bytes: a count of leading zeros, not
- * a loop (a 1 MiB reply's record took 15 rounds, ~75 instructions). */
+ * a loop (a 1 MiB reply's record took 15 rounds, ~75 instructions). Events and
+ * errors have their own class between the first two powers of two. */
 static unsigned class_of(size_t total)
 {
     if (total <= ((size_t)1 << XW_MIN_CLASS))
         return XW_MIN_CLASS;
+    if (total <= XW_EVENT_REC_BYTES)
+        return XW_EVENT_CLASS;
     return (unsigned)(sizeof(unsigned long long) * 8) - (unsigned)__builtin_clzll((unsigned long long)total - 1);
 }
 
@@ -41,7 +46,7 @@ static int refill(struct xw_store *s, unsigned k)
         return -1;
     slab->next = s->slabs;
     s->slabs = slab;
-    size_t size = (size_t)1 << k;
+    size_t size = xw__class_bytes(k);
     for (uint8_t *r = (uint8_t *)(slab + 1); r + size <= (uint8_t *)slab + XW_SLAB_BYTES; r += size) {
         struct xw_pkt *p = (struct xw_pkt *)(void *)r;
         p->cls = (uint8_t)k;
@@ -61,7 +66,7 @@ struct xw_pkt *xw__pkt_alloc(xw_connection_t *c, size_t bytes)
     if (k >= XW_STORE_CLASSES)
         return NULL;
     struct xw_store *s = &c->store;
-    if (!s->free[k] && k <= XW_SLAB_CLASS && refill(s, k) < 0)
+    if (!s->free[k] && k <= XW_SLAB_CLASS && refill(s, k) < 0) /* the event class's index is below it too */
         return NULL;
     struct xw_pkt *p = s->free[k];
     if (p) {

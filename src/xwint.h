@@ -133,7 +133,9 @@ uint64_t xw__mutex_wake_ret(struct xw_mutex *m, uint64_t v);
 
 /* ---- received packets (store.c) ---- */
 
-enum { XW_PKT_REPLY, XW_PKT_ERROR, XW_PKT_EVENT };
+/* XW_PKT_BATCH: core events (36 bytes each, libxcb's layout) packed in one record
+ * of the event queue; see XW_BATCH_BYTES. */
+enum { XW_PKT_REPLY, XW_PKT_ERROR, XW_PKT_EVENT, XW_PKT_BATCH };
 
 /* A packet held by the connection until a caller claims it. data holds what a
  * caller receives: reply bytes then its fds; events and errors in libxcb's layout
@@ -144,7 +146,7 @@ struct xw_pkt {
     uint64_t seq;
     uint32_t len;  /* bytes of data, fds not included */
     uint16_t nfds; /* ints after len bytes */
-    uint8_t cls;   /* size class: capacity is 1 << cls bytes including this header */
+    uint8_t cls;   /* size class: capacity is xw__class_bytes(cls) bytes including this header */
     uint8_t kind;
     uint8_t *ext;  /* large classes: the data lives in its own malloc'd block (owned),
                       which the libxcb-compatible calls hand over without a copy */
@@ -152,6 +154,14 @@ struct xw_pkt {
 
 #define XW_PKT_DATA(p) ((p)->ext ? (p)->ext : (uint8_t *)((p) + 1))
 #define XW_STORE_CLASSES 30
+
+/* Core events wait in the event queue packed, XW_BATCH_EVENTS to a record (of the
+ * 2 KiB class), rather than one record each: a million unread events cost 38 MB,
+ * where a record apiece cost 72 (libxcb's block and list node: 80). In a batch,
+ * len is the bytes written (36 per event) and seq, which a batch has no use for,
+ * the offset of the first one not yet taken; it leaves the queue once empty. */
+#define XW_BATCH_EVENTS 56
+#define XW_BATCH_BYTES (XW_BATCH_EVENTS * 36)
 
 struct xw_store {
     struct xw_pkt *free[XW_STORE_CLASSES];
@@ -167,14 +177,26 @@ struct xw_queue {
     struct xw_pkt *head, *tail;
 };
 
-/* The size class of an event or error record by store.c's rule (the smallest power
- * of two of at least 64 bytes holding the header and libxcb's 36 bytes): a slab
- * class, so its records only ever move between the free list and the queues. The
- * per-event path takes and gives them back inline, the rest through store.c. */
-#define XW_EVENT_CLASS 7
-_Static_assert((1u << (XW_EVENT_CLASS - 1)) < sizeof(struct xw_pkt) + 36 &&
-                   (1u << XW_EVENT_CLASS) >= sizeof(struct xw_pkt) + 36,
-               "XW_EVENT_CLASS must be store.c's class for a 36-byte packet");
+/* The size class of an event or error record: not a power of two but the header
+ * and libxcb's 36 bytes, rounded to the header's alignment (72 bytes), since a
+ * queue of a million unread events is a million of these (the power-of-two class,
+ * 128 bytes, cost more than libxcb's 36-byte block and list node). Its index is one
+ * no power-of-two class uses (those start at 64 bytes, index 6). A slab class, so
+ * its records only ever move between the free list and the queues. Core events
+ * queue in batches (XW_BATCH_BYTES); errors and short XGE events take these, and
+ * the event calls give them back inline. */
+#define XW_EVENT_CLASS 1
+#define XW_EVENT_REC_BYTES ((sizeof(struct xw_pkt) + 36 + _Alignof(struct xw_pkt) - 1) & ~(_Alignof(struct xw_pkt) - 1))
+_Static_assert(sizeof(struct xw_pkt) + XW_BATCH_BYTES > 1024 && sizeof(struct xw_pkt) + XW_BATCH_BYTES <= 2048,
+               "a batch fills the 2 KiB class");
+_Static_assert(XW_EVENT_REC_BYTES > 64 && XW_EVENT_REC_BYTES < 128,
+               "the event class lies between the 64- and 128-byte classes");
+
+/* A class's capacity in bytes, its header included. */
+static inline size_t xw__class_bytes(unsigned k)
+{
+    return k == XW_EVENT_CLASS ? XW_EVENT_REC_BYTES : (size_t)1 << k;
+}
 
 /* ---- how a request is sent ----
  * xwire's private request descriptor: libxcb's public 24 bytes, with what the
@@ -289,7 +311,10 @@ struct xw_ext_entry {
     const xw_ext_desc_t *desc; /* NULL: xwire has no description of this extension */
     uint64_t seq;  /* QueryExtension in flight, 0 when none */
     enum xw_ext_state state;
-    uint8_t reply[sizeof(xw_query_extension_reply_t)]; /* kept as received: xw_get_extension_data returns it */
+    /* The whole 32-byte reply as received, which xw_get_extension_data returns: libxcb
+     * hands out its malloc'd reply, so callers may read past the 12-byte struct (xss-lock
+     * reads an int at first_event, which spans 2 bytes of the reply's padding). */
+    uint8_t reply[32];
     char name[];   /* owned copy of the name */
 };
 
@@ -391,6 +416,8 @@ struct xw_in {
     struct xw_fd_batch fdb[XW_FD_BATCHES];
     struct xw_pend_store pend; /* sorted by seq */
     struct xw_queue events;
+    struct xw_pkt *spare; /* an emptied batch kept for the next (owned): events that
+                             trickle in one at a time take no record from the store */
     struct xw_special_event *special;
 };
 
@@ -537,32 +564,12 @@ struct xw_connection_t {
 
 /* ---- the store's event class inline (see XW_EVENT_CLASS) ---- */
 
-/* The event class's free list, for leaves that call nothing: p the list's head,
- * which the caller found not NULL. */
-static inline void xw__event_rec_take(struct xw_store *s, struct xw_pkt *p)
-{
-    s->free[XW_EVENT_CLASS] = p->next;
-    s->nfree[XW_EVENT_CLASS]--;
-    p->next = NULL;
-    p->nfds = 0;
-}
-
 /* p, a record of the event class, back on its free list. */
 static inline void xw__event_rec_put(struct xw_store *s, struct xw_pkt *p)
 {
     p->next = s->free[XW_EVENT_CLASS];
     s->free[XW_EVENT_CLASS] = p;
     s->nfree[XW_EVENT_CLASS]++;
-}
-
-/* A record for 36 bytes (an event or error), as xw__pkt_alloc(c, 36) gives it. */
-static inline struct xw_pkt *xw__pkt_alloc_event(xw_connection_t *c)
-{
-    struct xw_pkt *p = c->store.free[XW_EVENT_CLASS];
-    if (XW_UNLIKELY(!p))
-        return xw__pkt_alloc(c, 36); /* refills the list from a new slab */
-    xw__event_rec_take(&c->store, p);
-    return p;
 }
 
 /* xw__pkt_free, inline for the event class. */
