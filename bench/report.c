@@ -411,6 +411,19 @@ void report_curve(FILE *f, const struct series *v, int n)
             }
             fputc('\n', f);
         }
+        /* The kernel's share at depth: every page the pending store first touches is a fault. */
+        for (int l = 0; l < nl; l++) {
+            char name[40];
+            snprintf(name, sizeof name, "  faults/1k %s", libs[l]);
+            cell(f, name, 16);
+            const struct series *p;
+            for (int d = 0; (p = curve_point(v, n, servers[s], libs[l], d)); d++) {
+                char buf[32];
+                fmt_count(buf, sizeof buf, stats(p, M_FAULTS).med * 1000);
+                cell(f, p->failed ? "FAILED" : buf, 26);
+            }
+            fputc('\n', f);
+        }
     }
 }
 
@@ -419,6 +432,7 @@ void report_curve(FILE *f, const struct series *v, int n)
 #define DSVG_W 260
 #define DSVG_H 220
 #define DSVG_M 40
+#define DSVG_DEPTH 1048576.0 /* the deepest point, at the right edge */
 
 static double curve_y(double ns, double lo, double hi)
 {
@@ -441,7 +455,7 @@ static void depth_panel(FILE *f, const struct series *v, int n, const char *serv
         for (int d = 0; (p = curve_point(v, n, server, libs[l], d)); d++) {
             double ns = stats(p, M_CPU).med * 1e9;
             if (stats(p, M_CPU).valid && ns > 0)
-                fprintf(f, "%.1f,%.1f ", x0 + DSVG_M + (DSVG_W - DSVG_M - 20) * log10((double)p->depth) / log10(65536.0),
+                fprintf(f, "%.1f,%.1f ", x0 + DSVG_M + (DSVG_W - DSVG_M - 20) * log10((double)p->depth) / log10(DSVG_DEPTH),
                         curve_y(ns, lo, hi));
         }
         fprintf(f, "'/>\n<text x='%d' y='%d' fill='%s'>%s</text>\n", x0 + DSVG_M + 4, DSVG_H + 12 + 12 * l,
@@ -450,7 +464,7 @@ static void depth_panel(FILE *f, const struct series *v, int n, const char *serv
     for (int d = 0; curve_point(v, n, server, libs[0], d); d++) {
         long depth = curve_point(v, n, server, libs[0], d)->depth;
         fprintf(f, "<text x='%.1f' y='%d' text-anchor='middle'>%ld</text>\n",
-                x0 + DSVG_M + (DSVG_W - DSVG_M - 20) * log10((double)depth) / log10(65536.0), DSVG_H - DSVG_M + 14, depth);
+                x0 + DSVG_M + (DSVG_W - DSVG_M - 20) * log10((double)depth) / log10(DSVG_DEPTH), DSVG_H - DSVG_M + 14, depth);
     }
 }
 
@@ -480,7 +494,7 @@ static int write_depth_svg(const char *dir, const struct series *v, int n)
     for (int s = 0; s < ns; s++)
         depth_panel(f, v, n, servers[s], libs, nl, s * DSVG_W, lo, hi);
     fprintf(f, "<text x='4' y='%d'>client CPU (user+sys) per InternAtom against requests outstanding "
-               "(x: 1 to 65536, log)</text>\n</svg>\n",
+               "(x: 1 to 1048576, log)</text>\n</svg>\n",
             DSVG_H - 4);
     return fclose(f);
 }

@@ -95,9 +95,9 @@ static const int server_div[SERVER_COUNT] = {1, 1, 1, 4, 1};
 /* What each server is, for the table's headings. */
 static const char *const server_notes[SERVER_COUNT] = {
     "", "", " (one write per read of 64 KiB)", " (one write per reply)", " (4 KiB socket buffers and reads)"};
-static const long depths[] = {1, 16, 256, 4096, 65536};
-static const char *const depth_names[] = {"atom-depth-1", "atom-depth-16", "atom-depth-256", "atom-depth-4096",
-                                          "atom-depth-65536"};
+static const long depths[] = {1, 16, 256, 4096, 65536, 1048576};
+static const char *const depth_names[] = {"atom-depth-1",    "atom-depth-16",    "atom-depth-256",
+                                          "atom-depth-4096", "atom-depth-65536", "atom-depth-1048576"};
 #define N_DEPTHS (int)(sizeof depths / sizeof depths[0])
 /* The libraries the curve compares (the table has the rest). */
 static const struct library *const curve_libs[] = {&lib_xw, &lib_xw_zc, &lib_xcb};
@@ -259,10 +259,13 @@ static long curve_count(long depth, int quick)
     return depth < 256 ? depth * 1024 : depth < 65536 ? 65536 : depth;
 }
 
-/* A curve point's count on server sk: a slow server does fewer, but at least one batch. */
-static long curve_n(const struct case_def *cd, int sk, int quick)
+/* A curve point's count on server sk: a slow server does fewer, but at least one whole
+ * batch, so the depth the curve names is the depth it measured. */
+static long curve_n(const struct case_def *cd, int sk, long depth, int quick)
 {
     long n = quick ? cd->n_quick : cd->n_full / server_div[sk];
+    if (!quick && n < depth)
+        n = depth;
     return n < cd->n_quick ? cd->n_quick : n;
 }
 
@@ -280,12 +283,12 @@ static void run_curve(const struct options *o)
             int k = 0;
             for (int i = 0; i < N_CURVE_LIBS; i++)
                 if (wanted(o->only_lib, curve_libs[i]->name)) {
-                    group[k] = new_series(&cd, curve_n(&cd, sk, o->quick), (enum server_kind)sk, curve_libs[i]);
+                    group[k] = new_series(&cd, curve_n(&cd, sk, depths[d], o->quick), (enum server_kind)sk, curve_libs[i]);
                     group[k]->depth = depths[d];
                     fmt_count(count, sizeof count, depths[d]);
                     snprintf(group[k++]->case_label, sizeof group[0]->case_label, cd.label, count);
                 }
-            struct target t = {.server = &servers[sk], .n = curve_n(&cd, sk, o->quick), .depth = depths[d]};
+            struct target t = {.server = &servers[sk], .n = curve_n(&cd, sk, depths[d], o->quick), .depth = depths[d]};
             int runs = o->runs < CURVE_RUNS ? o->runs : CURVE_RUNS;
             for (int r = 0; r < runs; r++)
                 for (int j = 0; j < k; j++) {

@@ -1,34 +1,93 @@
-/* pend.c — the pending store: tracked requests in fixed, reused blocks, oldest first. */
+/* pend.c — the pending store: tracked requests in fixed blocks carved from mapped chunks, oldest first. */
 #include "xwint.h"
 
 #include <stdlib.h>
+#include <sys/mman.h>
 
-/* Spare blocks are chained through their first bytes. */
+#define BLOCK_BYTES (XW_PEND_BLOCK * sizeof(struct xw_pend))
+/* From this size a chunk asks for transparent huge pages: one fault per 2 MiB. */
+#define HUGE_BYTES ((size_t)2 << 20)
+
+/* Free blocks are chained through their first bytes. */
 struct spare {
     struct spare *next;
 };
 
+/* Chunk i's size: 2^i blocks, rounded up to pages (to huge pages once that big). */
+static size_t chunk_bytes(unsigned i)
+{
+    size_t b = BLOCK_BYTES << i;
+    size_t a = b >= HUGE_BYTES ? HUGE_BYTES : 4096;
+    return (b + a - 1) & ~(a - 1);
+}
+
+/* Maps chunk i and populates it in one call, not a page fault at a time. The
+ * advice is best effort: without it the pages fault in on first use as before. */
+static int chunk_map(struct xw_pend_chunk *ch, unsigned i)
+{
+    size_t bytes = chunk_bytes(i);
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return -ENOMEM;
+#ifdef MADV_HUGEPAGE
+    if (bytes >= HUGE_BYTES)
+        (void)madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+#ifdef MADV_POPULATE_WRITE
+    (void)madvise(p, bytes, MADV_POPULATE_WRITE);
+#endif
+    *ch = (struct xw_pend_chunk){.base = p, .bytes = bytes, .nblk = (unsigned)(bytes / BLOCK_BYTES)};
+    return 0;
+}
+
+static void chunk_unmap(struct xw_pend_chunk *ch)
+{
+    munmap(ch->base, ch->bytes);
+    *ch = (struct xw_pend_chunk){0};
+}
+
+/* A block from the smallest chunk with one free, else from a newly mapped chunk. */
 static struct xw_pend *block_get(struct xw_pend_store *s)
 {
-    struct spare *b = s->spare;
-    if (b) {
-        s->spare = b->next;
-        s->nspare--;
-        return (struct xw_pend *)(void *)b;
+    struct xw_pend_chunk *fresh = NULL;
+    for (unsigned i = 0; i < XW_PEND_CHUNKS; i++) {
+        struct xw_pend_chunk *ch = &s->chunk[i];
+        if (!ch->base) {
+            if (!fresh && chunk_map(ch, i) == 0)
+                fresh = ch; /* only the first unmapped one is tried */
+            else
+                continue;
+        }
+        if (ch->free) {
+            struct spare *b = ch->free;
+            ch->free = b->next;
+            ch->used++;
+            return (struct xw_pend *)(void *)b;
+        }
+        if (ch->bump < ch->nblk) {
+            ch->used++;
+            return (struct xw_pend *)(void *)(ch->base + BLOCK_BYTES * ch->bump++);
+        }
     }
-    return malloc(XW_PEND_BLOCK * sizeof(struct xw_pend));
+    return NULL;
 }
 
 static void block_put(struct xw_pend_store *s, struct xw_pend *blk)
 {
-    if (s->nspare >= XW_PEND_SPARE) {
-        free(blk);
+    uint8_t *p = (uint8_t *)blk;
+    for (unsigned i = 0; i < XW_PEND_CHUNKS; i++) {
+        struct xw_pend_chunk *ch = &s->chunk[i];
+        if (!ch->base || p < ch->base || p >= ch->base + ch->bytes)
+            continue;
+        if (--ch->used == 0 && i >= XW_PEND_KEEP) {
+            chunk_unmap(ch);
+            return;
+        }
+        struct spare *b = (struct spare *)(void *)blk;
+        b->next = ch->free;
+        ch->free = b;
         return;
     }
-    struct spare *b = (struct spare *)(void *)blk;
-    b->next = s->spare;
-    s->spare = b;
-    s->nspare++;
 }
 
 static struct xw_pend **slot_of(struct xw_pend_store *s, uint64_t k)
@@ -148,12 +207,9 @@ struct xw_pend *xw__pend_search(const struct xw_pend_store *s, uint64_t seq)
 /* The entries' queues are freed by the caller first. */
 void xw__pend_fini(struct xw_pend_store *s)
 {
-    blocks_release(s, s->head & ~(uint64_t)(XW_PEND_BLOCK - 1), s->head + s->n);
-    while (s->spare) {
-        struct spare *b = s->spare;
-        s->spare = b->next;
-        free(b);
-    }
+    for (unsigned i = 0; i < XW_PEND_CHUNKS; i++)
+        if (s->chunk[i].base)
+            chunk_unmap(&s->chunk[i]);
     free(s->blk);
     *s = (struct xw_pend_store){0};
 }

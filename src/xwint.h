@@ -264,11 +264,25 @@ struct xw_pend {
 
 /* Entries live in fixed blocks of XW_PEND_BLOCK, found through a ring of block
  * pointers indexed by the entry's running index; a block is given back as soon as
- * its last entry retires (a few are kept for reuse), so a deep pipeline never
- * copies the table or maps it anew, and a drained one holds almost nothing. */
+ * its last entry retires, so a deep pipeline never copies the table. Blocks are
+ * carved from mapped chunks that double in size (chunk i holds 2^i blocks), each
+ * populated in one call when mapped: a million pending requests took 10k page
+ * faults one by one when their blocks came from malloc. The first XW_PEND_KEEP
+ * chunks (31 blocks, ~8k entries) stay mapped for reuse; a larger one is unmapped
+ * once its last block is back, so a drained store holds at most ~310 KiB. */
 #define XW_PEND_SHIFT 8
 #define XW_PEND_BLOCK (1u << XW_PEND_SHIFT)
-#define XW_PEND_SPARE 16u
+#define XW_PEND_CHUNKS 24
+#define XW_PEND_KEEP 5
+
+struct xw_pend_chunk {
+    uint8_t *base;  /* mapped (owned) or NULL */
+    size_t bytes;
+    unsigned nblk;  /* blocks it holds */
+    unsigned bump;  /* blocks handed out at least once */
+    unsigned used;  /* blocks handed out now */
+    void *free;     /* blocks given back, chained through their first bytes */
+};
 
 struct xw_pend_store {
     struct xw_pend **blk; /* bcap (a power of two) slots; entry index i is in blk[(i >> SHIFT) & (bcap - 1)] */
@@ -278,8 +292,7 @@ struct xw_pend_store {
     size_t undone;        /* the last undone entries are not finished */
     size_t gone;          /* entries dead and done but not at the head (reclaimed by compaction) */
     struct xw_pend *next; /* where entry head + n goes; NULL: its block is needed first */
-    void *spare;          /* free blocks, chained through their first bytes (owned) */
-    unsigned nspare;
+    struct xw_pend_chunk chunk[XW_PEND_CHUNKS];
 };
 
 static inline struct xw_pend *xw__pend_at(const struct xw_pend_store *s, size_t i)
