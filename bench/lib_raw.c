@@ -1,6 +1,7 @@
 /* lib_raw.c — the floors: pre-built NoOperation bytes written straight to the socket in 16 KiB writes,
- * what the server can take when the client costs nothing; sequential InternAtoms as pre-built bytes,
- * one write and one read per round trip, the latency floor; events read with blocking reads as big
+ * what the server can take when the client costs nothing; InternAtoms as pre-built bytes, pipelined
+ * (writes as big as the kernel takes, reads of 64 KiB) and sequential (one write and one read per round
+ * trip, the latency floor); events read with blocking reads as big
  * as xwire's read buffer, what receiving a stream costs the kernel alone; and GetProperty of 1 MiB in
  * three system calls per round trip, the floor of a big reply. libxcb only does the connection setup
  * (and, on Xvfb, creates the window the events are sent to or the property is read from). */
@@ -15,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 #include <xcb/xcb.h>
@@ -97,6 +99,75 @@ static long run_atom_sequential(const struct target *t, struct meter *m)
     }
     meter_stop(m);
     xcb_disconnect(c);
+    return ok == t->n ? ok : -1;
+}
+
+/* Reads what the socket holds (up to EVENT_READ, a partial packet kept for the next
+ * read) and counts the InternAtom replies in it: *got every reply, the return value
+ * those with an atom; -1 on EOF, an error or anything but a reply. */
+static long raw_read_replies(int fd, unsigned char *buf, size_t *have, long *got)
+{
+    ssize_t r = read(fd, buf + *have, EVENT_READ - *have);
+    if (r < 0)
+        return errno == EAGAIN || errno == EINTR ? 0 : -1;
+    if (r == 0)
+        return -1;
+    *have += (size_t)r;
+    size_t pos = 0;
+    long ok = 0;
+    for (; *have - pos >= 32; pos += 32) {
+        uint32_t atom;
+        if (buf[pos] != 1)
+            return -1;
+        memcpy(&atom, buf + pos + 8, 4);
+        ok += atom != 0;
+        ++*got;
+    }
+    memmove(buf, buf + pos, *have - pos);
+    *have -= pos;
+    return ok;
+}
+
+/* All t->n InternAtoms pre-built into one buffer, handed to the kernel in writes
+ * as big as it takes while replies are read 64 KiB at a time (a client that wrote
+ * everything before reading would deadlock with a server blocked on writing): what
+ * a pipelined InternAtom costs with no library at all. */
+static long run_atom_pipelined(const struct target *t, struct meter *m)
+{
+    static unsigned char in[EVENT_READ];
+    size_t total = 0, sent = 0, have = 0;
+    for (long i = 0; i < t->n; i++)
+        total += 4 * (2 + (atom_name_len(i) + 3) / 4);
+    unsigned char *out = malloc(total);
+    xcb_connection_t *c = xcb_connect(t->server->name, NULL);
+    int fd = out ? raw_fd(c) : -1;
+    long ok = 0, got = 0;
+    if (fd >= 0) {
+        struct raw_atom a;
+        for (long i = 0; i < t->n; sent += a.len, i++)
+            raw_atom_build(&a, i), memcpy(out + sent, a.b, a.len);
+        sent = 0;
+        fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+    }
+    meter_start(m);
+    while (fd >= 0 && got < t->n) {
+        struct pollfd p = {.fd = fd, .events = (short)(POLLIN | (sent < total ? POLLOUT : 0))};
+        if (poll(&p, 1, -1) < 0 && errno != EINTR)
+            break;
+        if (p.revents & POLLOUT) {
+            ssize_t w = write(fd, out + sent, total - sent);
+            if (w < 0 && errno != EAGAIN && errno != EINTR)
+                break;
+            sent += w > 0 ? (size_t)w : 0;
+        }
+        long r = p.revents & (POLLIN | POLLHUP | POLLERR) ? raw_read_replies(fd, in, &have, &got) : 0;
+        if (r < 0)
+            break;
+        ok += r;
+    }
+    meter_stop(m);
+    xcb_disconnect(c);
+    free(out);
     return ok == t->n ? ok : -1;
 }
 
@@ -290,6 +361,7 @@ static long run_getproperty(const struct target *t, struct meter *m)
 
 const struct library lib_raw = {
     .name = "raw client",
-    .cases = {[CASE_NOOP] = run_noop, [CASE_ATOM_SEQUENTIAL] = run_atom_sequential,
+    .cases = {[CASE_NOOP] = run_noop, [CASE_ATOM_PIPELINED] = run_atom_pipelined,
+              [CASE_ATOM_SEQUENTIAL] = run_atom_sequential,
               [CASE_EVENTS] = run_events, [CASE_GETPROPERTY] = run_getproperty},
 };

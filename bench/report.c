@@ -175,8 +175,9 @@ static void table_row(FILE *f, const struct series *v, int n, const struct serie
         fprintf(f, " (rate÷%s %.2f×, CPU÷%s %.2f×)", s->vs, own_rate, s->vs, own_cpu);
     /* and the floor, where the case has one: the raw client's rate in the same run */
     double floor_rate = !s->vs && strcmp(s->lib, s->floor) ? ratio_to(v, n, s, M_RATE, s->floor) : NAN;
+    double floor_cpu = !s->vs && strcmp(s->lib, s->floor) ? ratio_to(v, n, s, M_CPU, s->floor) : NAN;
     if (!isnan(floor_rate))
-        fprintf(f, " (rate÷raw %.2f×)", floor_rate);
+        fprintf(f, " (rate÷raw %.2f×, CPU÷raw %.2f×)", floor_rate, floor_cpu);
     fprintf(f, "%s\n", s->failed ? "  FAILED" : "");
 }
 
