@@ -413,10 +413,9 @@ void report_curve(FILE *f, const struct series *v, int n)
             fputc('\n', f);
         }
         /* The kernel's share at depth: every page the pending store first touches is a fault. */
+        fprintf(f, "  page faults per 1k requests, median\n");
         for (int l = 0; l < nl; l++) {
-            char name[40];
-            snprintf(name, sizeof name, "  faults/1k %s", libs[l]);
-            cell(f, name, 16);
+            cell(f, libs[l], 16);
             const struct series *p;
             for (int d = 0; (p = curve_point(v, n, servers[s], libs[l], d)); d++) {
                 char buf[32];

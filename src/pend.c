@@ -21,7 +21,9 @@ static size_t chunk_bytes(unsigned i)
     return (b + a - 1) & ~(a - 1);
 }
 
-/* Maps chunk i and populates it in one call, not a page fault at a time. The
+/* Maps chunk i. A small one is populated in one call rather than a page fault at a
+ * time; a big one asks for huge pages instead, which fault in 2 MiB at a time as
+ * blocks are used, so the unused end of a chunk that doubled costs nothing. The
  * advice is best effort: without it the pages fault in on first use as before. */
 static int chunk_map(struct xw_pend_chunk *ch, unsigned i)
 {
@@ -34,7 +36,8 @@ static int chunk_map(struct xw_pend_chunk *ch, unsigned i)
         (void)madvise(p, bytes, MADV_HUGEPAGE);
 #endif
 #ifdef MADV_POPULATE_WRITE
-    (void)madvise(p, bytes, MADV_POPULATE_WRITE);
+    if (bytes < HUGE_BYTES)
+        (void)madvise(p, bytes, MADV_POPULATE_WRITE);
 #endif
     *ch = (struct xw_pend_chunk){.base = p, .bytes = bytes, .nblk = (unsigned)(bytes / BLOCK_BYTES)};
     return 0;
