@@ -663,27 +663,42 @@ static int start_partial(xw_connection_t *c, const uint8_t *w, size_t have, size
     return 0;
 }
 
-/* The packet of an event stream routed inside the parse loop, without route()'s
- * call and its saved registers: a core event (not KeymapNotify, which carries no
- * sequence) whose sequence finishes no request, into the queue's last batch when
- * it has room.
- * What route() would do for it, and nothing else. 0: route() takes it (and finds
- * any fault in it). */
-static inline __attribute__((always_inline)) int route_stream_event(xw_connection_t *c, const uint8_t *w)
+/* The packets of an event stream routed inside the parse loop, without route()'s
+ * call and its saved registers: core events (not KeymapNotify, which carries no
+ * sequence) whose sequences finish no request, into the queue's last batch until
+ * it is full. What route() would do for them, and nothing else. The oldest
+ * unfinished request, the room and the sequence bound are found once per run, not
+ * per event: queuing an event finishes no request. Returns the bytes taken (0:
+ * route() takes w, and finds any fault in it). */
+static inline __attribute__((always_inline)) size_t route_stream_run(xw_connection_t *c, const uint8_t *w,
+                                                                     size_t have)
 {
     struct xw_in *in = &c->in;
-    uint8_t type = w[0] & 0x7f;
-    if (type <= 1 || type == XW_GE_GENERIC || type == XW_KEYMAP_NOTIFY)
-        return 0;
-    uint64_t seq = in->last_seq + (uint16_t)(xw__rd16(w + 2) - (uint16_t)in->last_seq);
-    struct xw_pend *e = first_undone(in);
     struct xw_pkt *b = batch_room(in);
-    if (seq > c->out.seq || (e && e->seq < seq) || !b)
+    if (!b)
         return 0;
-    in->last_seq = seq;
-    xw__pend_trim(&in->pend); /* as complete_before, which would finish nothing */
-    batch_put(b, w, seq);
-    return 1;
+    struct xw_pend *e = first_undone(in);
+    uint64_t limit = e && e->seq < c->out.seq ? e->seq : c->out.seq, last = in->last_seq;
+    uint8_t *d = (uint8_t *)(b + 1) + b->len, *end = (uint8_t *)(b + 1) + XW_BATCH_BYTES;
+    size_t pos = 0;
+    for (; have - pos >= 32 && d < end; pos += 32, d += 36) {
+        const uint8_t *p = w + pos;
+        uint8_t type = p[0] & 0x7f;
+        if (type <= 1 || type == XW_GE_GENERIC || type == XW_KEYMAP_NOTIFY)
+            break;
+        uint64_t seq = last + (uint16_t)(xw__rd16(p + 2) - (uint16_t)last);
+        if (seq > limit)
+            break;
+        last = seq;
+        memcpy(d, p, 32);
+        xw__wr32(d + 32, (uint32_t)seq);
+    }
+    if (pos) {
+        in->last_seq = last;
+        b->len = (uint32_t)(d - (uint8_t *)(b + 1));
+        xw__pend_trim(&in->pend); /* as complete_before, which would finish nothing */
+    }
+    return pos;
 }
 
 static inline __attribute__((always_inline)) int parse(xw_connection_t *c)
@@ -692,8 +707,9 @@ static inline __attribute__((always_inline)) int parse(xw_connection_t *c)
     size_t pos = 0;
     while (in->len - pos >= 32 && !c->error) {
         const uint8_t *w = in->buf + pos;
-        if (route_stream_event(c, w)) {
-            pos += 32;
+        size_t run = route_stream_run(c, w, in->len - pos);
+        if (run) {
+            pos += run;
             continue;
         }
         size_t need;
