@@ -232,6 +232,63 @@ START_TEST(libxcb_path_allocates_only_the_result)
 }
 END_TEST
 
+/* Resident memory of this process, in KiB (VmRSS), or -1. */
+static long rss_kib(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[128];
+    long kib = -1;
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, "VmRSS:", 6))
+            kib = strtol(line + 6, NULL, 10);
+    if (f)
+        fclose(f);
+    return kib;
+}
+
+/* n InternAtoms outstanding at once, then claimed (in reverse when backwards, which
+ * leaves dead entries behind the head for the store to squeeze out). Returns the
+ * number of wrong replies; no ck_assert inside (Check's assertions allocate). */
+static int deep_round(uint64_t *seqs, int n, int backwards)
+{
+    uint8_t buf[64];
+    size_t len;
+    int bad = 0;
+    for (int i = 0; i < n; i++)
+        seqs[i] = send_op(XW_REQUEST_CHECKED, 16, 0);
+    for (int k = 0; k < n; k++) {
+        int i = backwards ? n - 1 - k : k;
+        uint32_t atom = 0;
+        bad += xw_wait_for_reply_into(c, seqs[i], buf, sizeof(buf), &len, NULL, -1) != 1 || len != 32;
+        memcpy(&atom, buf + 8, 4);
+        bad += atom != (uint32_t)seqs[i];
+    }
+    return bad;
+}
+
+/* A pipeline 200,000 deep takes its pending store from mapped chunks, not the heap:
+ * a second one allocates nothing, each reply is its own whichever order it is
+ * claimed in, and once drained the big chunks are given back (8 MB of entries would
+ * otherwise stay resident). */
+START_TEST(deep_pipeline_gives_its_memory_back)
+{
+    enum { DEEP = 200000 };
+    static uint64_t seqs[DEEP];
+    int bad = deep_round(seqs, 64, 0); /* the first chunk mapped, the fake server warm */
+    long before = rss_kib();
+    bad += deep_round(seqs, DEEP, 0);
+    unsigned long a = alloc_count_begin();
+    bad += deep_round(seqs, DEEP, 1);
+    bad += deep_round(seqs, DEEP, 0);
+    unsigned long n = alloc_count_end(a);
+    long after = rss_kib();
+    ck_assert_int_eq(bad, 0);
+    ck_assert_msg(n == 0, "%lu allocations in two pipelines of 200,000", n);
+    ck_assert_msg(before > 0 && after - before < 2048, "resident %ld KiB before, %ld KiB after draining", before,
+                  after);
+}
+END_TEST
+
 int main(void)
 {
     if (!XW_COUNT_ALLOCS) {
@@ -248,6 +305,7 @@ int main(void)
     tcase_add_test(tc, unchecked_checked_voids_hold_nothing);
     tcase_add_test(tc, replies_claimed_out_of_order);
     tcase_add_test(tc, unclaimed_finished_cookies_hold_nothing);
+    tcase_add_test(tc, deep_pipeline_gives_its_memory_back);
     suite_add_tcase(s, tc);
     return xwtest_run(s);
 }
