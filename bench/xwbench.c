@@ -290,6 +290,10 @@ static void run_curve(const struct options *o)
                 }
             struct target t = {.server = &servers[sk], .n = curve_n(&cd, sk, depths[d], o->quick), .depth = depths[d]};
             int runs = o->runs < CURVE_RUNS ? o->runs : CURVE_RUNS;
+            /* a slow server's count raised to a whole batch (per-reply, a µs per reply in
+             * the kernel) runs once, or its million-deep point alone would take 20 s */
+            if (t.n > cd.n_full / server_div[sk])
+                runs = 1;
             for (int r = 0; r < runs; r++)
                 for (int j = 0; j < k; j++) {
                     struct series *g = group[(j + r) % k];
