@@ -325,6 +325,10 @@ struct xw_ext_fast {
     const xw_extension_t *ext;
     uint8_t major;
 };
+/* Slots in that cache (a power of two), indexed by the key's address without its
+ * low four bits: keys are 16-byte objects, so neighbouring keys take neighbouring slots. */
+#define XW_EXT_FAST_SLOTS 16
+#define XW_EXT_FAST_SLOT(key) ((((uintptr_t)(key)) >> 4) & (XW_EXT_FAST_SLOTS - 1))
 
 /* A description in the process-wide registry: each generated description adds its
  * own node from a constructor (ext.c); never removed. */
@@ -524,7 +528,7 @@ struct xw_lend {
 struct xw_connection_t {
     struct xw_out out; /* first: the send fast path touches only this, single, mu */
     int single;        /* xw_connection_set_single_threaded: no locking */
-    struct xw_ext_fast ext_fast[16];
+    struct xw_ext_fast ext_fast[XW_EXT_FAST_SLOTS];
     struct xw_mutex mu;
     struct xw_cond out_cond; /* writing finished */
     struct xw_cond in_cond;  /* packets arrived, or reading finished */
