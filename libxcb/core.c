@@ -61,7 +61,7 @@ static void write_stderr(const uint8_t *p, size_t n)
     }
 }
 
-void xw__setup_refused_shown(const uint8_t *s, size_t len)
+static void setup_refused_shown(const uint8_t *s, size_t len)
 {
     if (s[0] != 0 && s[0] != 2)
         return;
@@ -70,6 +70,12 @@ void xw__setup_refused_shown(const uint8_t *s, size_t len)
         n = s[1];
     write_stderr(s + 8, n);
     write_stderr((const uint8_t *)"\n", 1);
+}
+
+/* At load, before the program can connect: the runtime tells us of refusals. */
+__attribute__((constructor)) static void register_hooks(void)
+{
+    xw__hooks_register(&(struct xw_hooks){.setup_refused = setup_refused_shown});
 }
 
 /** libxcb's xcb_connection_has_error(): xwire's code, with the codes libxcb does not

@@ -231,8 +231,8 @@ XW_EXPORT int xw_take_socket(xw_connection_t *c, void (*return_socket)(void *clo
     xw__unlock(c);
     /* Xlib's requests are written long after its call returned: libxcb.so.1 from
      * xwire gives its owner an after-function that records them as they are made. */
-    if (ok && callsite && xw__callsite_lent)
-        xw__callsite_lent(c, return_socket, closure, *sent, 1);
+    if (ok && callsite && xw__hooks.lent)
+        xw__hooks.lent(c, return_socket, closure, *sent, 1);
     return ok;
 }
 
@@ -246,7 +246,7 @@ XW_EXPORT int xw_writev(xw_connection_t *c, struct iovec *vector, int count, uin
     void *closure = c->lend.closure;
     uint64_t upto = c->out.seq;
     xw__unlock(c);
-    if (ok && owner && xw__callsite_lent) /* the owner may have replaced our after-function */
-        xw__callsite_lent(c, owner, closure, upto, 0);
+    if (ok && owner && xw__hooks.lent) /* the owner may have replaced our after-function */
+        xw__hooks.lent(c, owner, closure, upto, 0);
     return ok;
 }
