@@ -179,7 +179,7 @@ static char *put_call(struct field *sf)
     return o.buf;
 }
 
-/* The aux form: the switch serializer (emit_switch.c) puts the selected members.
+/* The aux form: the switch serializer puts the selected members.
  * A switch of fixed members (a value list) is copied into one stack array, one
  * slice, as its few bytes follow each other; any other switch gets one iovec per
  * piece pointing at the caller's data, so nothing is copied or allocated. */
@@ -362,7 +362,7 @@ static int inline_ok(struct emitter *e, struct type *t, int checked_flag, int au
     return size == wire_fixed_size(t) && size % 4 == 0 && size <= 256;
 }
 
-/* The runtime's one write primitive (xwint.h): reserve room, frame the fixed part
+/* The runtime's one write primitive, an inline of its private header: reserve room, frame the fixed part
  * and copy it there, commit. Without the lock: the limit lets it through only while
  * no other thread can be in the connection. */
 static void inline_path(struct sender *s)

@@ -5,7 +5,7 @@
 
 #include "diag.h"
 
-/* The XML element a model node was built from (xml.h); the model only points at it. */
+/* The XML element a model node was built from; the model only points at it. */
 struct xnode;
 
 enum expr_kind {
@@ -162,7 +162,7 @@ struct type {
     struct doc *doc;
     struct xnode *node;
     int needs_walk;   /* has a variable part: gets a walker/sizeof */
-    struct wparam *wparams; /* what its walker takes from outside (wparams.c) */
+    struct wparam *wparams; /* what its walker takes from outside */
     int nwparams, wparams_done;
     int var_then_fixed; /* a fixed wire field follows a variable one */
     int has_fds;

@@ -7,7 +7,7 @@
 
 #include <xw/xw.h>
 
-/* The connection's record of call sites (callsite.c), c->cs: NULL while off, which
+/* The connection's record of call sites, c->cs: NULL while off, which
  * is the only test the send path makes, and only on its general path (a connection
  * with call sites on keeps its fast limits at 0, so every request goes there). */
 struct xw_callsite;

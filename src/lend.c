@@ -136,7 +136,7 @@ int xw__lend_take(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap
     }
 }
 
-/* Lock held. The heap-form claim's wait (reply.c): what xw__in_reply_fit does for a sequence it
+/* Lock held. The heap-form claim's wait: what xw__in_reply_fit does for a sequence it
  * does not track once the socket has been lent. Xlib's own wait (no deadline, the
  * stash empty) is xw__lend_take's loop without its general checks: reads (the
  * rest of a big reply as xw__in_wait_step does) until the slot has seq's reply or seq is

@@ -42,7 +42,7 @@
  * one, so 16-bit sequence numbers on the wire can always be widened. */
 #define XW_MAX_VOID_RUN 65534u
 
-/* ---- lock: a futex mutex and condition (lock.c). Cheaper than pthread's because the
+/* ---- lock: a futex mutex and condition. Cheaper than pthread's because the
  * uncontended path is one inline compare-exchange and one exchange. ---- */
 struct xw_mutex {
     int v; /* 0 free, 1 held, 2 held and someone may sleep on it */
@@ -128,10 +128,10 @@ static inline int xw__mutex_release(struct xw_mutex *m)
     return __atomic_exchange_n(&m->v, 0, __ATOMIC_RELEASE) != 2;
 }
 
-/* Wakes a sleeper of the lock just released, then returns v (lock.c). */
+/* Wakes a sleeper of the lock just released, then returns v. */
 uint64_t xw__mutex_wake_ret(struct xw_mutex *m, uint64_t v);
 
-/* ---- received packets (store.c) ---- */
+/* ---- received packets ---- */
 
 /* XW_PKT_BATCH: core events (36 bytes each, libxcb's layout) packed in one record
  * of the event queue; see XW_BATCH_BYTES. */
@@ -255,7 +255,7 @@ extern struct xw_hooks xw__hooks;
  * before the first connection, from one thread. */
 void xw__hooks_register(const struct xw_hooks *h);
 
-/* ---- requests awaiting a reply, an error or a check (pend.c, routed by in.c) ---- */
+/* ---- requests awaiting a reply, an error or a check, routed by the read path ---- */
 
 /* One request the connection tracks. 40 bytes: a 32-byte reply (nearly every reply)
  * is kept in the entry itself once it arrives, in the space the waiting fields no
@@ -348,7 +348,7 @@ struct xw_ext_fast {
 #define XW_EXT_FAST_SLOT(key) ((((uintptr_t)(key)) >> 4) & (XW_EXT_FAST_SLOTS - 1))
 
 /* A description in the process-wide registry: each generated description adds its
- * own node from a constructor (ext.c); never removed. */
+ * own node from a load-time constructor; never removed. */
 struct xw_ext_reg {
     const xw_ext_desc_t *desc;
     struct xw_ext_reg *next;
@@ -382,7 +382,7 @@ struct xw_out {
 
 /* The fds one recvmsg returned, with the stream bytes it returned: they belong to
  * the packets overlapping [start, end). Owned until a reply claims them or they
- * are closed (in.c). */
+ * are closed. */
 struct xw_fd_batch {
     uint64_t start, end;
     unsigned n, used; /* fds[used..n) are not claimed yet */
@@ -497,7 +497,7 @@ struct xw_transport {
 extern const struct xw_transport xw__own_transport;
 extern const struct xw_transport xw__borrow_transport;
 
-/* ---- the socket lent to another owner (lend.c): xw_take_socket / xw_writev ---- */
+/* ---- the socket lent to another owner: xw_take_socket / xw_writev ---- */
 
 /* Sequences one owner's turn with the socket covered, with the flags it took it
  * with: a packet for a sequence xwire does not track is the owner's only inside one.
@@ -558,7 +558,7 @@ struct xw_connection_t {
     uint8_t *setup; /* whole setup reply, 8-byte header included */
     size_t setup_len;
     struct xw_ext_entry *exts;
-    struct xw_mutex xid_mu; /* guards the xid_ fields (xid.c), taken before mu */
+    struct xw_mutex xid_mu; /* guards the xid_ fields, taken before mu */
     uint32_t xid_base, xid_mask, xid_inc, xid_last, xid_max;
     uint64_t total_read, total_written;
     const struct xw_transport *tp; /* never NULL; see struct xw_transport */
@@ -566,15 +566,15 @@ struct xw_connection_t {
      * next write. A borrowed connection until its first take and after each
      * xw_borrow_return_socket(); an own socket never, until one is lent out. */
     int socket_away;
-    /* Borrowed connections (borrow.c): the owner's hooks, NULL on a connection with
-     * its own socket (own.c's transport: the one xw_take_socket may lend, and an event
+    /* Borrowed connections: the owner's hooks, NULL on a connection with
+     * its own socket (the own transport: the one xw_take_socket may lend, and an event
      * poll reads directly), and the owner's fd. */
     const struct xw_borrow_ops *borrow;
     void *borrow_closure;
     int borrow_fd;
     struct xw_queue borrow_stash; /* replies left by a too-small _into buffer (owned) */
     struct xw_lend lend;
-    /* Call sites (callsite.h): NULL while off. Set once, under the lock, never
+    /* Call sites: NULL while off. Set once, under the lock, never
      * cleared before disconnect; while set the fast limits stay 0. */
     struct xw_callsite *cs;
     /* The protocol tracer's state (trace.c, owned), NULL while tracing is off: the
@@ -603,7 +603,7 @@ static inline void xw__pkt_free_event(xw_connection_t *c, struct xw_pkt *p)
     xw__event_rec_put(&c->store, p);
 }
 
-/* ---- send limits and the pending ring's inline path (send.c's fast path, in.c) ---- */
+/* ---- send limits and the pending ring's inline path (the send fast path, the read path) ---- */
 
 /* Lock held. The fast path runs while seq < fast_limit: that single compare covers
  * a fatal error, a thread writing with the lock released, the automatic sync after
@@ -694,7 +694,7 @@ static inline void xw__wr32(void *p, uint32_t v)
 }
 
 /* ---- the one way a request enters the write buffer: reserve, frame and copy, commit ----
- * Used by xw_send's fast path (send.c) and by the generated senders' inline path. */
+ * Used by xw_send's fast path and by the generated senders' inline path. */
 
 /* Lock held, limit = out.fast_limit (or through xw__out_reserve_unlocked).
  * Where a request of total bytes goes when it can take the next sequence number at

@@ -67,7 +67,7 @@ static int round_trip(void)
     return n;
 }
 
-/* ---- the SetMap of issue 12, with two key-symbol maps ---- */
+/* ---- a SetMap with two key-symbol maps of different shapes (libxcb's _aux form sizes both like the first) ---- */
 
 /* Caller's data, laid out as libxcb's API wants it: the key-symbol maps back to
  * back, each with its symbols, in one array of bytes. */

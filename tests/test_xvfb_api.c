@@ -339,7 +339,7 @@ END_TEST
 
 /* 1 MiB writes and 1 MiB replies pipelined without reading in between: the server
  * stalls writing replies to us while we still write, which only works if the
- * write path keeps reading (issue 3, write path). */
+ * write path keeps reading while it waits to write. */
 START_TEST(property_pipelined_both_ways)
 {
     enum { BYTES = 1 << 20, ROUNDS = 16 };
@@ -783,7 +783,7 @@ static int wrap_run(xw_window_t w, xw_atom_t want)
      * 5 InternAtoms (20 bytes) all went out: nothing was dropped on the way. */
     T_CHECK(xw_total_written(c) - written >= 133335u * 4 + 66665u * 16 + 5u * 20);
     /* 70,000 voids in a row: more than 16 bits of sequence without a reply, which
-     * the runtime must break with a sync of its own (issue 3, point 4). */
+     * the runtime must break with a sync of its own. */
     if ((line = void_run(w, 70000, &last, &syncs)) || (line = atom_matches(&last, want)))
         return line;
     T_CHECK(syncs >= 1);

@@ -20,7 +20,7 @@
 #include "fdcheck.h"
 #include "harness.h"
 
-/* ---- heap allocations made by xwire's request calls (alloc_count.h) ---- */
+/* ---- heap allocations made by xwire's request calls ---- */
 
 /* The test thread's count when xwire's request call began; the calls since are
  * added at cf_end. */

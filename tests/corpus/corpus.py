@@ -577,7 +577,7 @@ def case_i3(run):
     run.record("tree", tree.replace(sock, "SOCK"))
 
 
-# ---- cases added from outside the first list (issue 15 item 4, found by trying) ----
+# ---- cases added from outside the first list, found by trying ----
 
 def root_image(run):
     """The root window's pixels, by xwd on Debian's libraries (a driver)."""
@@ -770,7 +770,7 @@ CASES = {
             # RandR GetMonitors is 9 bytes in a 12-byte C struct: libxcb sends the struct's
             # 3 tail bytes uninitialised (stack garbage), xwire zeros
             (r"(opcode2=0x2a unparsed-data='[\s\S]{5})[\s\S]{3}'", r"\1PAD'")]),
-    # Found by trying programs the first list did not name (issue 15 item 4).
+    # Found by trying programs the first list did not name.
     "xclip": (case_xclip, "requests", "xclip -o of what another xclip owns, exit statuses"),
     "xsel": (case_xsel, "requests", "xsel -o and xclip's TARGETS of what xsel owns, xsel --delete, exit statuses"),
     "xwallpaper": (case_xwallpaper, "requests", "root pixels after hsetroot and after xwallpaper (seccomp-confined), "

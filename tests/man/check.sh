@@ -9,7 +9,7 @@ shift 5
 fails=0
 bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
-# The families issue 14 names, one page each (the set may grow, never shrink).
+# The xcb-util families libxwire-util covers, one page each (the set may grow, never shrink).
 families=(aux atom event ewmh icccm keysyms image cursor renderutil xrm errors)
 
 rm -rf "$work" && mkdir -p "$work"

@@ -9,7 +9,7 @@
  * the one xwire sent for the same values, in every xwire form (unchecked and _checked; the
  * plain form with a caller-built or _serialize'd list, and the _aux form).
  *
- * Pad bytes: Xlib's output buffer is cleared before each call (xlcapture.c), so the pads
+ * Pad bytes: Xlib's output buffer is cleared before each call by the capture harness, so the pads
  * Xlib never writes read as zero; the few pads Xlib copies from an uninitialised stack
  * struct (libXi's control and feedback blocks) are listed per case and compared as zero.
  */
@@ -446,7 +446,7 @@ static void set_map_case(struct set_map *s, const char *what)
 
 static void set_map_cases(void)
 {
-    /* The case of issue 12: KeySyms|KeyActions|VirtualMods|Explicit|ModifierMap|VirtualModMap;
+    /* The case libxcb's _aux form gets wrong: KeySyms|KeyActions|VirtualMods|Explicit|ModifierMap|VirtualModMap;
      * key syms 38/2/4 (two KeySymMaps of 2 syms, of different shapes), key actions 38/3/2,
      * explicit 38/3/3, modmap 50/2/1, vmodmap 64/1/1, virtual mods 0x0013. */
     kb_reset();
@@ -473,7 +473,7 @@ static void set_map_cases(void)
     s.first_mod = 50, s.n_mod = 2;
     s.first_vmod = 64, s.n_vmod = 1;
     s.vmods = 0x0013;
-    set_map_case(&s, "issue 12 case: two KeySymMaps of 2 syms each");
+    set_map_case(&s, "two KeySymMaps of 2 syms each, of different shapes");
 
     /* Key types (one with preserve entries), three KeySymMaps of 1, 0 and 6 symbols, and
      * behaviors on two of four keys. */
