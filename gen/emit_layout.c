@@ -1,4 +1,5 @@
-/* emit_layout.c — a C file that compares every generated type's layout with libxcb's, and a C++ file giving the C++ spellings' places (test use). */
+/* emit_layout.c — a C file that compares every generated type's layout with libxcb's, and a C++ file giving the C++
+ * spellings' places (test use). */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,4 +1,5 @@
-/* fixes.c — corrections to xcb-proto's descriptions where they disagree with the protocol specification, applied to the XML tree before the model is built. */
+/* fixes.c — corrections to xcb-proto's descriptions where they disagree with the protocol specification, applied to the
+ * XML tree before the model is built. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,4 +1,5 @@
-/* test_aux.c — switch requests sent through their _aux forms, checked against bytes worked out by hand from the protocol. */
+/* test_aux.c — switch requests sent through their _aux forms, checked against bytes worked out by hand from the
+ * protocol. */
 #include <check.h>
 #include <pthread.h>
 #include <stdlib.h>

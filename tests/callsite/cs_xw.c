@@ -1,4 +1,5 @@
-/* cs_xw.c — xwire's own API: a bad MapWindow several requests before a wait, then the error as xw_error_text gives it (call-site demo). */
+/* cs_xw.c — xwire's own API: a bad MapWindow several requests before a wait, then the error as xw_error_text gives it
+ * (call-site demo). */
 #include <stdio.h>
 #include <stdlib.h>
 

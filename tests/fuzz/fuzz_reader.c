@@ -3,7 +3,8 @@
  *
  * The fake server's end is a socketpair: it holds the setup and the three
  * QueryExtension answers (XInputExtension, XKEYBOARD, DRI3, sequences 1-3) before
- * the client asks; once the client's requests are out, the input, then EOF. Input: byte 0 low 3 bits = fds to attach (0-7,
+ * the client asks; once the client's requests are out, the input, then EOF. Input: byte 0 low 3 bits = fds to attach
+ * (0-7,
  * SCM_RIGHTS, copies of /dev/null) to the first chunk, bits 3-5 = fds to attach
  * to the second chunk (the rest of the stream), byte 1 = where the first chunk
  * ends, in 4-byte units; the rest is the stream. The client sends

@@ -323,6 +323,7 @@ static int check_every_code(xw_errors_context_t *x, xw_extension_t *const *exts,
     return compared;
 }
 
+/* clang-format off: it reads the list as one expression and rewraps it on every run */
 #define EXT(name) &xw_##name##_id,
 #define ALL_EXTS(X)                                                                                                    \
     X(big_requests)                                                                                                    \
@@ -331,6 +332,7 @@ static int check_every_code(xw_errors_context_t *x, xw_extension_t *const *exts,
             X(xfixes) X(xinerama) X(input) X(xkb) X(x_print) X(selinux) X(test) X(xv) X(xvmc)
 #define DECL(name) XW_EXPORT extern xw_extension_t xw_##name##_id;
 ALL_EXTS(DECL)
+/* clang-format on */
 
 static void check_errors_on(xw_connection_t *conn)
 {

@@ -5,7 +5,8 @@
  * xevie.xml from xcb-proto 1.15.2), cross-checked request by request with the C protocol
  * headers (printproto's Printstr.h: every xPrint*Req and sz_ value; evieproto's Xeviestr.h:
  * sz_xXevieSendReq 104) and, for SELinux, the 1.x request structs of the X server's Xext
- * SELinux module (SELinuxSetCreateContextReq, SELinuxSetContextReq, ...). Where the XML and the protocol disagree the case says so and the
+ * SELinux module (SELinuxSetCreateContextReq, SELinuxSetContextReq, ...). Where the XML and the protocol disagree the
+ * case says so and the
  * difference is a listed exception (PrintGetScreenOfContext) or a printed caveat (XEVIE
  * Send). Every request starts
  * [0] major opcode (the fake server's answer to QueryExtension), [1] minor opcode,
