@@ -276,7 +276,7 @@ static struct iovec *frame(struct iovec *v, const xw_protocol_request_t *req, ui
     return v - 1;
 }
 
-/* Lock held. A vetted request (send.c; query.c's own, checked there) into the
+/* Lock held. A vetted request (xw_send's, or the extension queries' own, checked where they are built) into the
  * buffer, or to the transport when it sends such requests itself: waits for room,
  * takes the next sequence number and tracks it, frames it (major; big: BIG-REQUESTS
  * framing, written as vector[-1]). The sequence number, or 0 (xw__request_fail);

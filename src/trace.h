@@ -29,7 +29,7 @@ struct xw_tr_enum {
     int mask;
 };
 
-/* One line being built into buf (trace.c owns it; trace_fmt.c writes it). Past
+/* One line being built into buf (the tracer owns it; the formatters write it). Past
  * end - XW_TRL_RESERVE nothing more is added but the closing brackets. */
 #define XW_TRL_SIZE 8192
 #define XW_TRL_RESERVE 96
