@@ -21,8 +21,8 @@ struct ectx {
     char *(*val)(struct ectx *x, struct field *f);  /* C value of a field (NULL: its C name) */
     char *(*list)(struct ectx *x, struct field *f); /* C pointer to a list's first element */
     void *data;
-    struct ectx *outer;   /* inside sumof: the enclosing context */
-    struct type *member;  /* inside sumof: the list element type, bound to xw_el */
+    struct ectx *outer;       /* inside sumof: the enclosing context */
+    struct type *member;      /* inside sumof: the list element type, bound to xw_el */
     const char *param_prefix; /* how a paramref with no field is spelled: "xw_v_" in walkers */
 };
 

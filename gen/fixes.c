@@ -17,8 +17,8 @@
 static const struct {
     const char *header, *request, *list;
 } pad_after[] = {
-    { "xkb", "SetMap", "explicit" },
-    { "xkb", "SetMap", "modmap" },
+    {"xkb", "SetMap", "explicit"},
+    {"xkb", "SetMap", "modmap"},
 };
 
 static struct xnode *find_tag_name(struct xnode *n, const char *tag, const char *name)

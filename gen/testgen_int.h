@@ -13,8 +13,8 @@ struct dstate {
 };
 struct hcases {
     struct dstate *d;
-    struct out *cases, *tab; /* case functions, and their table entries */
-    struct out *done;        /* comparison functions already written */
+    struct out *cases, *tab;   /* case functions, and their table entries */
+    struct out *done;          /* comparison functions already written */
     struct out *names, *named; /* table of every compared helper, and its keys */
 };
 
