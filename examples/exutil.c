@@ -96,21 +96,21 @@ xw_keycode_t ex_keycode(const struct ex_keymap *km, xw_keysym_t ks)
 /* Names from X11/keysymdef.h: the ASCII punctuation and the keys a test or a
  * person is likely to press. Xlib carries all ~2,400; an example needs these. */
 static const char *const ascii_names[] = {
-    "space", "exclam", "quotedbl", "numbersign", "dollar", "percent", "ampersand", "apostrophe",
-    "parenleft", "parenright", "asterisk", "plus", "comma", "minus", "period", "slash",
+    "space",     "exclam",     "quotedbl", "numbersign", "dollar", "percent", "ampersand", "apostrophe",
+    "parenleft", "parenright", "asterisk", "plus",       "comma",  "minus",   "period",    "slash",
 };
 static const struct {
     xw_keysym_t ks;
     const char *name;
 } special[] = {
-    {0x3a, "colon"}, {0x3b, "semicolon"}, {0x3c, "less"}, {0x3d, "equal"}, {0x3e, "greater"},
-    {0x3f, "question"}, {0x40, "at"}, {0x5b, "bracketleft"}, {0x5c, "backslash"}, {0x5d, "bracketright"},
-    {0x5e, "asciicircum"}, {0x5f, "underscore"}, {0x60, "grave"}, {0x7b, "braceleft"}, {0x7c, "bar"},
-    {0x7d, "braceright"}, {0x7e, "asciitilde"}, {0xff08, "BackSpace"}, {0xff09, "Tab"}, {0xff0d, "Return"},
-    {0xff1b, "Escape"}, {0xffff, "Delete"}, {0xff50, "Home"}, {0xff51, "Left"}, {0xff52, "Up"},
-    {0xff53, "Right"}, {0xff54, "Down"}, {0xff55, "Prior"}, {0xff56, "Next"}, {0xff57, "End"},
-    {0xffe1, "Shift_L"}, {0xffe2, "Shift_R"}, {0xffe3, "Control_L"}, {0xffe4, "Control_R"},
-    {0xffe5, "Caps_Lock"}, {0xffe9, "Alt_L"}, {0xffea, "Alt_R"}, {0xffeb, "Super_L"}, {0xffec, "Super_R"},
+    {0x3a, "colon"},       {0x3b, "semicolon"},  {0x3c, "less"},        {0x3d, "equal"},       {0x3e, "greater"},
+    {0x3f, "question"},    {0x40, "at"},         {0x5b, "bracketleft"}, {0x5c, "backslash"},   {0x5d, "bracketright"},
+    {0x5e, "asciicircum"}, {0x5f, "underscore"}, {0x60, "grave"},       {0x7b, "braceleft"},   {0x7c, "bar"},
+    {0x7d, "braceright"},  {0x7e, "asciitilde"}, {0xff08, "BackSpace"}, {0xff09, "Tab"},       {0xff0d, "Return"},
+    {0xff1b, "Escape"},    {0xffff, "Delete"},   {0xff50, "Home"},      {0xff51, "Left"},      {0xff52, "Up"},
+    {0xff53, "Right"},     {0xff54, "Down"},     {0xff55, "Prior"},     {0xff56, "Next"},      {0xff57, "End"},
+    {0xffe1, "Shift_L"},   {0xffe2, "Shift_R"},  {0xffe3, "Control_L"}, {0xffe4, "Control_R"}, {0xffe5, "Caps_Lock"},
+    {0xffe9, "Alt_L"},     {0xffea, "Alt_R"},    {0xffeb, "Super_L"},   {0xffec, "Super_R"},
 };
 
 const char *ex_keysym_name(xw_keysym_t ks, char *buf, size_t cap)

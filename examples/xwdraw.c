@@ -69,18 +69,15 @@ static void create_window(struct app *a)
         XW_EVENT_MASK_EXPOSURE | XW_EVENT_MASK_KEY_PRESS | XW_EVENT_MASK_STRUCTURE_NOTIFY,
     };
     xw_create_window(a->c, XW_COPY_FROM_PARENT, a->win, a->scr->root, 0, 0, a->width, a->height, 0,
-                     XW_WINDOW_CLASS_INPUT_OUTPUT, a->scr->root_visual, XW_CW_BACK_PIXEL | XW_CW_EVENT_MASK,
-                     values);
-    xw_change_property(a->c, XW_PROP_MODE_REPLACE, a->win, XW_ATOM_WM_NAME, XW_ATOM_STRING, 8,
-                       (uint32_t)strlen(prog), prog);
+                     XW_WINDOW_CLASS_INPUT_OUTPUT, a->scr->root_visual, XW_CW_BACK_PIXEL | XW_CW_EVENT_MASK, values);
+    xw_change_property(a->c, XW_PROP_MODE_REPLACE, a->win, XW_ATOM_WM_NAME, XW_ATOM_STRING, 8, (uint32_t)strlen(prog),
+                       prog);
     /* Without WM_DELETE_WINDOW in WM_PROTOCOLS, a window manager would kill the
      * connection instead of asking. */
-    xw_change_property(a->c, XW_PROP_MODE_REPLACE, a->win, a->wm_protocols, XW_ATOM_ATOM, 32, 1,
-                       &a->wm_delete_window);
+    xw_change_property(a->c, XW_PROP_MODE_REPLACE, a->win, a->wm_protocols, XW_ATOM_ATOM, 32, 1, &a->wm_delete_window);
     uint32_t gcv[] = {a->pixel[BLACK], a->scr->white_pixel, a->font, 0};
     a->gc = xw_generate_id(a->c);
-    xw_create_gc(a->c, a->gc, a->win, XW_GC_FOREGROUND | XW_GC_BACKGROUND | XW_GC_FONT | XW_GC_GRAPHICS_EXPOSURES,
-                 gcv);
+    xw_create_gc(a->c, a->gc, a->win, XW_GC_FOREGROUND | XW_GC_BACKGROUND | XW_GC_FONT | XW_GC_GRAPHICS_EXPOSURES, gcv);
     xw_map_window(a->c, a->win);
 }
 

@@ -24,21 +24,43 @@ struct mon {
 };
 
 static const char *const event_names[] = {
-    [2] = "KeyPress", "KeyRelease", "ButtonPress", "ButtonRelease", "MotionNotify", "EnterNotify",
-    "LeaveNotify", "FocusIn", "FocusOut", "KeymapNotify", "Expose", "GraphicsExpose", "NoExpose",
-    "VisibilityNotify", "CreateNotify", "DestroyNotify", "UnmapNotify", "MapNotify", "MapRequest",
-    "ReparentNotify", "ConfigureNotify", "ConfigureRequest", "GravityNotify", "ResizeRequest",
-    "CirculateNotify", "CirculateRequest", "PropertyNotify", "SelectionClear", "SelectionRequest",
-    "SelectionNotify", "ColormapNotify", "ClientMessage", "MappingNotify", "GenericEvent",
+    [2] = "KeyPress",  "KeyRelease",       "ButtonPress",     "ButtonRelease",    "MotionNotify",     "EnterNotify",
+    "LeaveNotify",     "FocusIn",          "FocusOut",        "KeymapNotify",     "Expose",           "GraphicsExpose",
+    "NoExpose",        "VisibilityNotify", "CreateNotify",    "DestroyNotify",    "UnmapNotify",      "MapNotify",
+    "MapRequest",      "ReparentNotify",   "ConfigureNotify", "ConfigureRequest", "GravityNotify",    "ResizeRequest",
+    "CirculateNotify", "CirculateRequest", "PropertyNotify",  "SelectionClear",   "SelectionRequest", "SelectionNotify",
+    "ColormapNotify",  "ClientMessage",    "MappingNotify",   "GenericEvent",
 };
 static const char *const xi_names[] = {
-    [1] = "DeviceChanged", "KeyPress", "KeyRelease", "ButtonPress", "ButtonRelease", "Motion", "Enter",
-    "Leave", "FocusIn", "FocusOut", "HierarchyChanged", "Property", "RawKeyPress", "RawKeyRelease",
-    "RawButtonPress", "RawButtonRelease", "RawMotion", "TouchBegin", "TouchUpdate", "TouchEnd",
-    "TouchOwnership", "RawTouchBegin", "RawTouchUpdate", "RawTouchEnd", "BarrierHit", "BarrierLeave",
+    [1] = "DeviceChanged",
+    "KeyPress",
+    "KeyRelease",
+    "ButtonPress",
+    "ButtonRelease",
+    "Motion",
+    "Enter",
+    "Leave",
+    "FocusIn",
+    "FocusOut",
+    "HierarchyChanged",
+    "Property",
+    "RawKeyPress",
+    "RawKeyRelease",
+    "RawButtonPress",
+    "RawButtonRelease",
+    "RawMotion",
+    "TouchBegin",
+    "TouchUpdate",
+    "TouchEnd",
+    "TouchOwnership",
+    "RawTouchBegin",
+    "RawTouchUpdate",
+    "RawTouchEnd",
+    "BarrierHit",
+    "BarrierLeave",
 };
 static const char *const crossing_modes[] = {"Normal", "Grab", "Ungrab", "WhileGrabbed"};
-static const char *const crossing_details[] = {"Ancestor", "Virtual", "Inferior", "Nonlinear",
+static const char *const crossing_details[] = {"Ancestor",         "Virtual", "Inferior",    "Nonlinear",
                                                "NonlinearVirtual", "Pointer", "PointerRoot", "None"};
 
 /* GetAtomName: a round trip per PropertyNotify, as xev does; fine for a monitor. */
@@ -91,17 +113,23 @@ static int print_event(struct mon *m, xw_generic_event_t *ev)
     if (ev->response_type & 0x80)
         printf("(sent) ");
     switch (type) {
-    case XW_KEY_PRESS: case XW_KEY_RELEASE: case XW_BUTTON_PRESS: case XW_BUTTON_RELEASE: case XW_MOTION_NOTIFY:
+    case XW_KEY_PRESS:
+    case XW_KEY_RELEASE:
+    case XW_BUTTON_PRESS:
+    case XW_BUTTON_RELEASE:
+    case XW_MOTION_NOTIFY:
         print_input(m, name, (xw_key_press_event_t *)ev, type);
         break;
-    case XW_ENTER_NOTIFY: case XW_LEAVE_NOTIFY: {
+    case XW_ENTER_NOTIFY:
+    case XW_LEAVE_NOTIFY: {
         xw_enter_notify_event_t *e = (xw_enter_notify_event_t *)ev;
         printf("%s window 0x%x (%d,%d) root (%d,%d) mode %s detail %s\n", name, e->event, e->event_x, e->event_y,
                e->root_x, e->root_y, e->mode < 4 ? crossing_modes[e->mode] : "?",
                e->detail < 8 ? crossing_details[e->detail] : "?");
         break;
     }
-    case XW_FOCUS_IN: case XW_FOCUS_OUT: {
+    case XW_FOCUS_IN:
+    case XW_FOCUS_OUT: {
         xw_focus_in_event_t *f = (xw_focus_in_event_t *)ev;
         printf("%s window 0x%x mode %s detail %s\n", name, f->event, f->mode < 4 ? crossing_modes[f->mode] : "?",
                f->detail < 8 ? crossing_details[f->detail] : "?");
@@ -109,8 +137,7 @@ static int print_event(struct mon *m, xw_generic_event_t *ev)
     }
     case XW_EXPOSE: {
         xw_expose_event_t *x = (xw_expose_event_t *)ev;
-        printf("%s window 0x%x (%u,%u) %ux%u count %u\n", name, x->window, x->x, x->y, x->width, x->height,
-               x->count);
+        printf("%s window 0x%x (%u,%u) %ux%u count %u\n", name, x->window, x->x, x->y, x->width, x->height, x->count);
         break;
     }
     case XW_CONFIGURE_NOTIFY: {
@@ -119,7 +146,9 @@ static int print_event(struct mon *m, xw_generic_event_t *ev)
                cn->width, cn->height, cn->border_width, cn->above_sibling, cn->override_redirect ? "YES" : "NO");
         break;
     }
-    case XW_MAP_NOTIFY: case XW_UNMAP_NOTIFY: case XW_DESTROY_NOTIFY:
+    case XW_MAP_NOTIFY:
+    case XW_UNMAP_NOTIFY:
+    case XW_DESTROY_NOTIFY:
         /* event and window are the first two members of all three */
         printf("%s event 0x%x window 0x%x\n", name, ((xw_map_notify_event_t *)ev)->event,
                ((xw_map_notify_event_t *)ev)->window);
@@ -206,11 +235,10 @@ static void create_window(struct mon *m, const xw_screen_t *scr, uint32_t mask)
 {
     m->win = xw_generate_id(m->c);
     uint32_t values[] = {scr->white_pixel, mask};
-    xw_create_window(m->c, XW_COPY_FROM_PARENT, m->win, scr->root, 10, 10, 300, 200, 1,
-                     XW_WINDOW_CLASS_INPUT_OUTPUT, scr->root_visual, XW_CW_BACK_PIXEL | XW_CW_EVENT_MASK, values);
+    xw_create_window(m->c, XW_COPY_FROM_PARENT, m->win, scr->root, 10, 10, 300, 200, 1, XW_WINDOW_CLASS_INPUT_OUTPUT,
+                     scr->root_visual, XW_CW_BACK_PIXEL | XW_CW_EVENT_MASK, values);
     xw_change_property(m->c, XW_PROP_MODE_REPLACE, m->win, XW_ATOM_WM_NAME, XW_ATOM_STRING, 8, 4, "xwev");
-    xw_change_property(m->c, XW_PROP_MODE_REPLACE, m->win, m->wm_protocols, XW_ATOM_ATOM, 32, 1,
-                       &m->wm_delete_window);
+    xw_change_property(m->c, XW_PROP_MODE_REPLACE, m->win, m->wm_protocols, XW_ATOM_ATOM, 32, 1, &m->wm_delete_window);
     xw_map_window(m->c, m->win);
 }
 

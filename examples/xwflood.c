@@ -46,8 +46,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "xwflood: connection lost: %s\n", xw_connection_error_string(c));
         status = 1;
     } else {
-        printf("xwflood: %ld NoOperation requests and one round trip in %.3f s (%.1f M/s)\n", n, dt,
-               n / dt / 1e6);
+        printf("xwflood: %ld NoOperation requests and one round trip in %.3f s (%.1f M/s)\n", n, dt, n / dt / 1e6);
     }
     xw_disconnect(c);
     return status;

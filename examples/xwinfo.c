@@ -87,8 +87,8 @@ static void print_formats(const xw_setup_t *s)
 
 static const char *visual_class(uint8_t cls)
 {
-    static const char *const names[] = {"StaticGray",  "GrayScale",  "StaticColor",
-                                        "PseudoColor", "TrueColor",  "DirectColor"};
+    static const char *const names[] = {"StaticGray",  "GrayScale", "StaticColor",
+                                        "PseudoColor", "TrueColor", "DirectColor"};
     return cls < 6 ? names[cls] : "unknown";
 }
 

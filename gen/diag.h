@@ -21,10 +21,10 @@ char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Appends v to the array arr of n elements, growing it by one. */
-#define PUSH(arr, n, v)                                                                                          \
-    do {                                                                                                         \
-        (arr) = xrealloc((arr), sizeof(*(arr)) * (size_t)((n) + 1));                                              \
-        (arr)[(n)++] = (v);                                                                                      \
+#define PUSH(arr, n, v)                                                                                                \
+    do {                                                                                                               \
+        (arr) = xrealloc((arr), sizeof(*(arr)) * (size_t)((n) + 1));                                                   \
+        (arr)[(n)++] = (v);                                                                                            \
     } while (0)
 
 #endif

@@ -46,7 +46,7 @@ struct module *load_description(struct world *w, const char *incdir, const char 
     const char *base = slash ? slash + 1 : path;
     size_t n = strlen(base);
     if (n < 5 || strcmp(base + n - 4, ".xml")) {
-        struct loc loc = { path, 0 };
+        struct loc loc = {path, 0};
         fail(loc, "expected a .xml file");
     }
     char *name = strndup(base, n - 4);
@@ -61,9 +61,9 @@ void write_out(const char *dir, const char *path, struct out *o)
 {
     char *p = dir ? xasprintf("%s/%s", dir, path) : xstrdup(path);
     FILE *f = fopen(p, "wb");
-    struct loc loc = { p, 0 };
+    struct loc loc = {p, 0};
     if (!f || (o->buf && fputs(o->buf, f) < 0) || fclose(f))
         fail(loc, "cannot write: %s", strerror(errno));
     free(p), free(o->buf);
-    *o = (struct out){ 0 };
+    *o = (struct out){0};
 }

@@ -1,4 +1,4 @@
-/* driver.h — what xwgen and xwgen-test share around the stages (driver.c). */
+/* driver.h — what xwgen and xwgen-test share around the stages. */
 #ifndef XWGEN_DRIVER_H
 #define XWGEN_DRIVER_H
 

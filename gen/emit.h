@@ -1,5 +1,5 @@
-/* emit.h — stage 3's entry points: the xwire binding of a resolved description (emit.c) and its man
- * pages (emit_man.c). They read the model only, never the XML. */
+/* emit.h — stage 3's entry points: the xwire binding of a resolved description and its man
+ * pages. They read the model only, never the XML. */
 #ifndef XWGEN_EMIT_H
 #define XWGEN_EMIT_H
 
@@ -10,7 +10,7 @@
 void emit_module(struct module *m, struct out *head, struct out *src, struct out *priv);
 /* One roff page per request of m, and alias pages, into dir. */
 void emit_man(struct module *m, const char *dir);
-/* The protocol tracer's decoders of m's requests, replies, events and errors (emit_trace.c). */
+/* The protocol tracer's decoders of m's requests, replies, events and errors. */
 void emit_trace(struct module *m, struct out *out);
 
 #endif

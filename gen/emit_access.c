@@ -6,7 +6,7 @@
 #include "size.h"
 
 struct actx {
-    struct type *t; /* the container R points to */
+    struct type *t;  /* the container R points to */
     struct type *nt; /* the type whose name prefixes accessor names */
 };
 
@@ -36,7 +36,7 @@ static char *offset_of(struct emitter *e, struct type *t, int idx)
     struct wparam *wp;
     int np = walker_params(t, &wp);
     char *w = walker_name(e, t);
-    struct out o = { 0 };
+    struct out o = {0};
     out_printf(&o, "%s((const char *)R, SIZE_MAX, %d", w, idx);
     for (int i = 0; i < np; i++)
         out_printf(&o, ", %s", wp[i].name);
@@ -91,7 +91,7 @@ static void proto(struct emitter *e, const char *ret, const char *name, struct t
 
 static char *length_c(struct emitter *e, struct actx *a, struct field *f)
 {
-    struct ectx x = { .e = e, .val = aval, .list = alist, .data = a };
+    struct ectx x = {.e = e, .val = aval, .list = alist, .data = a};
     if (f->expr->kind == EX_CALCLEN) {
         char *start = alist(&x, f);
         char *mt = wiretype(e, f->type);
@@ -108,7 +108,7 @@ static char *length_c(struct emitter *e, struct actx *a, struct field *f)
 
 static void list_accessors(struct emitter *e, struct actx *a, struct field *f)
 {
-    struct ectx x = { .e = e, .val = aval, .list = alist, .data = a };
+    struct ectx x = {.e = e, .val = aval, .list = alist, .data = a};
     char *mt = tname(e, f->type), *wt = wiretype(e, f->type);
     char *start = alist(&x, f);
     char *len = length_c(e, a, f);
@@ -125,16 +125,19 @@ static void list_accessors(struct emitter *e, struct actx *a, struct field *f)
     if (type_is_simple(f->type)) {
         char *en = tfunc2(e, a->nt, f->name, "end");
         proto(e, "xw_generic_iterator_t", en, a->t, "An iterator just past the list's last element.");
-        out_printf(&e->c, "    xw_generic_iterator_t i;\n    i.data = ((%s *)%s) + (%s);\n    i.rem = 0;\n"
-                          "    i.index = (int)((char *)i.data - (char *)R);\n    return i;\n}\n",
+        out_printf(&e->c,
+                   "    xw_generic_iterator_t i;\n    i.data = ((%s *)%s) + (%s);\n    i.rem = 0;\n"
+                   "    i.index = (int)((char *)i.data - (char *)R);\n    return i;\n}\n",
                    wt, start, len);
         free(en);
     } else {
         char *in = tfunc2(e, a->nt, f->name, "iterator");
         char *it = tfunc(e, f->type, "iterator_t");
         proto(e, it, in, a->t, "An iterator over the list's elements.");
-        out_printf(&e->c, "    %s i;\n    i.data = (%s *)%s;\n    i.rem = %s;\n    i.index = (int)((char *)i.data - (char *)R);\n",
-                   it, mt, start, len);
+        out_printf(
+            &e->c,
+            "    %s i;\n    i.data = (%s *)%s;\n    i.rem = %s;\n    i.index = (int)((char *)i.data - (char *)R);\n",
+            it, mt, start, len);
         struct wparam *mp;
         int mn = f->type->needs_walk ? walker_params(f->type, &mp) : 0;
         for (int k = 0; k < mn; k++) {
@@ -154,7 +157,7 @@ static void list_accessors(struct emitter *e, struct actx *a, struct field *f)
 
 static void field_accessor(struct emitter *e, struct actx *a, struct field *f)
 {
-    struct ectx x = { .e = e, .val = aval, .list = alist, .data = a };
+    struct ectx x = {.e = e, .val = aval, .list = alist, .data = a};
     char *fn = tfunc2(e, a->nt, f->name, NULL);
     char *start = alist(&x, f);
     if (f->kind == FK_SWITCH) {
@@ -179,7 +182,7 @@ static void field_accessor(struct emitter *e, struct actx *a, struct field *f)
  * finds them (libxcb declares the same three functions). */
 static void fd_list_accessors(struct emitter *e, struct actx *a, struct field *f)
 {
-    struct ectx x = { .e = e, .val = aval, .list = alist, .data = a };
+    struct ectx x = {.e = e, .val = aval, .list = alist, .data = a};
     char *n = expr_c(&x, f->expr);
     char *fn = tfunc2(e, a->nt, f->name, NULL), *ln = tfunc2(e, a->nt, f->name, "length"),
          *en = tfunc2(e, a->nt, f->name, "end");
@@ -189,14 +192,16 @@ static void fd_list_accessors(struct emitter *e, struct actx *a, struct field *f
     proto(e, "int", ln, a->t, "Number of fds received with the reply.");
     out_printf(&e->c, "    return (int)(%s);\n}\n", n);
     proto(e, "xw_generic_iterator_t", en, a->t, "An iterator just past the last fd.");
-    out_printf(&e->c, "    xw_generic_iterator_t i;\n    i.data = %s + (%s);\n    i.rem = 0;\n"
-                      "    i.index = (int)((char *)i.data - (char *)R);\n    return i;\n}\n", start, n);
+    out_printf(&e->c,
+               "    xw_generic_iterator_t i;\n    i.data = %s + (%s);\n    i.rem = 0;\n"
+               "    i.index = (int)((char *)i.data - (char *)R);\n    return i;\n}\n",
+               start, n);
     free(n), free(fn), free(ln), free(en);
 }
 
 void emit_accessors(struct emitter *e, struct type *t, struct type *nt)
 {
-    struct actx a = { t, nt };
+    struct actx a = {t, nt};
     int after_var = 0;
     for (int i = 0; i < t->nfields; i++) {
         struct field *f = t->fields[i];

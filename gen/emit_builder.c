@@ -55,14 +55,18 @@ static void emit_builder(struct dstate *d, struct type *t);
 static void build_c_end(struct dstate *d, struct type *t, const char *ind)
 {
     int cs = c_size(t) - (t->kind == TK_EVENT && t->xge ? 4 : 0);
-    out_printf(d->o, "%s    if (xw_off < %d) { if (%d > cap) return -1; memset(xw_b + xw_off, 0, %d - xw_off); xw_off = %d; }\n",
-               ind, cs, cs, cs, cs);
+    out_printf(
+        d->o,
+        "%s    if (xw_off < %d) { if (%d > cap) return -1; memset(xw_b + xw_off, 0, %d - xw_off); xw_off = %d; }\n",
+        ind, cs, cs, cs, cs);
 }
 
 /* Zeros up to the next multiple of mask + 1. */
 static void build_align(struct dstate *d, int mask, const char *ind)
 {
-    out_printf(d->o, "%s    { size_t p = -xw_off & %d; if (p > cap - xw_off) return -1; memset(xw_b + xw_off, 0, p); xw_off += p; }\n",
+    out_printf(d->o,
+               "%s    { size_t p = -xw_off & %d; if (p > cap - xw_off) return -1; memset(xw_b + xw_off, 0, p); xw_off "
+               "+= p; }\n",
                ind, mask);
 }
 
@@ -73,8 +77,9 @@ static int build_pad(struct dstate *d, struct field *f, const char *ind)
         build_align(d, f->pad_align - 1, ind);
         return 1;
     }
-    out_printf(d->o, "%s    if (%d > cap - xw_off) return -1;\n%s    memset(xw_b + xw_off, 0, %d);\n%s    xw_off += %d;\n", ind,
-               f->pad_bytes, ind, f->pad_bytes, ind, f->pad_bytes);
+    out_printf(d->o,
+               "%s    if (%d > cap - xw_off) return -1;\n%s    memset(xw_b + xw_off, 0, %d);\n%s    xw_off += %d;\n",
+               ind, f->pad_bytes, ind, f->pad_bytes, ind, f->pad_bytes);
     return 0;
 }
 
@@ -89,7 +94,8 @@ static void build_value(struct dstate *d, struct type *t, struct field *f, int n
         out_printf(o, "%s    {\n%s        static const long long v[] = {", ind, ind);
         for (int c = 0; c < sel->ncases; c++)
             out_printf(o, "%s%lld", c ? ", " : "", case_const(sel->cases[c]->caseexprs[0]));
-        out_printf(o, "};\n%s        xw_v_%s = (%s)v[db_rand(r) %% %d];\n%s    }\n", ind, f->cname, ct, sel->ncases, ind);
+        out_printf(o, "};\n%s        xw_v_%s = (%s)v[db_rand(r) %% %d];\n%s    }\n", ind, f->cname, ct, sel->ncases,
+                   ind);
     } else {
         out_printf(o, "%s    xw_v_%s = (%s)%s;\n", ind, f->cname, ct, sel ? "db_rand(r)" : "db_small(r)");
     }
@@ -136,26 +142,32 @@ static void build_fixed(struct dstate *d, struct type *t, struct field *f, const
 static void build_list(struct dstate *d, struct field *f, const char *ind)
 {
     struct out *o = d->o;
-    struct ectx x = { .e = d->e, .val = bval, .list = blist, .param_prefix = "xw_v_" };
+    struct ectx x = {.e = d->e, .val = bval, .list = blist, .param_prefix = "xw_v_"};
     char *n = f->expr->kind == EX_CALCLEN ? xstrdup("r->calclen = db_small(r)") : expr_c(&x, f->expr);
-    out_printf(o, "%s    {\n%s        int64_t n = (int64_t)(%s);\n%s        if (n < 0 || n > 4096) return -1;\n", ind, ind, n, ind);
+    out_printf(o, "%s    {\n%s        int64_t n = (int64_t)(%s);\n%s        if (n < 0 || n > 4096) return -1;\n", ind,
+               ind, n, ind);
     if (f->referenced)
         out_printf(o, "%s        xw_p_%s = xw_b + xw_off;\n", ind, f->cname);
-    if (type_fixed(f->type) && (type_is_simple(f->type) || f->type->kind == TK_UNION || f->type->kind == TK_EVENTSTRUCT)) {
+    if (type_fixed(f->type) &&
+        (type_is_simple(f->type) || f->type->kind == TK_UNION || f->type->kind == TK_EVENTSTRUCT)) {
         int ms = f->type->size > 0 ? f->type->size : 1;
-        out_printf(o, "%s        if ((uint64_t)n * %d > cap - xw_off) return -1;\n%s        db_fill(r, xw_b + xw_off, (size_t)n * %d);\n"
-                      "%s        xw_off += (size_t)n * %d;\n",
+        out_printf(o,
+                   "%s        if ((uint64_t)n * %d > cap - xw_off) return -1;\n%s        db_fill(r, xw_b + xw_off, "
+                   "(size_t)n * %d);\n"
+                   "%s        xw_off += (size_t)n * %d;\n",
                    ind, ms, ind, ms, ind, ms);
     } else {
         emit_builder(d, f->type);
         char *bn = bname(d->e, f->type);
         struct wparam *wp;
         int np = f->type->needs_walk ? walker_params(f->type, &wp) : 0;
-        out_printf(o, "%s        for (int64_t i = 0; i < n; i++) {\n%s            long s = %s(r, xw_b + xw_off, cap - xw_off", ind, ind,
-                   bn);
+        out_printf(
+            o, "%s        for (int64_t i = 0; i < n; i++) {\n%s            long s = %s(r, xw_b + xw_off, cap - xw_off",
+            ind, ind, bn);
         for (int k = 0; k < np; k++)
             out_printf(o, ", xw_v_%s", wp[k].name);
-        out_printf(o, ");\n%s            if (s < 0) return -1;\n%s            xw_off += (size_t)s;\n%s        }\n", ind, ind, ind);
+        out_printf(o, ");\n%s            if (s < 0) return -1;\n%s            xw_off += (size_t)s;\n%s        }\n", ind,
+                   ind, ind);
         free(bn);
     }
     out_printf(o, "%s    }\n", ind);
@@ -228,7 +240,7 @@ static void emit_builder(struct dstate *d, struct type *t)
         return;
     }
     out_printf(d->done, "%s", key);
-    struct out body = { 0 }, *saved = d->o;
+    struct out body = {0}, *saved = d->o;
     d->o = &body;
     struct wparam *wp;
     int np = t->needs_walk ? walker_params(t, &wp) : 0;
@@ -236,11 +248,11 @@ static void emit_builder(struct dstate *d, struct type *t)
     for (int i = 0; i < np; i++)
         out_printf(&body, ", %s xw_v_%s", wp[i].ctype, wp[i].name);
     out_printf(&body, ")\n{\n    size_t xw_off = 0;\n");
-    struct out seen = { 0 };
+    struct out seen = {0};
     if (t->kind == TK_SWITCH) {
         for (int c = 0; c < t->ncases; c++)
             declare(d, &body, t->cases[c]->fields, t->cases[c]->nfields, &seen);
-        struct ectx x = { .e = d->e, .val = bval, .list = blist, .param_prefix = "xw_v_" };
+        struct ectx x = {.e = d->e, .val = bval, .list = blist, .param_prefix = "xw_v_"};
         char *se = expr_c(&x, t->swexpr);
         for (int c = 0; c < t->ncases; c++) {
             struct type *cs = t->cases[c];
@@ -267,9 +279,11 @@ static void emit_builder(struct dstate *d, struct type *t)
             for (int i = 0; i < t->nfields && t->fields[i] != lf; i++)
                 at += t->fields[i]->wire && field_fixed(t->fields[i]) ? field_size(t->fields[i]) : 0;
             char *ct = tname(d->e, lf->type);
-            out_printf(&body, "    {\n        %s units = (%s)((xw_off + %lld - 1) / %lld);\n        size_t end = (size_t)units * %lld;\n"
-                              "        if (end > cap) return -1;\n        memset(xw_b + xw_off, 0, end - xw_off);\n"
-                              "        memcpy(xw_b + %d, &units, sizeof(units));\n        xw_off = end;\n    }\n",
+            out_printf(&body,
+                       "    {\n        %s units = (%s)((xw_off + %lld - 1) / %lld);\n        size_t end = "
+                       "(size_t)units * %lld;\n"
+                       "        if (end > cap) return -1;\n        memset(xw_b + xw_off, 0, end - xw_off);\n"
+                       "        memcpy(xw_b + %d, &units, sizeof(units));\n        xw_off = end;\n    }\n",
                        ct, ct, l->b->num, l->b->num, l->b->num, at);
             free(ct);
         } else if (l) {

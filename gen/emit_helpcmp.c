@@ -118,7 +118,7 @@ static char *args_for(struct where *w, struct type *sub)
 {
     struct wparam *sp;
     int sn = walker_params(sub, &sp);
-    struct out o = { 0 };
+    struct out o = {0};
     out_printf(&o, "%s", "");
     for (int k = 0; k < sn; k++) {
         char *v = reach(w, sp[k].field, sp[k].name);
@@ -136,7 +136,7 @@ static char *param_list(struct type *t, int decl)
 {
     struct wparam *wp;
     int np = walker_params(t, &wp);
-    struct out o = { 0 };
+    struct out o = {0};
     out_printf(&o, "%s", "");
     for (int i = 0; i < np; i++)
         out_printf(&o, decl ? ", %s xw_v_%s" : ", xw_v_%s", decl ? wp[i].ctype : wp[i].name, wp[i].name);
@@ -147,7 +147,7 @@ static char *param_list(struct type *t, int decl)
 
 struct hstate {
     struct emitter *e;
-    struct out *top;  /* finished functions, each before its callers */
+    struct out *top; /* finished functions, each before its callers */
     struct hcases *hc;
 };
 
@@ -160,17 +160,19 @@ static void list_helper(struct hcases *hc, const char *kind, const char *fn)
 
 static char *emit_hc(struct hstate *h, struct type *t, struct type *nt, const char *sz);
 
-static void call_sizeof(struct hstate *h, struct out *o, const char *what, const char *sz, const char *buf, const char *args)
+static void call_sizeof(struct hstate *h, struct out *o, const char *what, const char *sz, const char *buf,
+                        const char *args)
 {
     char *x = xcb(sz);
     list_helper(h->hc, "DB_SIZEOF", sz);
-    out_printf(o, "    db_fn(r, DB_SIZEOF, \"%s\");\n    db_int(r, \"%s %s\", %s(%s%s), %s(%s%s));\n", sz, what, sz + 3, x, buf,
-               args, sz, buf, args);
+    out_printf(o, "    db_fn(r, DB_SIZEOF, \"%s\");\n    db_int(r, \"%s %s\", %s(%s%s), %s(%s%s));\n", sz, what, sz + 3,
+               x, buf, args, sz, buf, args);
     free(x);
 }
 
 /* Every element of a list of variable-size structs, at p (libxcb's pointer), n of them. */
-static void walk_elements(struct hstate *h, struct out *o, struct where *w, struct field *f, const char *p, const char *n)
+static void walk_elements(struct hstate *h, struct out *o, struct where *w, struct field *f, const char *p,
+                          const char *n)
 {
     char *args = args_for(w, f->type);
     if (!args) {
@@ -179,9 +181,10 @@ static void walk_elements(struct hstate *h, struct out *o, struct where *w, stru
     }
     char *sub = emit_hc(h, f->type, f->type, NULL);
     char *sz = tfunc(h->e, f->type, "sizeof"), *xsz = xcb(sz);
-    out_printf(o, "    if (%s) {\n        const char *xw_e = (const char *)%s;\n"
-                  "        for (int64_t xw_i = 0; xw_i < (int64_t)(%s) && xw_i < 4096; xw_i++) {\n"
-                  "            %s(r, xw_e%s);\n            xw_e += %s(xw_e%s);\n        }\n    }\n",
+    out_printf(o,
+               "    if (%s) {\n        const char *xw_e = (const char *)%s;\n"
+               "        for (int64_t xw_i = 0; xw_i < (int64_t)(%s) && xw_i < 4096; xw_i++) {\n"
+               "            %s(r, xw_e%s);\n            xw_e += %s(xw_e%s);\n        }\n    }\n",
                p, p, n, sub, args, xsz, args);
     free(args), free(sub), free(sz), free(xsz);
 }
@@ -195,7 +198,7 @@ static void hc_container(struct hstate *h, struct out *o, struct type *t, struct
     out_printf(o, "    const xcb%s *X = (const void *)b;\n    (void)X;\n", tn + 2);
     if (sz) {
         /* a reply's list of fds is a parameter of its _sizeof: a count that changes nothing */
-        struct out a = { 0 };
+        struct out a = {0};
         out_printf(&a, "%s", pa);
         for (int i = 0; t->kind == TK_REPLY && i < t->nfields; i++)
             if (t->fields[i]->kind == FK_LIST && t->fields[i]->isfd)
@@ -207,7 +210,7 @@ static void hc_container(struct hstate *h, struct out *o, struct type *t, struct
         call_sizeof(h, o, t->name, sz, "b", a.buf);
         free(a.buf);
     }
-    struct where w = { t, "X" };
+    struct where w = {t, "X"};
     for (int i = 0; i < t->nfields; i++) {
         struct field *f = t->fields[i];
         if (f->kind == FK_SWITCH) {
@@ -245,10 +248,12 @@ static void cmp_members(struct emitter *e, struct out *o, struct type *root, str
             }
             const char *xn = cfield_name(f->name);
             if (field_fixed(f))
-                out_printf(o, "    db_mem(r, \"%s%s\", &xa, &xa.%s%s, &wa, &wa.%s%s, sizeof(wa.%s%s));\n", wp, f->cname, xp, xn, wp,
-                           f->cname, wp, f->cname);
+                out_printf(o, "    db_mem(r, \"%s%s\", &xa, &xa.%s%s, &wa, &wa.%s%s, sizeof(wa.%s%s));\n", wp, f->cname,
+                           xp, xn, wp, f->cname, wp, f->cname);
             else
-                out_printf(o, "    db_int(r, \"%s%s\", xa.%s%s ? (const char *)xa.%s%s - b : -1, wa.%s%s ? (const char *)wa.%s%s - b : -1);\n",
+                out_printf(o,
+                           "    db_int(r, \"%s%s\", xa.%s%s ? (const char *)xa.%s%s - b : -1, wa.%s%s ? (const char "
+                           "*)wa.%s%s - b : -1);\n",
                            wp, f->cname, xp, xn, xp, xn, wp, f->cname, wp, f->cname);
         }
         free(xp), free(wp);
@@ -266,7 +271,7 @@ static char *aux_val(struct ectx *x, struct field *f)
  * pointers libxcb's unpack gave. */
 static void switch_elements(struct hstate *h, struct out *o, struct where *w, struct type *sw)
 {
-    struct ectx x = { .e = h->e, .val = aux_val, .list = aux_val, .data = w, .param_prefix = "xw_v_" };
+    struct ectx x = {.e = h->e, .val = aux_val, .list = aux_val, .data = w, .param_prefix = "xw_v_"};
     for (int c = 0; c < sw->ncases; c++) {
         struct type *cs = sw->cases[c];
         for (int i = 0; i < cs->nfields; i++) {
@@ -287,21 +292,26 @@ static void switch_elements(struct hstate *h, struct out *o, struct where *w, st
 static void hc_switch(struct hstate *h, struct out *o, struct type *sw)
 {
     struct emitter *e = h->e;
-    char *tn = tname(e, sw), *un = tfunc(e, sw, "unpack"), *se = tfunc(e, sw, "serialize"), *sz = tfunc(e, sw, "sizeof");
+    char *tn = tname(e, sw), *un = tfunc(e, sw, "unpack"), *se = tfunc(e, sw, "serialize"),
+         *sz = tfunc(e, sw, "sizeof");
     char *xun = xcb(un), *xse = xcb(se), *pa = param_list(sw, 0);
-    out_printf(o, "    xcb%s xa;\n    %s wa;\n    memset(&xa, 0, sizeof(xa));\n    memset(&wa, 0, sizeof(wa));\n", tn + 2, tn);
+    out_printf(o, "    xcb%s xa;\n    %s wa;\n    memset(&xa, 0, sizeof(xa));\n    memset(&wa, 0, sizeof(wa));\n",
+               tn + 2, tn);
     list_helper(h->hc, "DB_UNPACK", un);
     list_helper(h->hc, "DB_SERIALIZE", se);
-    out_printf(o, "    db_fn(r, DB_UNPACK, \"%s\");\n    int xn = %s(b%s, &xa), wn = %s(b%s, &wa);\n"
-                  "    db_int(r, \"%s returns\", xn, wn);\n",
+    out_printf(o,
+               "    db_fn(r, DB_UNPACK, \"%s\");\n    int xn = %s(b%s, &xa), wn = %s(b%s, &wa);\n"
+               "    db_int(r, \"%s returns\", xn, wn);\n",
                un, xun, pa, un, pa, un + 3);
     cmp_members(e, o, sw, sw);
     call_sizeof(h, o, sw->name, sz, "b", pa);
-    out_printf(o, "    db_fn(r, DB_SERIALIZE, \"%s\");\n    {\n        void *xs = NULL, *ws = NULL;\n"
-                  "        int xl = %s(&xs%s, &xa), wl = %s(&ws%s, &wa);\n"
-                  "        db_serialized(r, \"%s\", xs, xl, ws, wl, b, wn);\n        free(xs);\n        free(ws);\n    }\n",
-               se, xse, pa, se, pa, se + 3);
-    struct where w = { sw, "xa" };
+    out_printf(
+        o,
+        "    db_fn(r, DB_SERIALIZE, \"%s\");\n    {\n        void *xs = NULL, *ws = NULL;\n"
+        "        int xl = %s(&xs%s, &xa), wl = %s(&ws%s, &wa);\n"
+        "        db_serialized(r, \"%s\", xs, xl, ws, wl, b, wn);\n        free(xs);\n        free(ws);\n    }\n",
+        se, xse, pa, se, pa, se + 3);
+    struct where w = {sw, "xa"};
     switch_elements(h, o, &w, sw);
     free(tn), free(un), free(se), free(sz), free(xun), free(xse), free(pa);
 }
@@ -313,7 +323,7 @@ static char *emit_hc(struct hstate *h, struct type *t, struct type *nt, const ch
     char *name = hname(h->e, t);
     if (!once(h->hc->done, name))
         return name;
-    struct out body = { 0 };
+    struct out body = {0};
     char *pd = param_list(t, 1);
     out_printf(&body, "\nstatic void %s(struct db *r, const char *b%s)\n{\n    (void)r;\n    (void)b;\n", name, pd);
     if (t->kind == TK_SWITCH) {
@@ -374,10 +384,11 @@ static void choose_params(struct out *o, struct type *t)
             out_printf(o, "    static const long long xw_c_%s[] = {", wp[i].name);
             for (int c = 0; c < sel->ncases; c++)
                 out_printf(o, "%s%lld", c ? ", " : "", case_const(sel->cases[c]->caseexprs[0]));
-            out_printf(o, "};\n    %s xw_v_%s = (%s)xw_c_%s[db_rand(r) %% %d];\n", wp[i].ctype, wp[i].name, wp[i].ctype, wp[i].name,
-                       sel->ncases);
+            out_printf(o, "};\n    %s xw_v_%s = (%s)xw_c_%s[db_rand(r) %% %d];\n", wp[i].ctype, wp[i].name, wp[i].ctype,
+                       wp[i].name, sel->ncases);
         } else {
-            out_printf(o, "    %s xw_v_%s = (%s)%s;\n", wp[i].ctype, wp[i].name, wp[i].ctype, sel ? "db_rand(r)" : "db_small(r)");
+            out_printf(o, "    %s xw_v_%s = (%s)%s;\n", wp[i].ctype, wp[i].name, wp[i].ctype,
+                       sel ? "db_rand(r)" : "db_small(r)");
         }
     }
 }
@@ -386,15 +397,16 @@ static void choose_params(struct out *o, struct type *t)
 static void alone_case(struct hcases *hc, struct type *t)
 {
     struct dstate *d = hc->d;
-    struct hstate h = { d->e, d->top, hc };
+    struct hstate h = {d->e, d->top, hc};
     char *hn = emit_hc(&h, t, t, NULL), *bn = decode_builder(d, t), *pa = param_list(t, 0);
     out_printf(hc->cases, "\nstatic void %s_alone(struct db *r)\n{\n", hn);
     choose_params(hc->cases, t);
-    out_printf(hc->cases, "    memset(r->buf, 0, sizeof(r->buf));\n    long n = %s(r, (char *)r->buf, sizeof(r->buf)%s);\n"
-                          "    if (n < 0) { r->skipped++; return; }\n    %s(r, (const char *)r->buf%s);\n}\n",
+    out_printf(hc->cases,
+               "    memset(r->buf, 0, sizeof(r->buf));\n    long n = %s(r, (char *)r->buf, sizeof(r->buf)%s);\n"
+               "    if (n < 0) { r->skipped++; return; }\n    %s(r, (const char *)r->buf%s);\n}\n",
                bn, pa, hn, pa);
-    out_printf(hc->tab, "    { \"%s\", \"%s %s\", %s_alone, 0, 0 },\n", d->e->m->is_ext ? d->e->m->ext_name : "core", hn + 3,
-               t->kind == TK_SWITCH ? "switch" : "struct", hn);
+    out_printf(hc->tab, "    { \"%s\", \"%s %s\", %s_alone, 0, 0 },\n", d->e->m->is_ext ? d->e->m->ext_name : "core",
+               hn + 3, t->kind == TK_SWITCH ? "switch" : "struct", hn);
     free(hn), free(bn), free(pa);
 }
 
@@ -419,21 +431,23 @@ static void request_case(struct hcases *hc, struct type *req)
     out_printf(hc->cases, "\nstatic void %s_req(struct db *r)\n{\n", sz);
     choose_params(hc->cases, req);
     char *pa = param_list(req, 0);
-    out_printf(hc->cases, "    memset(r->buf, 0, sizeof(r->buf));\n    r->calclen = 0;\n"
-                          "    long n = %s(r, (char *)r->buf, sizeof(r->buf)%s);\n"
-                          "    if (n < 0 || n > 4 * 65535) { r->skipped++; return; }\n"
-                          "    uint16_t words = (uint16_t)((n + 3) / 4);\n    memcpy(r->buf + 2, &words, 2);\n",
+    out_printf(hc->cases,
+               "    memset(r->buf, 0, sizeof(r->buf));\n    r->calclen = 0;\n"
+               "    long n = %s(r, (char *)r->buf, sizeof(r->buf)%s);\n"
+               "    if (n < 0 || n > 4 * 65535) { r->skipped++; return; }\n"
+               "    uint16_t words = (uint16_t)((n + 3) / 4);\n    memcpy(r->buf + 2, &words, 2);\n",
                bn, pa);
     /* libxcb takes the length of a list that has none on the wire; xwire reads the request's length */
-    struct out args = { 0 };
+    struct out args = {0};
     out_printf(&args, "%s", pa);
     for (int k = 0; k < req->nfields; k++)
         if (req->fields[k]->synth && !req->fields[k]->wire)
             out_printf(&args, ", (uint32_t)r->calclen");
     list_helper(hc, "DB_SIZEOF", sz);
-    out_printf(hc->cases, "    db_fn(r, DB_SIZEOF, \"%s\");\n    db_int(r, \"%s\", %s(r->buf%s), %s(r->buf%s));\n}\n", sz, sz + 3, xsz,
-               args.buf, sz, args.buf);
-    out_printf(hc->tab, "    { \"%s\", \"%s request\", %s_req, 0, 0 },\n", e->m->is_ext ? e->m->ext_name : "core", req->name, sz);
+    out_printf(hc->cases, "    db_fn(r, DB_SIZEOF, \"%s\");\n    db_int(r, \"%s\", %s(r->buf%s), %s(r->buf%s));\n}\n",
+               sz, sz + 3, xsz, args.buf, sz, args.buf);
+    out_printf(hc->tab, "    { \"%s\", \"%s request\", %s_req, 0, 0 },\n", e->m->is_ext ? e->m->ext_name : "core",
+               req->name, sz);
     free(bn), free(sz), free(xsz), free(pa), free(args.buf);
 }
 
@@ -462,7 +476,7 @@ void helper_cases(struct hcases *hc, struct type *t)
 
 char *helper_reply(struct hcases *hc, struct type *req)
 {
-    struct hstate h = { hc->d->e, hc->d->top, hc };
+    struct hstate h = {hc->d->e, hc->d->top, hc};
     char *sz = req->reply->needs_walk && !req->needs_walk ? tfunc(h.e, req, "sizeof") : NULL;
     char *r = emit_hc(&h, req->reply, req, sz);
     free(sz);
@@ -471,7 +485,7 @@ char *helper_reply(struct hcases *hc, struct type *req)
 
 char *helper_event(struct hcases *hc, struct type *ev)
 {
-    struct hstate h = { hc->d->e, hc->d->top, hc };
+    struct hstate h = {hc->d->e, hc->d->top, hc};
     char *sz = ev->needs_walk ? tfunc(h.e, ev, "sizeof") : NULL;
     char *r = emit_hc(&h, ev, ev, sz);
     free(sz);

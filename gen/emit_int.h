@@ -21,12 +21,12 @@ struct ectx {
     char *(*val)(struct ectx *x, struct field *f);  /* C value of a field (NULL: its C name) */
     char *(*list)(struct ectx *x, struct field *f); /* C pointer to a list's first element */
     void *data;
-    struct ectx *outer;   /* inside sumof: the enclosing context */
-    struct type *member;  /* inside sumof: the list element type, bound to xw_el */
+    struct ectx *outer;       /* inside sumof: the enclosing context */
+    struct type *member;      /* inside sumof: the list element type, bound to xw_el */
     const char *param_prefix; /* how a paramref with no field is spelled: "xw_v_" in walkers */
 };
 
-/* ---- C spellings (emit_c.c) ---- */
+/* ---- C spellings ---- */
 
 char *tname(struct emitter *e, struct type *t);
 char *tfunc(struct emitter *e, struct type *t, const char *suffix);
@@ -38,7 +38,7 @@ int pad_mask(const struct type *t);
 char *expr_c(struct ectx *x, struct expr *ex);
 void emit_doc(struct out *o, const struct doc *d, const char *indent);
 
-/* ---- types (emit_types.c) ---- */
+/* ---- types ---- */
 
 void emit_enum(struct emitter *e, struct type *t);
 void emit_simple(struct emitter *e, struct type *t);
@@ -49,7 +49,7 @@ void emit_error(struct emitter *e, struct type *t);
 void emit_switches(struct emitter *e, struct type *t);
 void emit_struct_body(struct emitter *e, struct type *t, const char *kw, const char *name, int packed);
 
-/* ---- walkers: bounded size computation shared by _sizeof and validators (emit_walk.c) ---- */
+/* ---- walkers: bounded size computation shared by _sizeof and validators ---- */
 
 int walker_params(struct type *t, struct wparam **out);
 char *walker_name(struct emitter *e, struct type *t);
@@ -58,14 +58,14 @@ int layout_gap(struct type *t);
 void emit_walker(struct emitter *e, struct type *t);
 void emit_unpack(struct emitter *e, struct type *sw);
 
-/* ---- switches (emit_switch.c) ---- */
+/* ---- switches ---- */
 
 void emit_serialize(struct emitter *e, struct type *sw);
 int serialize_pieces(struct type *sw);
 int switch_all_fixed(struct type *sw);
 void emit_switch_accessors(struct emitter *e, struct type *sw);
 
-/* ---- accessors (emit_access.c), requests and replies (emit_request.c), tables (emit_meta.c) ---- */
+/* ---- accessors, requests and replies, tables ---- */
 
 void emit_accessors(struct emitter *e, struct type *t, struct type *owner);
 void emit_request(struct emitter *e, struct type *t);

@@ -41,7 +41,9 @@ static void xge_validators(struct emitter *e, int n)
             continue;
         struct type *o = t->copy_of ? t->copy_of : t;
         char *w = walker_name(e, o), *fn = ifunc(t, "event", "validate");
-        out_printf(&e->c, "/* p is the event as stored, with full_sequence at byte 32 (len = 36 + 4 * length) */\nstatic int %s(const void *p, size_t len)\n{\n    return %s((const char *)p, len, -1) < 0 ? -1 : 0;\n}\n",
+        out_printf(&e->c,
+                   "/* p is the event as stored, with full_sequence at byte 32 (len = 36 + 4 * length) */\nstatic int "
+                   "%s(const void *p, size_t len)\n{\n    return %s((const char *)p, len, -1) < 0 ? -1 : 0;\n}\n",
                    fn, w);
         free(w), free(fn);
     }
@@ -107,10 +109,12 @@ void emit_meta(struct emitter *e)
     /* The runtime finds an extension's description by name, in a registry each
      * description joins when its object is loaded (libxwire, or a library built
      * from these sources). */
-    char *id = cname_join(e->m, (char *[]){ "xw", e->m->ext_name, "id" }, 3, NULL);
+    char *id = cname_join(e->m, (char *[]){"xw", e->m->ext_name, "id"}, 3, NULL);
     out_printf(&e->c, "    .key = &%s,\n};\n", id);
-    out_printf(&e->c, "\nstatic struct xw_ext_reg xw__reg = { .desc = &%s };\n\n"
-                      "__attribute__((constructor)) static void xw__register(void)\n{\n"
-                      "    xw__ext_register(&xw__reg);\n}\n", desc);
+    out_printf(&e->c,
+               "\nstatic struct xw_ext_reg xw__reg = { .desc = &%s };\n\n"
+               "__attribute__((constructor)) static void xw__register(void)\n{\n"
+               "    xw__ext_register(&xw__reg);\n}\n",
+               desc);
     free(id);
 }

@@ -75,8 +75,8 @@ struct sender {
     int nparts;
     int nfds_fixed;
     int nfds_list;
-    int nnull;           /* caller's pointers that must not be NULL with a non-zero length: */
-    int *null_part;      /* their parts */
+    int nnull;      /* caller's pointers that must not be NULL with a non-zero length: */
+    int *null_part; /* their parts */
     const char **null_name;
     int sink_checked; /* a switch serializer may have found a NULL list: refuse then */
 };
@@ -105,13 +105,15 @@ static void note_nullable(struct sender *s, struct field *f)
 static void part(struct sender *s, const char *base, const char *len)
 {
     int k = 2 + s->nparts++;
-    out_printf(&s->body, "    xw_parts[%d].iov_base = (char *)(%s);\n    xw_parts[%d].iov_len = %s;\n", k, base, k, len);
+    out_printf(&s->body, "    xw_parts[%d].iov_base = (char *)(%s);\n    xw_parts[%d].iov_len = %s;\n", k, base, k,
+               len);
 }
 
 static void pad_part(struct sender *s)
 {
     int k = 2 + s->nparts;
-    out_printf(&s->body, "    xw_parts[%d].iov_base = 0;\n    xw_parts[%d].iov_len = -xw_parts[%d].iov_len & 3;\n", k, k, k - 1);
+    out_printf(&s->body, "    xw_parts[%d].iov_base = 0;\n    xw_parts[%d].iov_len = -xw_parts[%d].iov_len & 3;\n", k,
+               k, k - 1);
     s->nparts++;
 }
 
@@ -126,7 +128,8 @@ static void pad_run(struct sender *s, int first)
         pad_part(s);
         return;
     }
-    out_printf(&s->body, "    xw_parts[%d].iov_base = 0;\n    xw_parts[%d].iov_len = -xw__iov_sum(xw_parts + %d, %d) & 3;\n", k,
+    out_printf(&s->body,
+               "    xw_parts[%d].iov_base = 0;\n    xw_parts[%d].iov_len = -xw__iov_sum(xw_parts + %d, %d) & 3;\n", k,
                k, first, k - first);
     s->nparts++;
 }
@@ -145,7 +148,7 @@ static int next_var_is_list(struct type *t, int i)
 
 static char *list_len_bytes(struct sender *s, struct field *f)
 {
-    struct ectx x = { .e = s->e, .val = sval };
+    struct ectx x = {.e = s->e, .val = sval};
     char *wt = wiretype(s->e, f->type);
     char *n = f->expr->kind == EX_CALCLEN ? xasprintf("%s_len", f->name) : expr_c(&x, f->expr);
     char *r;
@@ -170,7 +173,7 @@ static char *put_call(struct field *sf)
     struct wparam *wp;
     int np = walker_params(sf->sw, &wp);
     char *fn = ifunc(sf->sw, NULL, "serialize_put");
-    struct out o = { 0 };
+    struct out o = {0};
     out_printf(&o, "%s(&xw_sink", fn);
     for (int k = 0; k < np; k++)
         out_printf(&o, ", %s", wp[k].field ? wp[k].field->cname : wp[k].name);
@@ -179,7 +182,7 @@ static char *put_call(struct field *sf)
     return o.buf;
 }
 
-/* The aux form: the switch serializer (emit_switch.c) puts the selected members.
+/* The aux form: the switch serializer puts the selected members.
  * A switch of fixed members (a value list) is copied into one stack array, one
  * slice, as its few bytes follow each other; any other switch gets one iovec per
  * piece pointing at the caller's data, so nothing is copied or allocated. */
@@ -192,30 +195,33 @@ static void aux_switch_parts(struct sender *s, struct field *sf)
             for (int i = 0; i < sf->sw->cases[c]->nfields; i++)
                 max += field_size(sf->sw->cases[c]->fields[i]);
         out_printf(&s->pre, "    uint8_t xw_vals[%d];\n", (max + 3) / 4 * 4 + 4);
-        out_printf(&s->body, "    struct xw__sink xw_sink = { .o = (char *)xw_vals };\n    %s;\n"
-                             "    while (xw_sink.off & 3)\n        xw_vals[xw_sink.off++] = 0;\n",
+        out_printf(&s->body,
+                   "    struct xw__sink xw_sink = { .o = (char *)xw_vals };\n    %s;\n"
+                   "    while (xw_sink.off & 3)\n        xw_vals[xw_sink.off++] = 0;\n",
                    call);
         part(s, "xw_vals", "xw_sink.off");
         free(call);
         return;
     }
     int k = 2 + s->nparts, max = serialize_pieces(sf->sw);
-    out_printf(&s->body, "    struct xw__sink xw_sink = { .iov = xw_parts + %d, .maxiov = %d };\n    %s;\n"
-                         "    for (int xw_i = xw_sink.niov; xw_i < %d; xw_i++) {\n"
-                         "        xw_parts[%d + xw_i].iov_base = 0;\n        xw_parts[%d + xw_i].iov_len = 0;\n    }\n",
+    out_printf(&s->body,
+               "    struct xw__sink xw_sink = { .iov = xw_parts + %d, .maxiov = %d };\n    %s;\n"
+               "    for (int xw_i = xw_sink.niov; xw_i < %d; xw_i++) {\n"
+               "        xw_parts[%d + xw_i].iov_base = 0;\n        xw_parts[%d + xw_i].iov_len = 0;\n    }\n",
                k, max, call, max, k, k);
     s->nparts += max;
     s->sink_checked = 1;
     /* the request ends on a word */
     k = 2 + s->nparts++;
-    out_printf(&s->body, "    xw_parts[%d].iov_base = 0;\n    xw_parts[%d].iov_len = -xw__iov_sum(xw_parts + 2, %d) & 3;\n", k, k,
+    out_printf(&s->body,
+               "    xw_parts[%d].iov_base = 0;\n    xw_parts[%d].iov_len = -xw__iov_sum(xw_parts + 2, %d) & 3;\n", k, k,
                k - 2);
     free(call);
 }
 
 static void fixed_assignments(struct sender *s)
 {
-    struct ectx x = { .e = s->e, .val = sval };
+    struct ectx x = {.e = s->e, .val = sval};
     for (int i = 0; i < s->t->nfields; i++) {
         struct field *f = s->t->fields[i];
         if (!f->wire || f->autof || !field_fixed(f))
@@ -236,14 +242,15 @@ static void fixed_assignments(struct sender *s)
 /* An fd list goes beside the bytes; more than one message carries fails this request alone. */
 static void fd_list_part(struct sender *s, struct field *f)
 {
-    struct ectx x = { .e = s->e, .val = sval };
+    struct ectx x = {.e = s->e, .val = sval};
     char *n = expr_c(&x, f->expr);
-    out_printf(&s->body, "    if ((size_t)(%s) > sizeof(xw_fds) / sizeof(xw_fds[0]) - xw_nfds) {\n"
-                         "        /* more fds than one message carries: fail this request alone */\n"
-                         "        for (int64_t xw_i = 0; xw_i < (int64_t)(%s); xw_i++)\n            close(%s[xw_i]);\n"
-                         "        for (unsigned int xw_i = 0; xw_i < xw_nfds; xw_i++)\n            close(xw_fds[xw_i]);\n"
-                         "        xw_ret.sequence = 0;\n        return xw_ret;\n    }\n"
-                         "    for (int64_t xw_i = 0; xw_i < (int64_t)(%s); xw_i++)\n        xw_fds[xw_nfds++] = %s[xw_i];\n",
+    out_printf(&s->body,
+               "    if ((size_t)(%s) > sizeof(xw_fds) / sizeof(xw_fds[0]) - xw_nfds) {\n"
+               "        /* more fds than one message carries: fail this request alone */\n"
+               "        for (int64_t xw_i = 0; xw_i < (int64_t)(%s); xw_i++)\n            close(%s[xw_i]);\n"
+               "        for (unsigned int xw_i = 0; xw_i < xw_nfds; xw_i++)\n            close(xw_fds[xw_i]);\n"
+               "        xw_ret.sequence = 0;\n        return xw_ret;\n    }\n"
+               "    for (int64_t xw_i = 0; xw_i < (int64_t)(%s); xw_i++)\n        xw_fds[xw_nfds++] = %s[xw_i];\n",
                n, n, f->cname, n, f->cname);
     s->nfds_list = 1;
     free(n);
@@ -258,7 +265,7 @@ static void switch_part(struct sender *s, struct field *f)
     struct wparam *wp;
     int np = walker_params(f->sw, &wp);
     char *sz = tfunc(s->e, f->sw, "sizeof");
-    struct out call = { 0 };
+    struct out call = {0};
     out_printf(&call, "(size_t)%s(%s", sz, f->cname);
     for (int k = 0; k < np; k++)
         out_printf(&call, ", %s", wp[k].name);
@@ -268,7 +275,7 @@ static void switch_part(struct sender *s, struct field *f)
     } else {
         char *guarded = xasprintf("(%s ? %s : 0)", f->cname, call.buf);
         free(call.buf);
-        call = (struct out){ 0 };
+        call = (struct out){0};
         out_printf(&call, "%s", guarded);
         free(guarded);
     }
@@ -281,8 +288,9 @@ static void switch_part(struct sender *s, struct field *f)
 static void align_part(struct sender *s, struct field *f)
 {
     int k = 2 + s->nparts++;
-    out_printf(&s->body, "    xw_parts[%d].iov_base = 0;\n    xw_parts[%d].iov_len = -xw__iov_sum(xw_parts + 2, %d) & %d;\n", k, k, k - 2,
-               f->pad_align - 1);
+    out_printf(&s->body,
+               "    xw_parts[%d].iov_base = 0;\n    xw_parts[%d].iov_len = -xw__iov_sum(xw_parts + 2, %d) & %d;\n", k,
+               k, k - 2, f->pad_align - 1);
 }
 
 /* A variable struct, sized by its _sizeof. */
@@ -335,9 +343,10 @@ static void var_parts(struct sender *s, int aux)
 /* A refused request: its fds (already collected) are closed, nothing is written. */
 static void reject_if(struct sender *s, const char *cond, const char *why)
 {
-    out_printf(&s->body, "    if (__builtin_expect(!!(%s), 0)) {\n"
-                         "        xw_ret.sequence = (unsigned int)xw__request_reject(c, %s, %s, \"%s: %s\");\n"
-                         "        return xw_ret;\n    }\n",
+    out_printf(&s->body,
+               "    if (__builtin_expect(!!(%s), 0)) {\n"
+               "        xw_ret.sequence = (unsigned int)xw__request_reject(c, %s, %s, \"%s: %s\");\n"
+               "        return xw_ret;\n    }\n",
                cond, s->nfds_fixed || s->nfds_list ? "xw_nfds" : "0", s->nfds_fixed || s->nfds_list ? "xw_fds" : "0",
                s->t->name, why);
 }
@@ -362,7 +371,7 @@ static int inline_ok(struct emitter *e, struct type *t, int checked_flag, int au
     return size == wire_fixed_size(t) && size % 4 == 0 && size <= 256;
 }
 
-/* The runtime's one write primitive (xwint.h): reserve room, frame the fixed part
+/* The runtime's one write primitive, an inline of its private header: reserve room, frame the fixed part
  * and copy it there, commit. Without the lock: the limit lets it through only while
  * no other thread can be in the connection. */
 static void inline_path(struct sender *s)
@@ -371,12 +380,13 @@ static void inline_path(struct sender *s)
     /* the room is reserved first thing in the function (s->pre): after the request's
      * fields are stored, gcc would no longer fold them into one constant store */
     out_printf(&s->pre, "    uint8_t *xw_p = xw__out_reserve_unlocked(c, sizeof(xw_out));\n");
-    out_printf(&s->body, "    {\n"
-                         "        if (XW_LIKELY(xw_p != NULL)) {\n"
-                         "            xw__out_frame((uint8_t *)&xw_out, &%s.pub, %s, (uint16_t)(sizeof(xw_out) / 4));\n"
-                         "            memcpy(xw_p, &xw_out, sizeof(xw_out));\n"
-                         "            xw_ret.sequence = (unsigned int)xw__out_commit(c, sizeof(xw_out));\n"
-                         "            return xw_ret;\n        }\n    }\n",
+    out_printf(&s->body,
+               "    {\n"
+               "        if (XW_LIKELY(xw_p != NULL)) {\n"
+               "            xw__out_frame((uint8_t *)&xw_out, &%s.pub, %s, (uint16_t)(sizeof(xw_out) / 4));\n"
+               "            memcpy(xw_p, &xw_out, sizeof(xw_out));\n"
+               "            xw_ret.sequence = (unsigned int)xw__out_commit(c, sizeof(xw_out));\n"
+               "            return xw_ret;\n        }\n    }\n",
                rq, opu);
     free(op), free(opu), free(rq);
 }
@@ -435,26 +445,28 @@ static void emit_body(struct emitter *e, struct type *t, int aux)
 {
     char *cookie = t->reply ? tfunc(e, t, "cookie_t") : xstrdup("xw_void_cookie_t");
     char *rt = tname(e, t), *bn = ifunc(t, aux ? "aux" : NULL, "send");
-    struct sender s = { .e = e, .t = t };
+    struct sender s = {.e = e, .t = t};
     sender_text(&s, aux, 0);
     struct out *c = &e->c;
-    char *ext = e->m->is_ext ? cname_join(e->m, (char *[]){ "xw", e->m->ext_name, "id" }, 3, NULL) : NULL;
+    char *ext = e->m->is_ext ? cname_join(e->m, (char *[]){"xw", e->m->ext_name, "id"}, 3, NULL) : NULL;
     char *op = tfunc(e, t, NULL), *opu = cname_upper(op);
     char *val = t->reply ? ifunc(t, NULL, "reply_validate") : xstrdup("0");
     char *rq = ifunc(t, aux ? "aux" : NULL, "req");
     /* At file scope: the body and the inline path of the unchecked sender frame with it,
      * and the description's request table points at it (xwire's private descriptor:
      * libxcb's public one, then the reply's facts). */
-    out_printf(c, "\nstatic const struct xw_request %s = {\n    .f = {\n        .count = %d,\n        .ext = %s%s,\n"
-                  "        .opcode = %s,\n        .isvoid = %d,\n",
+    out_printf(c,
+               "\nstatic const struct xw_request %s = {\n    .f = {\n        .count = %d,\n        .ext = %s%s,\n"
+               "        .opcode = %s,\n        .isvoid = %d,\n",
                rq, s.nparts, ext ? "&" : "", ext ? ext : "0", opu, t->reply ? 0 : 1);
     if (t->multi_reply)
         out_printf(c, "        .multi_reply = 1,\n        .multi_end = %d,\n", t->multi_end);
     if (t->reply && t->reply->needs_walk && layout_gap(t->reply))
         out_printf(c, "        .reply_gap = 1,\n");
     out_printf(c, "    },\n    .validate = %s,\n};\n", val);
-    out_printf(c, "\n/* The body of %s's %ssenders; xw_flags is 0 or XW_REQUEST_CHECKED. */\n"
-                  "static __attribute__((noinline)) ",
+    out_printf(c,
+               "\n/* The body of %s's %ssenders; xw_flags is 0 or XW_REQUEST_CHECKED. */\n"
+               "static __attribute__((noinline)) ",
                t->name, aux ? "_aux " : "");
     signature(e, c, t, cookie, bn, aux);
     c->len--; /* reopen the parameter list */
@@ -466,9 +478,13 @@ static void emit_body(struct emitter *e, struct type *t, int aux)
     out_append(c, &s.pre);
     out_printf(c, "\n");
     out_append(c, &s.body);
-    out_printf(c, "    {\n        size_t xw_total = 0;\n        for (int xw_k = 2; xw_k < %d; xw_k++)\n            xw_total += xw_parts[xw_k].iov_len;\n",
+    out_printf(c,
+               "    {\n        size_t xw_total = 0;\n        for (int xw_k = 2; xw_k < %d; xw_k++)\n            "
+               "xw_total += xw_parts[xw_k].iov_len;\n",
                s.nparts + 2);
-    out_printf(c, "        xw_ret.sequence = (unsigned int)xw__send(c, xw_flags%s%s, xw_parts + 2, &%s, xw_total, %s, %s);\n    }\n",
+    out_printf(c,
+               "        xw_ret.sequence = (unsigned int)xw__send(c, xw_flags%s%s, xw_parts + 2, &%s, xw_total, %s, "
+               "%s);\n    }\n",
                t->reply && t->reply->has_fds ? " | XW_REQUEST_REPLY_FDS" : "",
                t->reply && t->reply->needs_walk && layout_gap(t->reply) ? " | XW__REQUEST_REPLY_GAP" : "", rq,
                fds ? "xw_nfds" : "0", fds ? "xw_fds" : "0");
@@ -486,17 +502,20 @@ static void emit_sender(struct emitter *e, struct type *t, const char *fn, int c
     struct out *h = &e->hfuncs, *c = &e->c;
     out_printf(h, "\n");
     emit_doc(h, t->doc, "");
-    out_printf(h, "/** Sends %s%s. Never allocates. Returns a cookie whose sequence is 0 when the request\n"
-                  " * could not be sent (see xw_request_error_string()). */\nXW_EXPORT ",
-               t->name, checked_flag ? (t->reply ? "; errors are delivered to the reply" : "; errors are kept for xw_request_check()")
-                                     : (t->reply ? "; errors go to the event queue" : ""));
+    out_printf(h,
+               "/** Sends %s%s. Never allocates. Returns a cookie whose sequence is 0 when the request\n"
+               " * could not be sent (see xw_request_error_string()). */\nXW_EXPORT ",
+               t->name,
+               checked_flag
+                   ? (t->reply ? "; errors are delivered to the reply" : "; errors are kept for xw_request_check()")
+                   : (t->reply ? "; errors go to the event queue" : ""));
     signature(e, h, t, cookie, fn, aux);
     out_printf(h, ";\n");
     out_printf(c, "\n");
     signature(e, c, t, cookie, fn, aux);
     out_printf(c, "\n{\n");
     if (inline_ok(e, t, checked_flag, aux)) {
-        struct sender s = { .e = e, .t = t };
+        struct sender s = {.e = e, .t = t};
         char *rt = tname(e, t);
         sender_text(&s, aux, 1);
         out_printf(c, "    %s xw_out;\n    %s xw_ret;\n", rt, cookie);
@@ -515,19 +534,24 @@ static void emit_sender(struct emitter *e, struct type *t, const char *fn, int c
 static void emit_reply_fn(struct emitter *e, struct type *t)
 {
     char *rn = tfunc(e, t, "reply"), *rt = tname(e, t->reply), *ck = tfunc(e, t, "cookie_t");
-    out_printf(&e->hfuncs, "\n/** Waits for the reply; it is malloc'd and the caller frees it. On an X error returns NULL\n"
-                           " * and stores a malloc'd error in *e when e is not NULL. */\n"
-                           "XW_EXPORT %s *%s(xw_connection_t *c, %s cookie, xw_generic_error_t **e);\n",
+    out_printf(&e->hfuncs,
+               "\n/** Waits for the reply; it is malloc'd and the caller frees it. On an X error returns NULL\n"
+               " * and stores a malloc'd error in *e when e is not NULL. */\n"
+               "XW_EXPORT %s *%s(xw_connection_t *c, %s cookie, xw_generic_error_t **e);\n",
                rt, rn, ck);
-    out_printf(&e->c, "\n%s *%s(xw_connection_t *c, %s cookie, xw_generic_error_t **e)\n{\n"
-                      "    return (%s *)xw_wait_for_reply(c, cookie.sequence, e);\n}\n",
+    out_printf(&e->c,
+               "\n%s *%s(xw_connection_t *c, %s cookie, xw_generic_error_t **e)\n{\n"
+               "    return (%s *)xw_wait_for_reply(c, cookie.sequence, e);\n}\n",
                rt, rn, ck, rt);
     if (t->reply->has_fds) {
         char *fn = tfunc(e, t, "reply_fds");
-        out_printf(&e->hfuncs, "\n/** The fds that came with reply; they point into it and the caller closes them. */\n"
-                               "XW_EXPORT int *%s(xw_connection_t *c, %s *reply);\n", fn, rt);
-        out_printf(&e->c, "\nint *%s(xw_connection_t *c, %s *reply)\n{\n"
-                          "    return xw_get_reply_fds(c, reply, sizeof(%s) + 4 * (size_t)reply->length);\n}\n",
+        out_printf(&e->hfuncs,
+                   "\n/** The fds that came with reply; they point into it and the caller closes them. */\n"
+                   "XW_EXPORT int *%s(xw_connection_t *c, %s *reply);\n",
+                   fn, rt);
+        out_printf(&e->c,
+                   "\nint *%s(xw_connection_t *c, %s *reply)\n{\n"
+                   "    return xw_get_reply_fds(c, reply, sizeof(%s) + 4 * (size_t)reply->length);\n}\n",
                    fn, rt, rt);
         free(fn);
     }
@@ -547,8 +571,10 @@ static void emit_reply_validator(struct emitter *e, struct type *t)
         if (layout_gap(r))
             /* well-formed by the wire's layout, and libxcb's layout (sizeof, accessors)
              * stays within the zeroed slack the reply's record carries */
-            out_printf(&e->c, "    if (%s((const char *)p, len, -2) < 0)\n        return -1;\n"
-                              "    return %s((const char *)p, len + XW_REPLY_SLACK_AFTER(len), -1) < 0 ? -1 : 0;\n}\n", w, w);
+            out_printf(&e->c,
+                       "    if (%s((const char *)p, len, -2) < 0)\n        return -1;\n"
+                       "    return %s((const char *)p, len + XW_REPLY_SLACK_AFTER(len), -1) < 0 ? -1 : 0;\n}\n",
+                       w, w);
         else
             out_printf(&e->c, "    long n = %s((const char *)p, len, -1);\n    return n < 0 ? -1 : 0;\n}\n", w);
         free(w);
@@ -595,7 +621,8 @@ static void emit_request_sizeof(struct emitter *e, struct type *t)
     struct wparam *wp;
     int np = walker_params(t, &wp);
     char *w = walker_name(e, t);
-    out_printf(&e->hfuncs, "\n/** Size in bytes of a serialized %s request. */\nXW_EXPORT int %s(const void *_buffer", t->name, sz);
+    out_printf(&e->hfuncs, "\n/** Size in bytes of a serialized %s request. */\nXW_EXPORT int %s(const void *_buffer",
+               t->name, sz);
     out_printf(&e->c, "\nint %s(const void *_buffer", sz);
     for (int k = 0; k < np; k++) {
         out_printf(&e->hfuncs, ", %s %s", wp[k].ctype, wp[k].name);
@@ -604,7 +631,7 @@ static void emit_request_sizeof(struct emitter *e, struct type *t)
     /* libxcb takes the length of a list that has none on the wire. A request's length
      * field counts that list's final padding too, so the size of the list (the last
      * field) is the caller's count, as libxcb has it; other such lengths are unused. */
-    struct out unused = { 0 }, tail = { 0 };
+    struct out unused = {0}, tail = {0};
     int stop = -1;
     for (int k = 0; k < t->nfields; k++) {
         struct field *f = t->fields[k];
@@ -621,8 +648,8 @@ static void emit_request_sizeof(struct emitter *e, struct type *t)
         }
     }
     out_printf(&e->hfuncs, ");\n");
-    out_printf(&e->c, ")\n{\n%s    return (int)%s%s((const char *)_buffer, SIZE_MAX, %d", unused.buf ? unused.buf : "", tail.buf ? "(" : "",
-               w, stop);
+    out_printf(&e->c, ")\n{\n%s    return (int)%s%s((const char *)_buffer, SIZE_MAX, %d", unused.buf ? unused.buf : "",
+               tail.buf ? "(" : "", w, stop);
     for (int k = 0; k < np; k++)
         out_printf(&e->c, ", %s", wp[k].name);
     out_printf(&e->c, ")%s%s;\n}\n", tail.buf ? tail.buf : "", tail.buf ? ")" : "");
@@ -635,7 +662,8 @@ void emit_request(struct emitter *e, struct type *t)
     char *op = tfunc(e, t, NULL), *opu = cname_upper(op);
     if (t->reply) {
         char *ck = tfunc(e, t, "cookie_t");
-        out_printf(&e->htypes, "\n/** Identifies a pending %s reply. */\ntypedef struct %s {\n    unsigned int sequence;\n} %s;\n",
+        out_printf(&e->htypes,
+                   "\n/** Identifies a pending %s reply. */\ntypedef struct %s {\n    unsigned int sequence;\n} %s;\n",
                    t->name, ck, ck);
         free(ck);
     }
@@ -655,16 +683,19 @@ void emit_request(struct emitter *e, struct type *t)
         if (t->reply->needs_walk && !t->needs_walk) {
             char *sz = tfunc(e, t, "sizeof"), *w = walker_name(e, t->reply);
             /* libxcb takes a reply's list of fds as a parameter; fds are not in the bytes */
-            struct out fdp = { 0 }, unused = { 0 };
+            struct out fdp = {0}, unused = {0};
             for (int k = 0; k < t->reply->nfields; k++)
                 if (t->reply->fields[k]->kind == FK_LIST && t->reply->fields[k]->isfd) {
                     out_printf(&fdp, ", int32_t %s", t->reply->fields[k]->cname);
                     out_printf(&unused, "    (void)%s;\n", t->reply->fields[k]->cname);
                 }
             const char *fp = fdp.buf ? fdp.buf : "", *un = unused.buf ? unused.buf : "";
-            out_printf(&e->hfuncs, "\n/** Size in bytes of a %s reply. */\nXW_EXPORT int %s(const void *_buffer%s);\n", t->name, sz, fp);
-            out_printf(&e->c, "\nint %s(const void *_buffer%s)\n{\n%s    return (int)%s((const char *)_buffer, SIZE_MAX, -1);\n}\n", sz, fp,
-                       un, w);
+            out_printf(&e->hfuncs, "\n/** Size in bytes of a %s reply. */\nXW_EXPORT int %s(const void *_buffer%s);\n",
+                       t->name, sz, fp);
+            out_printf(
+                &e->c,
+                "\nint %s(const void *_buffer%s)\n{\n%s    return (int)%s((const char *)_buffer, SIZE_MAX, -1);\n}\n",
+                sz, fp, un, w);
             free(fdp.buf), free(unused.buf);
             free(sz), free(w);
         }

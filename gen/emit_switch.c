@@ -96,7 +96,7 @@ static void put_switch(struct out *o, struct ectx *x, struct field *f, const cha
 
 static void put_fields(struct emitter *e, struct out *o, struct type *sw, struct type *cs)
 {
-    struct ectx x = { .e = e, .val = ser_val, .list = ser_val, .data = sw, .param_prefix = "xw_v_" };
+    struct ectx x = {.e = e, .val = ser_val, .list = ser_val, .data = sw, .param_prefix = "xw_v_"};
     char *pfx = cs->casename ? xasprintf("_aux->%s.", cs->casename) : xstrdup("_aux->");
     int prev_var = 0;
     for (int i = 0; i < cs->nfields; i++) {
@@ -184,15 +184,16 @@ static void serialize_put_params(struct type *sw, struct out *params, struct out
 void emit_serialize(struct emitter *e, struct type *sw)
 {
     char *fn = tfunc(e, sw, "serialize"), *tn = tname(e, sw), *put = ifunc(sw, NULL, "serialize_put");
-    struct ectx x = { .e = e, .val = ser_val, .list = ser_val, .data = sw, .param_prefix = "xw_v_" };
-    struct out params = { 0 }, args = { 0 };
+    struct ectx x = {.e = e, .val = ser_val, .list = ser_val, .data = sw, .param_prefix = "xw_v_"};
+    struct out params = {0}, args = {0};
     serialize_put_params(sw, &params, &args);
     const char *ps = params.buf ? params.buf : "", *as = args.buf ? args.buf : "";
     /* a value list's few members go through the sink on the request path of
      * every _aux call: inlined there, the sink's branches fold away */
-    out_printf(&e->c, "\n/* Puts the members of _aux that the switch selects into xw_s; returns their size in bytes. */\n"
-                      "static %ssize_t %s(struct xw__sink *xw_s%s, const %s *_aux)\n{\n"
-                      "    size_t xw_base = xw_s->off;\n",
+    out_printf(&e->c,
+               "\n/* Puts the members of _aux that the switch selects into xw_s; returns their size in bytes. */\n"
+               "static %ssize_t %s(struct xw__sink *xw_s%s, const %s *_aux)\n{\n"
+               "    size_t xw_base = xw_s->off;\n",
                switch_all_fixed(sw) ? "inline __attribute__((always_inline)) " : "", put, ps, tn);
     char *se = expr_c(&x, sw->swexpr);
     for (int c = 0; c < sw->ncases; c++) {
@@ -209,15 +210,18 @@ void emit_serialize(struct emitter *e, struct type *sw)
         out_printf(&e->c, "    }\n");
     }
     out_printf(&e->c, "    (void)_aux;\n    return xw_s->off - xw_base;\n}\n");
-    out_printf(&e->hfuncs, "\n/** Serializes _aux into *_buffer, which is malloc'd when NULL (the caller frees it, as\n"
-                           " * with libxcb). Returns the size in bytes, or -1 when memory runs out or a list in\n"
-                           " * _aux is NULL with a non-zero length. */\n"
-                           "XW_EXPORT int %s(void **_buffer%s, const %s *_aux);\n", fn, ps, tn);
-    out_printf(&e->c, "\nint %s(void **_buffer%s, const %s *_aux)\n{\n    struct xw__sink xw_s = { 0 };\n"
-                      "    size_t xw_n = %s(&xw_s%s, _aux);\n"
-                      "    if (xw_s.bad || (!*_buffer && !(*_buffer = malloc(xw_n ? xw_n : 1))))\n        return -1;\n"
-                      "    xw_s = (struct xw__sink){ .o = (char *)*_buffer };\n"
-                      "    %s(&xw_s%s, _aux);\n    return (int)xw_n;\n}\n",
+    out_printf(&e->hfuncs,
+               "\n/** Serializes _aux into *_buffer, which is malloc'd when NULL (the caller frees it, as\n"
+               " * with libxcb). Returns the size in bytes, or -1 when memory runs out or a list in\n"
+               " * _aux is NULL with a non-zero length. */\n"
+               "XW_EXPORT int %s(void **_buffer%s, const %s *_aux);\n",
+               fn, ps, tn);
+    out_printf(&e->c,
+               "\nint %s(void **_buffer%s, const %s *_aux)\n{\n    struct xw__sink xw_s = { 0 };\n"
+               "    size_t xw_n = %s(&xw_s%s, _aux);\n"
+               "    if (xw_s.bad || (!*_buffer && !(*_buffer = malloc(xw_n ? xw_n : 1))))\n        return -1;\n"
+               "    xw_s = (struct xw__sink){ .o = (char *)*_buffer };\n"
+               "    %s(&xw_s%s, _aux);\n    return (int)xw_n;\n}\n",
                fn, ps, tn, put, as, put, as);
     free(fn), free(tn), free(put), free(se), free(params.buf), free(args.buf);
 }
@@ -245,7 +249,7 @@ static char *s_val(struct ectx *x, struct field *f)
 static void sproto(struct emitter *e, const char *ret, const char *name, struct sctx *sc, int with_r, const char *doc)
 {
     char *rn = tname(e, sc->R), *sn = tname(e, sc->S);
-    struct out sig = { 0 };
+    struct out sig = {0};
     if (with_r)
         out_printf(&sig, "%s %s(const %s *R, const %s *S)", ret, name, rn, sn);
     else
@@ -257,7 +261,7 @@ static void sproto(struct emitter *e, const char *ret, const char *name, struct 
 
 static void case_list_accessors(struct emitter *e, struct sctx *sc, struct type *cs, struct field *f)
 {
-    struct ectx x = { .e = e, .val = s_val, .list = s_val, .data = sc };
+    struct ectx x = {.e = e, .val = s_val, .list = s_val, .data = sc};
     char *p = spath(cs);
     char *ptr = xasprintf("S->%s%s", p, f->cname);
     char *mt = tname(e, f->type), *wt = wiretype(e, f->type);
@@ -274,15 +278,17 @@ static void case_list_accessors(struct emitter *e, struct sctx *sc, struct type 
     if (type_is_simple(f->type)) {
         char *en = tfunc2(e, cs, f->name, "end");
         sproto(e, "xw_generic_iterator_t", en, sc, 1, "An iterator just past the list's last element.");
-        out_printf(&e->c, "    xw_generic_iterator_t i;\n    i.data = (%s *)%s + (%s);\n    i.rem = 0;\n"
-                          "    i.index = (int)((char *)i.data - (char *)S);\n    return i;\n}\n",
+        out_printf(&e->c,
+                   "    xw_generic_iterator_t i;\n    i.data = (%s *)%s + (%s);\n    i.rem = 0;\n"
+                   "    i.index = (int)((char *)i.data - (char *)S);\n    return i;\n}\n",
                    wt, ptr, len);
         free(en);
     } else {
         char *in = tfunc2(e, cs, f->name, "iterator"), *it = tfunc(e, f->type, "iterator_t");
         sproto(e, it, in, sc, 1, "An iterator over the list's elements.");
-        out_printf(&e->c, "    %s i;\n    i.data = (%s *)%s;\n    i.rem = (int)(%s);\n"
-                          "    i.index = (int)((char *)i.data - (char *)S);\n    return i;\n}\n",
+        out_printf(&e->c,
+                   "    %s i;\n    i.data = (%s *)%s;\n    i.rem = (int)(%s);\n"
+                   "    i.index = (int)((char *)i.data - (char *)S);\n    return i;\n}\n",
                    it, mt, ptr, len);
         free(in), free(it);
     }
@@ -298,8 +304,9 @@ static void case_member_accessor(struct emitter *e, struct sctx *sc, struct type
 {
     char *fn = tfunc2(e, cs, f->name, NULL), *sn = tname(e, sc->S);
     char *mt = f->kind == FK_SWITCH ? tname(e, f->sw) : tname(e, f->type);
-    out_printf(&e->hfuncs, "\n/** libxcb's twin: returns R + 1, the address just past *R, as libxcb does (the member's\n"
-                           " * unpacked value is R's own member). */\nXW_EXPORT %s *%s(const %s *R);\n",
+    out_printf(&e->hfuncs,
+               "\n/** libxcb's twin: returns R + 1, the address just past *R, as libxcb does (the member's\n"
+               " * unpacked value is R's own member). */\nXW_EXPORT %s *%s(const %s *R);\n",
                mt, fn, sn);
     out_printf(&e->c, "\n%s *%s(const %s *R)\n{\n    return (%s *)(R + 1);\n}\n", mt, fn, sn, mt);
     free(fn), free(sn), free(mt);
@@ -307,7 +314,7 @@ static void case_member_accessor(struct emitter *e, struct sctx *sc, struct type
 
 void emit_switch_accessors(struct emitter *e, struct type *sw)
 {
-    struct sctx sc = { NULL, top_switch(sw) };
+    struct sctx sc = {NULL, top_switch(sw)};
     sc.R = sc.S->parent;
     for (int c = 0; c < sw->ncases; c++) {
         struct type *cs = sw->cases[c];

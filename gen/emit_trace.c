@@ -30,8 +30,12 @@ struct dstate {
 
 static char *dname(struct type *t)
 {
-    return ifunc(t, t->kind == TK_REPLY ? "reply" : t->kind == TK_EVENT ? "event" : t->kind == TK_ERROR ? "error"
-                                                  : t->kind == TK_REQUEST ? "request" : NULL,
+    return ifunc(t,
+                 t->kind == TK_REPLY     ? "reply"
+                 : t->kind == TK_EVENT   ? "event"
+                 : t->kind == TK_ERROR   ? "error"
+                 : t->kind == TK_REQUEST ? "request"
+                                         : NULL,
                  "trace");
 }
 
@@ -54,9 +58,9 @@ static int is_atom(struct type *t)
 static const char *scalar_kind(struct type *t)
 {
     static const char *const map[][2] = {
-        { "uint8_t", "U8" },   { "uint16_t", "U16" }, { "uint32_t", "U32" }, { "uint64_t", "U64" },
-        { "int8_t", "I8" },    { "int16_t", "I16" },  { "int32_t", "I32" },  { "int64_t", "I64" },
-        { "char", "CHAR" },    { "float", "F32" },    { "double", "F64" },   { "void", "U8" },
+        {"uint8_t", "U8"}, {"uint16_t", "U16"}, {"uint32_t", "U32"}, {"uint64_t", "U64"},
+        {"int8_t", "I8"},  {"int16_t", "I16"},  {"int32_t", "I32"},  {"int64_t", "I64"},
+        {"char", "CHAR"},  {"float", "F32"},    {"double", "F64"},   {"void", "U8"},
     };
     if (is_atom(t))
         return "ATOM";
@@ -145,7 +149,7 @@ static char *sub_call(struct dstate *s, struct type *sub, const char *at)
     struct wparam *sp;
     int sn = walker_params(sub, &sp);
     char *d = dname(sub);
-    struct out o = { 0 };
+    struct out o = {0};
     declare(s->ts, sub);
     out_printf(&o, "%s(xw_l, xw_b + %s, xw_avail - %s", d, at, at);
     if (sub->kind == TK_SWITCH)
@@ -160,7 +164,9 @@ static char *sub_call(struct dstate *s, struct type *sub, const char *at)
 static void d_align(struct dstate *s, int mask, const char *ind)
 {
     if (mask > 0)
-        out_printf(s->o, "%s    xw_off += (size_t)(-(int64_t)(%s + xw_off) & %d);\n%s    if (xw_off > xw_avail)\n%s        return xw__tr_short(xw_l);\n",
+        out_printf(s->o,
+                   "%s    xw_off += (size_t)(-(int64_t)(%s + xw_off) & %d);\n%s    if (xw_off > xw_avail)\n%s        "
+                   "return xw__tr_short(xw_l);\n",
                    ind, s->base, mask, ind, ind);
 }
 
@@ -187,7 +193,9 @@ static void d_scalar(struct dstate *s, struct field *f, const char *ind)
         free(en);
     } else if (shown(s, f)) { /* a fixed struct, union or event in place */
         char *call = sub_call(s, f->type, "xw_off");
-        out_printf(s->o, "%s    xw__tr_open(xw_l, \"%s\", 0, 0);\n%s    if (%s < 0)\n%s        return -1;\n%s    xw__tr_close(xw_l, 0, 0, 0);\n",
+        out_printf(s->o,
+                   "%s    xw__tr_open(xw_l, \"%s\", 0, 0);\n%s    if (%s < 0)\n%s        return -1;\n%s    "
+                   "xw__tr_close(xw_l, 0, 0, 0);\n",
                    ind, f->name, ind, call, ind, ind);
         free(call);
     }
@@ -197,7 +205,7 @@ static void d_scalar(struct dstate *s, struct field *f, const char *ind)
 static void d_fd(struct dstate *s, struct field *f, const char *ind)
 {
     if (f->kind == FK_LIST) {
-        struct ectx x = { .e = s->ts->e, .val = dval, .list = dlist, .param_prefix = "xw_v_" };
+        struct ectx x = {.e = s->ts->e, .val = dval, .list = dlist, .param_prefix = "xw_v_"};
         char *n = f->expr ? expr_c(&x, f->expr) : xasprintf("%d", f->nmemb);
         out_printf(s->o, "%s    xw__tr_fds(xw_l, \"%s\", (int64_t)(%s));\n", ind, f->name, n);
         free(n);
@@ -208,43 +216,56 @@ static void d_fd(struct dstate *s, struct field *f, const char *ind)
 
 static void d_list(struct dstate *s, struct field *f, const char *ind)
 {
-    struct ectx x = { .e = s->ts->e, .val = dval, .list = dlist, .param_prefix = "xw_v_" };
+    struct ectx x = {.e = s->ts->e, .val = dval, .list = dlist, .param_prefix = "xw_v_"};
     int msize = elem_size(f->type);
     const char *k = scalar_kind(f->type);
-    char *n = !f->expr                      ? xasprintf("%d", f->nmemb)
-              : f->expr->kind == EX_CALCLEN ? xasprintf("((int64_t)xw__tr_len(xw_l) - (int64_t)xw_off) / %d", msize > 0 ? msize : 1)
-                                            : expr_c(&x, f->expr);
-    out_printf(s->o, "%s    {\n%s        int64_t xw_n = (int64_t)(%s);\n%s        if (xw_n < 0)\n%s            return xw__tr_short(xw_l);\n",
+    char *n = !f->expr ? xasprintf("%d", f->nmemb)
+              : f->expr->kind == EX_CALCLEN
+                  ? xasprintf("((int64_t)xw__tr_len(xw_l) - (int64_t)xw_off) / %d", msize > 0 ? msize : 1)
+                  : expr_c(&x, f->expr);
+    out_printf(s->o,
+               "%s    {\n%s        int64_t xw_n = (int64_t)(%s);\n%s        if (xw_n < 0)\n%s            return "
+               "xw__tr_short(xw_l);\n",
                ind, ind, n, ind, ind);
     if (f->referenced)
         out_printf(s->o, "%s        xw_p_%s = xw_b + xw_off;\n", ind, f->cname);
     if (type_fixed(f->type) && msize > 0) {
         if (k) {
             char *en = enum_arg(s->ts, f);
-            out_printf(s->o, "%s        xw__tr_list(xw_l, \"%s\", xw_b + xw_off, xw_avail - xw_off, xw_n, XW_TR_%s, %s);\n", ind,
-                       f->name, k, en);
+            out_printf(s->o,
+                       "%s        xw__tr_list(xw_l, \"%s\", xw_b + xw_off, xw_avail - xw_off, xw_n, XW_TR_%s, %s);\n",
+                       ind, f->name, k, en);
             free(en);
         } else {
             char *at = xasprintf("xw_off + (size_t)xw_i * %d", msize);
             char *call = sub_call(s, f->type, at);
-            out_printf(s->o, "%s        xw__tr_open(xw_l, \"%s\", 1, xw_n);\n%s        int64_t xw_i = 0;\n"
-                             "%s        for (; xw_i < xw_n && xw__tr_show(xw_l, xw_i) && (uint64_t)(xw_i + 1) * %d <= xw_avail - xw_off; xw_i++) {\n"
-                             "%s            xw__tr_open(xw_l, NULL, 0, 0);\n%s            if (%s < 0)\n%s                return -1;\n"
-                             "%s            xw__tr_close(xw_l, 0, 0, 0);\n%s        }\n%s        xw__tr_close(xw_l, 1, xw_n, xw_i);\n",
+            out_printf(s->o,
+                       "%s        xw__tr_open(xw_l, \"%s\", 1, xw_n);\n%s        int64_t xw_i = 0;\n"
+                       "%s        for (; xw_i < xw_n && xw__tr_show(xw_l, xw_i) && (uint64_t)(xw_i + 1) * %d <= "
+                       "xw_avail - xw_off; xw_i++) {\n"
+                       "%s            xw__tr_open(xw_l, NULL, 0, 0);\n%s            if (%s < 0)\n%s                "
+                       "return -1;\n"
+                       "%s            xw__tr_close(xw_l, 0, 0, 0);\n%s        }\n%s        xw__tr_close(xw_l, 1, xw_n, "
+                       "xw_i);\n",
                        ind, f->name, ind, ind, msize, ind, ind, call, ind, ind, ind, ind);
             free(call), free(at);
         }
-        out_printf(s->o, "%s        if ((uint64_t)xw_n > (xw_avail - xw_off) / %d)\n%s            return xw__tr_short(xw_l);\n"
-                         "%s        xw_off += (size_t)xw_n * %d;\n",
-                   ind, msize, ind, ind, msize);
+        out_printf(
+            s->o,
+            "%s        if ((uint64_t)xw_n > (xw_avail - xw_off) / %d)\n%s            return xw__tr_short(xw_l);\n"
+            "%s        xw_off += (size_t)xw_n * %d;\n",
+            ind, msize, ind, ind, msize);
     } else {
         char *call = sub_call(s, f->type, "xw_off");
-        out_printf(s->o, "%s        xw__tr_open(xw_l, \"%s\", 1, xw_n);\n%s        int64_t xw_i = 0;\n%s        for (; xw_i < xw_n; xw_i++) {\n"
-                         "%s            int xw_m = xw__tr_mute(xw_l, !xw__tr_show(xw_l, xw_i));\n"
-                         "%s            xw__tr_open(xw_l, NULL, 0, 0);\n%s            long xw_s = %s;\n"
-                         "%s            xw__tr_close(xw_l, 0, 0, 0);\n%s            xw__tr_mute(xw_l, -xw_m);\n"
-                         "%s            if (xw_s < 0)\n%s                return -1;\n%s            if (xw_s == 0)\n%s                break;\n"
-                         "%s            xw_off += (size_t)xw_s;\n%s        }\n%s        xw__tr_close(xw_l, 1, xw_n, xw_i);\n",
+        out_printf(s->o,
+                   "%s        xw__tr_open(xw_l, \"%s\", 1, xw_n);\n%s        int64_t xw_i = 0;\n%s        for (; xw_i "
+                   "< xw_n; xw_i++) {\n"
+                   "%s            int xw_m = xw__tr_mute(xw_l, !xw__tr_show(xw_l, xw_i));\n"
+                   "%s            xw__tr_open(xw_l, NULL, 0, 0);\n%s            long xw_s = %s;\n"
+                   "%s            xw__tr_close(xw_l, 0, 0, 0);\n%s            xw__tr_mute(xw_l, -xw_m);\n"
+                   "%s            if (xw_s < 0)\n%s                return -1;\n%s            if (xw_s == 0)\n%s        "
+                   "        break;\n"
+                   "%s            xw_off += (size_t)xw_s;\n%s        }\n%s        xw__tr_close(xw_l, 1, xw_n, xw_i);\n",
                    ind, f->name, ind, ind, ind, ind, ind, call, ind, ind, ind, ind, ind, ind, ind, ind, ind);
         free(call);
     }
@@ -256,8 +277,10 @@ static void d_list(struct dstate *s, struct field *f, const char *ind)
 static void d_sub(struct dstate *s, struct field *f, struct type *sub, const char *ind)
 {
     char *call = sub_call(s, sub, "xw_off");
-    out_printf(s->o, "%s    {\n%s        xw__tr_open(xw_l, \"%s\", 0, 0);\n%s        long xw_s = %s;\n%s        if (xw_s < 0)\n%s            return -1;\n"
-                     "%s        xw__tr_close(xw_l, 0, 0, 0);\n%s        xw_off += (size_t)xw_s;\n%s    }\n",
+    out_printf(s->o,
+               "%s    {\n%s        xw__tr_open(xw_l, \"%s\", 0, 0);\n%s        long xw_s = %s;\n%s        if (xw_s < "
+               "0)\n%s            return -1;\n"
+               "%s        xw__tr_close(xw_l, 0, 0, 0);\n%s        xw_off += (size_t)xw_s;\n%s    }\n",
                ind, ind, f->name, ind, call, ind, ind, ind, ind, ind);
     free(call);
     s->prev_var = 1;
@@ -281,8 +304,10 @@ static void d_fields(struct dstate *s, struct field **fs, int nf, const char *in
                 d_align(s, f->pad_align - 1, ind);
                 s->prev_var = 1;
             } else if (field_size(f)) {
-                out_printf(s->o, "%s    if (xw_avail - xw_off < %d)\n%s        return xw__tr_short(xw_l);\n%s    xw_off += %d;\n",
-                           ind, field_size(f), ind, ind, field_size(f));
+                out_printf(
+                    s->o,
+                    "%s    if (xw_avail - xw_off < %d)\n%s        return xw__tr_short(xw_l);\n%s    xw_off += %d;\n",
+                    ind, field_size(f), ind, ind, field_size(f));
             }
         } else if (f->kind == FK_LIST) {
             if (!field_fixed(f) && s->prev_var)
@@ -328,7 +353,7 @@ static void locals(struct dstate *s, struct field **fs, int nf, struct field ***
 
 static void d_switch(struct dstate *s, struct type *sw)
 {
-    struct ectx x = { .e = s->ts->e, .val = dval, .list = dlist, .param_prefix = "xw_v_" };
+    struct ectx x = {.e = s->ts->e, .val = dval, .list = dlist, .param_prefix = "xw_v_"};
     char *se = expr_c(&x, sw->swexpr);
     for (int c = 0; c < sw->ncases; c++) {
         struct type *cs = sw->cases[c];
@@ -356,7 +381,7 @@ static char *signature(struct type *t)
     struct wparam *wp;
     int np = walker_params(t, &wp);
     char *d = dname(t);
-    struct out sig = { 0 };
+    struct out sig = {0};
     out_printf(&sig, "long %s(struct xw_trl *xw_l, const char *xw_b, size_t xw_avail", d);
     if (t->kind == TK_SWITCH)
         out_printf(&sig, ", size_t xw_base");
@@ -381,7 +406,7 @@ static void declare(struct tstate *ts, struct type *t)
 
 static void emit_decoder(struct tstate *ts, struct type *t)
 {
-    struct dstate s = { ts, &ts->body, t, t->kind == TK_SWITCH ? "xw_base" : "0", 0 };
+    struct dstate s = {ts, &ts->body, t, t->kind == TK_SWITCH ? "xw_base" : "0", 0};
     declare(ts, t);
     char *sig = signature(t);
     out_printf(s.o, "\n%s\n{\n    size_t xw_off = 0;\n", sig);
@@ -408,11 +433,14 @@ static void emit_decoder(struct tstate *ts, struct type *t)
         d_fields(&s, t->fields, t->nfields, "");
     }
     if (t->length_expr) {
-        struct ectx x = { .e = ts->e, .val = dval, .list = dlist, .param_prefix = "xw_v_" };
+        struct ectx x = {.e = ts->e, .val = dval, .list = dlist, .param_prefix = "xw_v_"};
         char *l = expr_c(&x, t->length_expr);
-        out_printf(s.o, "    {\n        int64_t xw_len = (int64_t)(%s);\n"
-                        "        if (xw_len < (int64_t)xw_off || (uint64_t)xw_len > xw_avail)\n            return xw__tr_short(xw_l);\n"
-                        "        xw_off = (size_t)xw_len;\n    }\n", l);
+        out_printf(s.o,
+                   "    {\n        int64_t xw_len = (int64_t)(%s);\n"
+                   "        if (xw_len < (int64_t)xw_off || (uint64_t)xw_len > xw_avail)\n            return "
+                   "xw__tr_short(xw_l);\n"
+                   "        xw_off = (size_t)xw_len;\n    }\n",
+                   l);
         free(l);
     }
     out_printf(s.o, "    (void)xw_b;\n    (void)xw_avail;\n    (void)xw_l;\n    return (long)xw_off;\n}\n");
@@ -508,8 +536,8 @@ static int reply_table(struct tstate *ts, struct out *o)
 
 void emit_trace(struct module *m, struct out *out)
 {
-    struct emitter e = { .m = m };
-    struct tstate ts = { .e = &e };
+    struct emitter e = {.m = m};
+    struct tstate ts = {.e = &e};
     for (int i = 0; i < m->ntypes; i++) {
         struct type *t = m->types[i];
         if (!decoded(t))
@@ -521,17 +549,20 @@ void emit_trace(struct module *m, struct out *out)
             emit_switches_of(&ts, t->reply, 0);
         }
     }
-    struct out tabs = { 0 };
+    struct out tabs = {0};
     int nreq = table(&ts, &tabs, "xw__tr_requests", TK_REQUEST, 0);
     int nrep = reply_table(&ts, &tabs);
     int nev = table(&ts, &tabs, "xw__tr_events", TK_EVENT, 0);
     int nerr = table(&ts, &tabs, "xw__tr_errors", TK_ERROR, 0);
     int nxge = table(&ts, &tabs, "xw__tr_xge", TK_EVENT, 1);
-    out_printf(out, "/* Trace decoders for %s.xml, generated by xwgen: every field by its XML name. */\n"
-                    "#include <stdint.h>\n#include <string.h>\n#include <xw/xwext.h>\n#include <xw/%s.h>\n#include \"xwint.h\"\n#include \"trace.h\"\n\n"
-                    "#pragma GCC diagnostic ignored \"-Wunused-parameter\"\n#pragma GCC diagnostic ignored \"-Wunused-variable\"\n"
-                    "#pragma GCC diagnostic ignored \"-Wtype-limits\"\n\n",
-               m->header, m->header);
+    out_printf(
+        out,
+        "/* Trace decoders for %s.xml, generated by xwgen: every field by its XML name. */\n"
+        "#include <stdint.h>\n#include <string.h>\n#include <xw/xwext.h>\n#include <xw/%s.h>\n#include "
+        "\"xwint.h\"\n#include \"trace.h\"\n\n"
+        "#pragma GCC diagnostic ignored \"-Wunused-parameter\"\n#pragma GCC diagnostic ignored \"-Wunused-variable\"\n"
+        "#pragma GCC diagnostic ignored \"-Wtype-limits\"\n\n",
+        m->header, m->header);
     out_append(out, &ts.protos);
     out_append(out, &ts.enums);
     out_append(out, &ts.body);
@@ -544,15 +575,17 @@ void emit_trace(struct module *m, struct out *out)
                 out_printf(out, "    { \"%s\", %su },\n", atoms->items[i].name, atoms->items[i].value);
         out_printf(out, "};\n");
     }
-    out_printf(out, "\nconst struct xw_tr_desc xw__tr_%s = {\n    .xname = \"%s\",\n    .ext_name = \"%s\",\n", m->header,
-               m->is_ext ? m->xname : "X11", m->is_ext ? m->ext_name : "xproto");
-    out_printf(out, "    .requests = %s, .n_requests = %d,\n    .replies = %s, .n_replies = %d,\n"
-                    "    .events = %s, .n_events = %d,\n    .errors = %s, .n_errors = %d,\n    .xge = %s, .n_xge = %d,\n",
+    out_printf(out, "\nconst struct xw_tr_desc xw__tr_%s = {\n    .xname = \"%s\",\n    .ext_name = \"%s\",\n",
+               m->header, m->is_ext ? m->xname : "X11", m->is_ext ? m->ext_name : "xproto");
+    out_printf(out,
+               "    .requests = %s, .n_requests = %d,\n    .replies = %s, .n_replies = %d,\n"
+               "    .events = %s, .n_events = %d,\n    .errors = %s, .n_errors = %d,\n    .xge = %s, .n_xge = %d,\n",
                nreq ? "xw__tr_requests" : "NULL", nreq, nrep ? "xw__tr_replies" : "NULL", nrep,
-               nev ? "xw__tr_events" : "NULL", nev, nerr ? "xw__tr_errors" : "NULL", nerr,
-               nxge ? "xw__tr_xge" : "NULL", nxge);
+               nev ? "xw__tr_events" : "NULL", nev, nerr ? "xw__tr_errors" : "NULL", nerr, nxge ? "xw__tr_xge" : "NULL",
+               nxge);
     if (atoms)
-        out_printf(out, "    .atoms = xw__tr_atom_names,\n    .n_atoms = (int)(sizeof(xw__tr_atom_names) / sizeof(xw__tr_atom_names[0])),\n");
+        out_printf(out, "    .atoms = xw__tr_atom_names,\n    .n_atoms = (int)(sizeof(xw__tr_atom_names) / "
+                        "sizeof(xw__tr_atom_names[0])),\n");
     out_printf(out, "};\n");
     free(ts.protos.buf), free(ts.enums.buf), free(ts.body.buf), free(tabs.buf), free(ts.declared), free(ts.entab);
 }

@@ -35,31 +35,38 @@ static void emit_iterator(struct emitter *e, struct type *t)
     char *tn = tname(e, t), *it = tfunc(e, t, "iterator_t"), *next = tfunc(e, t, "next"), *end = tfunc(e, t, "end");
     struct wparam *wp;
     int np = t->needs_walk ? walker_params(t, &wp) : 0;
-    out_printf(h, "\n/** Iterates over a list of %s. */\ntypedef struct %s {\n    %s *data;\n    int rem;\n    int index;\n",
-               tn, it, tn);
+    out_printf(
+        h, "\n/** Iterates over a list of %s. */\ntypedef struct %s {\n    %s *data;\n    int rem;\n    int index;\n",
+        tn, it, tn);
     for (int i = 0; i < np; i++)
         out_printf(h, "    %s %s;\n", wp[i].ctype, wp[i].name);
     out_printf(h, "} %s;\n", it);
-    out_printf(f, "\n/** Advances i to the next element: rem decreases by one. */\nXW_EXPORT void %s(%s *i);\n", next, it);
-    out_printf(f, "\n/** An iterator just past the last element of i (rem 0). */\nXW_EXPORT xw_generic_iterator_t %s(%s i);\n",
-               end, it);
+    out_printf(f, "\n/** Advances i to the next element: rem decreases by one. */\nXW_EXPORT void %s(%s *i);\n", next,
+               it);
+    out_printf(
+        f, "\n/** An iterator just past the last element of i (rem 0). */\nXW_EXPORT xw_generic_iterator_t %s(%s i);\n",
+        end, it);
     out_printf(c, "\nvoid %s(%s *i)\n{\n", next, it);
     if (t->needs_walk) {
         char *sz = tfunc(e, t, "sizeof");
         out_printf(c, "    int xw_len = %s(i->data", sz);
         for (int k = 0; k < np; k++)
             out_printf(c, ", i->%s", wp[k].name);
-        out_printf(c, ");\n    --i->rem;\n    i->data = (%s *)((char *)i->data + xw_len);\n    i->index += xw_len;\n}\n", tn);
+        out_printf(
+            c, ");\n    --i->rem;\n    i->data = (%s *)((char *)i->data + xw_len);\n    i->index += xw_len;\n}\n", tn);
         free(sz);
     } else {
         out_printf(c, "    --i->rem;\n    ++i->data;\n    i->index += sizeof(%s);\n}\n", tn);
     }
     out_printf(c, "\nxw_generic_iterator_t %s(%s i)\n{\n    xw_generic_iterator_t ret;\n", end, it);
     if (t->needs_walk)
-        out_printf(c, "    while (i.rem > 0)\n        %s(&i);\n    ret.data = i.data;\n    ret.rem = i.rem;\n    ret.index = i.index;\n",
+        out_printf(c,
+                   "    while (i.rem > 0)\n        %s(&i);\n    ret.data = i.data;\n    ret.rem = i.rem;\n    "
+                   "ret.index = i.index;\n",
                    next);
     else
-        out_printf(c, "    ret.data = i.data + i.rem;\n    ret.index = i.index + ((char *)ret.data - (char *)i.data);\n    ret.rem = 0;\n");
+        out_printf(c, "    ret.data = i.data + i.rem;\n    ret.index = i.index + ((char *)ret.data - (char "
+                      "*)i.data);\n    ret.rem = 0;\n");
     out_printf(c, "    return ret;\n}\n");
     free(tn), free(it), free(next), free(end);
 }
@@ -164,7 +171,8 @@ static void emit_sizeof(struct emitter *e, struct type *t, const char *fname)
     struct wparam *wp;
     int np = walker_params(t, &wp);
     struct out *h = &e->hfuncs, *c = &e->c;
-    out_printf(h, "\n/** Size in bytes of the serialized value at _buffer (not bounds-checked: validated data only). */\n");
+    out_printf(
+        h, "\n/** Size in bytes of the serialized value at _buffer (not bounds-checked: validated data only). */\n");
     out_printf(h, "XW_EXPORT int %s(const void *_buffer", fname);
     out_printf(c, "\nint %s(const void *_buffer", fname);
     for (int i = 0; i < np; i++) {
@@ -173,7 +181,7 @@ static void emit_sizeof(struct emitter *e, struct type *t, const char *fname)
     }
     /* libxcb takes the length of an event's list that has none; xwire reads the event's
      * own length field instead, so the value is not needed */
-    struct out unused = { 0 };
+    struct out unused = {0};
     for (int i = 0; t->kind == TK_EVENT && i < t->nfields; i++)
         if (t->fields[i]->kind == FK_LIST && t->fields[i]->expr && t->fields[i]->expr->kind == EX_CALCLEN) {
             out_printf(h, ", uint32_t %s_len", t->fields[i]->name);
@@ -183,7 +191,8 @@ static void emit_sizeof(struct emitter *e, struct type *t, const char *fname)
     out_printf(h, ");\n");
     char *w = walker_name(e, t);
     char *base = t->kind == TK_SWITCH ? xasprintf(", %d", t->start_offset) : xstrdup("");
-    out_printf(c, ")\n{\n%s    return (int)%s((const char *)_buffer, SIZE_MAX, -1%s", unused.buf ? unused.buf : "", w, base);
+    out_printf(c, ")\n{\n%s    return (int)%s((const char *)_buffer, SIZE_MAX, -1%s", unused.buf ? unused.buf : "", w,
+               base);
     free(unused.buf);
     free(base);
     for (int i = 0; i < np; i++)

@@ -46,9 +46,10 @@ static char *sub_call(struct wstate *s, struct type *sub)
     struct wparam *sp;
     int sn = walker_params(sub, &sp);
     char *w = walker_name(s->e, sub);
-    struct out o = { 0 };
+    struct out o = {0};
     /* a sub-walker whose C layout differs from the wire's walks in the caller's layout mode */
-    out_printf(&o, "%s(xw_b + xw_off, xw_avail - xw_off, %s", w, layout_gap(sub) ? "xw_stop < -1 ? xw_stop : -1" : "-1");
+    out_printf(&o, "%s(xw_b + xw_off, xw_avail - xw_off, %s", w,
+               layout_gap(sub) ? "xw_stop < -1 ? xw_stop : -1" : "-1");
     if (sub->kind == TK_SWITCH)
         out_printf(&o, ", %s + xw_off", s->base);
     for (int i = 0; i < sn; i++)
@@ -61,7 +62,9 @@ static char *sub_call(struct wstate *s, struct type *sub)
 static void walk_align(struct wstate *s, int mask, const char *ind)
 {
     if (mask > 0)
-        out_printf(s->o, "%s    xw_off += (size_t)(-(int64_t)(%s + xw_off) & %d);\n%s    if (xw_off > xw_avail)\n%s        return -1;\n",
+        out_printf(s->o,
+                   "%s    xw_off += (size_t)(-(int64_t)(%s + xw_off) & %d);\n%s    if (xw_off > xw_avail)\n%s        "
+                   "return -1;\n",
                    ind, s->base, mask, ind, ind);
 }
 
@@ -87,7 +90,7 @@ static void walk_fixed(struct wstate *s, struct field *f, const char *ind)
 
 static void walk_list(struct wstate *s, struct field *f, const char *ind)
 {
-    struct ectx x = { .e = s->e, .val = wval, .list = wlist, .param_prefix = "xw_v_" };
+    struct ectx x = {.e = s->e, .val = wval, .list = wlist, .param_prefix = "xw_v_"};
     int msize = f->type->size;
     if (s->prev_var)
         walk_align(s, pad_mask(f->type), ind);
@@ -106,16 +109,18 @@ static void walk_list(struct wstate *s, struct field *f, const char *ind)
     if (f->referenced)
         out_printf(s->o, "%s        xw_p_%s = xw_b + xw_off;\n", ind, f->cname);
     if (type_fixed(f->type)) {
-        out_printf(s->o, "%s        if (xw_n < 0 || (uint64_t)xw_n > (xw_avail - xw_off) / %d)\n%s            return -1;\n",
+        out_printf(s->o,
+                   "%s        if (xw_n < 0 || (uint64_t)xw_n > (xw_avail - xw_off) / %d)\n%s            return -1;\n",
                    ind, msize, ind);
         out_printf(s->o, "%s        xw_off += (size_t)xw_n * %d;\n", ind, msize);
     } else {
         char *call = sub_call(s, f->type);
         out_printf(s->o, "%s        if (xw_n < 0)\n%s            return -1;\n", ind, ind);
         out_printf(s->o, "%s        for (int64_t xw_i = 0; xw_i < xw_n; xw_i++) {\n", ind);
-        out_printf(s->o, "%s            long xw_s = %s;\n%s            if (xw_s < 0)\n%s                return -1;\n", ind,
-                   call, ind, ind);
-        out_printf(s->o, "%s            if (xw_s == 0)\n%s                break; /* the rest are the same bytes */\n", ind, ind);
+        out_printf(s->o, "%s            long xw_s = %s;\n%s            if (xw_s < 0)\n%s                return -1;\n",
+                   ind, call, ind, ind);
+        out_printf(s->o, "%s            if (xw_s == 0)\n%s                break; /* the rest are the same bytes */\n",
+                   ind, ind);
         out_printf(s->o, "%s            xw_off += (size_t)xw_s;\n%s        }\n", ind, ind);
         free(call);
     }
@@ -127,7 +132,9 @@ static void walk_list(struct wstate *s, struct field *f, const char *ind)
 static void walk_sub(struct wstate *s, struct type *sub, const char *ind)
 {
     char *call = sub_call(s, sub);
-    out_printf(s->o, "%s    {\n%s        long xw_s = %s;\n%s        if (xw_s < 0)\n%s            return -1;\n%s        xw_off += (size_t)xw_s;\n%s    }\n",
+    out_printf(s->o,
+               "%s    {\n%s        long xw_s = %s;\n%s        if (xw_s < 0)\n%s            return -1;\n%s        "
+               "xw_off += (size_t)xw_s;\n%s    }\n",
                ind, ind, call, ind, ind, ind, ind);
     free(call);
     s->prev_var = 1;
@@ -264,7 +271,7 @@ static void declare_locals(struct wstate *s, struct field **fs, int nf, struct f
 
 static void walk_switch(struct wstate *s, struct type *sw)
 {
-    struct ectx x = { .e = s->e, .val = wval, .list = wlist, .param_prefix = "xw_v_" };
+    struct ectx x = {.e = s->e, .val = wval, .list = wlist, .param_prefix = "xw_v_"};
     char *se = expr_c(&x, sw->swexpr);
     for (int c = 0; c < sw->ncases; c++) {
         struct type *cs = sw->cases[c];
@@ -311,23 +318,29 @@ static void emit_walker_mode(struct emitter *e, struct type *t, int unpack)
     int np = walker_params(t, &wp);
     char *w = unpack ? tfunc(e, t, "unpack") : walker_name(e, t);
     struct out *o = &e->c;
-    struct wstate s = { e, o, t, t->kind == TK_SWITCH ? "xw_base" : "0", 0, unpack ? "_aux->" : NULL };
-    struct out sig = { 0 };
+    struct wstate s = {e, o, t, t->kind == TK_SWITCH ? "xw_base" : "0", 0, unpack ? "_aux->" : NULL};
+    struct out sig = {0};
     if (unpack) {
         char *tn = tname(e, t);
         out_printf(&sig, "int %s(const void *_buffer", w);
         for (int i = 0; i < np; i++)
             out_printf(&sig, ", %s xw_v_%s", wp[i].ctype, wp[i].name);
         out_printf(&sig, ", %s *_aux)", tn);
-        out_printf(&e->hfuncs, "\n/** Unpacks a serialized %s into _aux: values copied, lists pointing into _buffer.\n"
-                               " * Returns its size. _buffer must hold valid (validated) data. */\nXW_EXPORT %s;\n",
+        out_printf(&e->hfuncs,
+                   "\n/** Unpacks a serialized %s into _aux: values copied, lists pointing into _buffer.\n"
+                   " * Returns its size. _buffer must hold valid (validated) data. */\nXW_EXPORT %s;\n",
                    t->name, sig.buf);
-        out_printf(o, "\n%s\n{\n    const char *xw_b = (const char *)_buffer;\n    size_t xw_avail = SIZE_MAX, xw_base = %d;\n"
-                      "    int xw_stop = -1;\n    size_t xw_off = 0;\n", sig.buf, t->start_offset);
+        out_printf(
+            o,
+            "\n%s\n{\n    const char *xw_b = (const char *)_buffer;\n    size_t xw_avail = SIZE_MAX, xw_base = %d;\n"
+            "    int xw_stop = -1;\n    size_t xw_off = 0;\n",
+            sig.buf, t->start_offset);
         free(tn);
     } else {
-        out_printf(o, "\n/* Bytes taken by a %s at xw_b, or -1 when they run past xw_avail; with xw_stop >= 0,\n"
-                      " * the offset of field number xw_stop instead. */\n", t->name);
+        out_printf(o,
+                   "\n/* Bytes taken by a %s at xw_b, or -1 when they run past xw_avail; with xw_stop >= 0,\n"
+                   " * the offset of field number xw_stop instead. */\n",
+                   t->name);
         out_printf(&sig, "long %s(const char *xw_b, size_t xw_avail, int xw_stop", w);
         if (t->kind == TK_SWITCH)
             out_printf(&sig, ", size_t xw_base");
@@ -353,11 +366,13 @@ static void emit_walker_mode(struct emitter *e, struct type *t, int unpack)
     if (t->length_expr) {
         /* <length>: the value says how long it is; it may not claim less than its
          * members take, nor more than there is */
-        struct ectx x = { .e = e, .val = wval, .list = wlist, .param_prefix = "xw_v_" };
+        struct ectx x = {.e = e, .val = wval, .list = wlist, .param_prefix = "xw_v_"};
         char *l = expr_c(&x, t->length_expr);
-        out_printf(o, "    {\n        int64_t xw_len = (int64_t)(%s);\n"
-                      "        if (xw_len < (int64_t)xw_off || (uint64_t)xw_len > xw_avail)\n            return -1;\n"
-                      "        xw_off = (size_t)xw_len;\n    }\n", l);
+        out_printf(o,
+                   "    {\n        int64_t xw_len = (int64_t)(%s);\n"
+                   "        if (xw_len < (int64_t)xw_off || (uint64_t)xw_len > xw_avail)\n            return -1;\n"
+                   "        xw_off = (size_t)xw_len;\n    }\n",
+                   l);
         free(l);
     }
     if (unpack)

@@ -1,4 +1,5 @@
-/* fixes.c — corrections to xcb-proto's descriptions where they disagree with the protocol specification, applied to the XML tree before the model is built. */
+/* fixes.c — corrections to xcb-proto's descriptions where they disagree with the protocol specification, applied to the
+ * XML tree before the model is built. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,8 +17,8 @@
 static const struct {
     const char *header, *request, *list;
 } pad_after[] = {
-    { "xkb", "SetMap", "explicit" },
-    { "xkb", "SetMap", "modmap" },
+    {"xkb", "SetMap", "explicit"},
+    {"xkb", "SetMap", "modmap"},
 };
 
 static struct xnode *find_tag_name(struct xnode *n, const char *tag, const char *name)

@@ -1,5 +1,5 @@
 /* fixes.h — corrections to xcb-proto's descriptions, applied to the node tree after it is read and
- * before the model is built from it (fixes.c). */
+ * before the model is built from it. */
 #ifndef XWGEN_FIXES_H
 #define XWGEN_FIXES_H
 

@@ -24,22 +24,22 @@ static void print_counts(const struct counts *c, int nfiles)
 {
     printf("descriptions %d\nrequest %d\nreply %d\nevent %d\neventcopy %d\nerror %d\nerrorcopy %d\n", nfiles,
            c->request, c->reply, c->event, c->eventcopy, c->error, c->errorcopy);
-    printf("struct %d\nunion %d\neventstruct %d\nxidtype %d\nxidunion %d\ntypedef %d\nenum %d\n", c->struct_,
-           c->union_, c->eventstruct, c->xidtype, c->xidunion, c->typedef_, c->enum_);
+    printf("struct %d\nunion %d\neventstruct %d\nxidtype %d\nxidunion %d\ntypedef %d\nenum %d\n", c->struct_, c->union_,
+           c->eventstruct, c->xidtype, c->xidunion, c->typedef_, c->enum_);
     printf("switch %d\nbitcase %d\ncase %d\nlist %d\nexprfield %d\nfd %d\npad %d\nrequired_start_align %d\n",
            c->switch_, c->bitcase, c->case_, c->list, c->exprfield, c->fd, c->pad, c->required_start_align);
     printf("import %d\nfieldref %d\nparamref %d\nop %d\nunop %d\nsumof %d\npopcount %d\nenumref %d\n"
            "listelement-ref %d\nxge-event %d\nno-sequence-event %d\n",
-           c->import, c->fieldref, c->paramref, c->op, c->unop, c->sumof, c->popcount, c->enumref,
-           c->listelement_ref, c->xge_event, c->noseq_event);
+           c->import, c->fieldref, c->paramref, c->op, c->unop, c->sumof, c->popcount, c->enumref, c->listelement_ref,
+           c->xge_event, c->noseq_event);
 }
 
 int main(int argc, char **argv)
 {
     const char *outdir = ".", *incdir = NULL, *man = NULL;
     int counts = 0, nfiles = 0;
-    struct counts sum = { 0 };
-    struct world world = { 0 };
+    struct counts sum = {0};
+    struct world world = {0};
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-o") && i + 1 < argc)
             outdir = argv[++i];
@@ -56,7 +56,7 @@ int main(int argc, char **argv)
             if (man) {
                 emit_man(m, man);
             } else {
-                struct out h = { 0 }, c = { 0 }, p = { 0 }, t = { 0 };
+                struct out h = {0}, c = {0}, p = {0}, t = {0};
                 char *hn = xasprintf("%s.h", m->header), *cn = xasprintf("%s.c", m->header);
                 char *pn = xasprintf("%s_priv.h", m->header), *tn = xasprintf("%s_trace.c", m->header);
                 emit_module(m, &h, &c, &p);

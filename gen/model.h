@@ -5,7 +5,7 @@
 
 #include "diag.h"
 
-/* The XML element a model node was built from (xml.h); the model only points at it. */
+/* The XML element a model node was built from; the model only points at it. */
 struct xnode;
 
 enum expr_kind {
@@ -49,22 +49,22 @@ enum field_kind {
 struct field {
     enum field_kind kind;
     struct loc loc;
-    char *name;   /* XML name ("pad0" for pads) */
-    char *cname;  /* C name, libxcb's (class -> _class) */
+    char *name;    /* XML name ("pad0" for pads) */
+    char *cname;   /* C name, libxcb's (class -> _class) */
     char *cxxname; /* the C++ spelling when cname is a C++ keyword (explicit -> _explicit), else NULL */
-    char *tyname; /* XML type reference */
+    char *tyname;  /* XML type reference */
     struct type *type;
     struct expr *expr; /* list length, exprfield value */
     int pad_bytes, pad_align, pad_serialize;
     char *enum_ref, *mask_ref, *altenum;
     struct type *sw; /* FK_SWITCH */
     /* xcbgen-compatible roles */
-    int visible; /* a parameter of the request function */
-    int wire;    /* present in the bytes */
-    int autof;   /* filled by the library (opcode, length) */
-    int isfd;    /* an fd, or a list of fds: not in the bytes */
-    int synth;   /* a length parameter xwgen added for a list without a length field */
-    int nmemb;   /* fixed element count (1 for scalars, N for fixed lists), 0 variable */
+    int visible;    /* a parameter of the request function */
+    int wire;       /* present in the bytes */
+    int autof;      /* filled by the library (opcode, length) */
+    int isfd;       /* an fd, or a list of fds: not in the bytes */
+    int synth;      /* a length parameter xwgen added for a list without a length field */
+    int nmemb;      /* fixed element count (1 for scalars, N for fixed lists), 0 variable */
     int referenced; /* some expression reads this field */
     struct type *owner;
 };
@@ -96,9 +96,9 @@ struct module;
 
 /* counts of each construct, reported by main.c */
 struct counts {
-    int request, reply, event, eventcopy, error, errorcopy, struct_, union_, eventstruct, xidtype, xidunion,
-        typedef_, enum_, switch_, bitcase, case_, list, exprfield, fd, pad, required_start_align, import,
-        fieldref, paramref, op, unop, sumof, popcount, enumref, listelement_ref, xge_event, noseq_event;
+    int request, reply, event, eventcopy, error, errorcopy, struct_, union_, eventstruct, xidtype, xidunion, typedef_,
+        enum_, switch_, bitcase, case_, list, exprfield, fd, pad, required_start_align, import, fieldref, paramref, op,
+        unop, sumof, popcount, enumref, listelement_ref, xge_event, noseq_event;
 };
 
 struct doc {
@@ -125,13 +125,13 @@ struct type {
     enum type_kind kind;
     struct loc loc;
     struct module *mod;
-    char *name;    /* XML name */
-    char **path;   /* C naming path: {"xcb", ext?, parts...} */
+    char *name;  /* XML name */
+    char **path; /* C naming path: {"xcb", ext?, parts...} */
     int npath;
-    char *cbase;   /* xw_randr_get_screen_info (resolve) */
-    char *ibase;   /* xw__randr_get_screen_info: the base of internal (hidden) names (resolve) */
-    char *ctype;   /* its C type: xw_randr_get_screen_info_t / _reply_t / _event_t, uint8_t (resolve) */
-    int size;      /* wire size if fixed, -1 if variable */
+    char *cbase; /* xw_randr_get_screen_info (resolve) */
+    char *ibase; /* xw__randr_get_screen_info: the base of internal (hidden) names (resolve) */
+    char *ctype; /* its C type: xw_randr_get_screen_info_t / _reply_t / _event_t, uint8_t (resolve) */
+    int size;    /* wire size if fixed, -1 if variable */
     int align;
     int resolved, resolving;
     struct type *target; /* typedef: the type it names; eventcopy/errorcopy: see copy_of */
@@ -140,7 +140,7 @@ struct type {
     int nfields;
     struct enum_item *items;
     int nitems;
-    int number;   /* event / error code, request opcode */
+    int number; /* event / error code, request opcode */
     int no_seq, xge;
     struct type *copy_of; /* eventcopy / errorcopy */
     struct type *reply;   /* TK_REQUEST */
@@ -152,23 +152,23 @@ struct type {
     struct expr **caseexprs; /* TK_CASE */
     int ncaseexprs;
     int is_bitcase;
-    char *casename;       /* named case: struct member name */
-    struct type *parent;  /* enclosing type for switch / case */
+    char *casename;      /* named case: struct member name */
+    struct type *parent; /* enclosing type for switch / case */
     struct field *lenfield_owner;
     struct field *new_id; /* TK_REQUEST: the new resource id it refuses to send as 0 (resolve's table) */
-    char **pnames; /* <paramref> names no field of this type answers: its container's fields supply them */
+    char **pnames;        /* <paramref> names no field of this type answers: its container's fields supply them */
     int npnames;
     struct expr *length_expr; /* <length> of a struct */
     struct doc *doc;
     struct xnode *node;
-    int needs_walk;   /* has a variable part: gets a walker/sizeof */
-    struct wparam *wparams; /* what its walker takes from outside (wparams.c) */
+    int needs_walk;         /* has a variable part: gets a walker/sizeof */
+    struct wparam *wparams; /* what its walker takes from outside */
     int nwparams, wparams_done;
     int var_then_fixed; /* a fixed wire field follows a variable one */
     int has_fds;
-    int (*allowed)[2];      /* TK_EVENTSTRUCT: <allowed> event number ranges, lo..hi */
+    int (*allowed)[2]; /* TK_EVENTSTRUCT: <allowed> event number ranges, lo..hi */
     int nallowed;
-    struct type **members;  /* TK_EVENTSTRUCT: the events those ranges select, in order (resolve) */
+    struct type **members; /* TK_EVENTSTRUCT: the events those ranges select, in order (resolve) */
     int nmembers;
     struct type **xidunion_members;
     int nxidunion;
@@ -196,7 +196,7 @@ struct module {
     struct type **types; /* document order, as declared at top level */
     int ntypes;
     struct xnode *root;
-    struct loc loc;       /* its <xcb> element: where diagnostics about the whole description point */
+    struct loc loc; /* its <xcb> element: where diagnostics about the whole description point */
     int parsed, resolved;
     struct counts counts; /* constructs in this file alone */
     struct world *world;  /* the descriptions loaded with this one */

@@ -78,7 +78,7 @@ static char *ext_item(const char *s)
  * as libxcb does. */
 char *cname_join(struct module *m, char **path, int n, const char *suffix)
 {
-    struct out o = { 0 };
+    struct out o = {0};
     for (int i = 0; i < n; i++) {
         char *part;
         if (i == 0 || n == 1)
@@ -96,20 +96,27 @@ char *cname_join(struct module *m, char **path, int n, const char *suffix)
 
 /* C++ keywords and alternative tokens (C++20) that C does not reserve: a member so
  * named keeps libxcb's spelling in C and gets another under __cplusplus. */
-static const char *const cxx_only[] = {
-    "alignas", "alignof", "and", "and_eq", "asm", "bitand", "bitor", "bool", "catch", "char8_t", "char16_t",
-    "char32_t", "co_await", "co_return", "co_yield", "compl", "concept", "const_cast", "consteval", "constexpr",
-    "constinit", "decltype", "dynamic_cast", "explicit", "export", "false", "friend", "mutable", "namespace",
-    "noexcept", "not", "not_eq", "nullptr", "operator", "or", "or_eq", "private", "protected", "public",
-    "reinterpret_cast", "requires", "static_assert", "static_cast", "template", "this", "thread_local", "throw",
-    "true", "try", "typeid", "typename", "using", "virtual", "wchar_t", "xor", "xor_eq", NULL
-};
+static const char *const cxx_only[] = {"alignas",   "alignof",       "and",          "and_eq",
+                                       "asm",       "bitand",        "bitor",        "bool",
+                                       "catch",     "char8_t",       "char16_t",     "char32_t",
+                                       "co_await",  "co_return",     "co_yield",     "compl",
+                                       "concept",   "const_cast",    "consteval",    "constexpr",
+                                       "constinit", "decltype",      "dynamic_cast", "explicit",
+                                       "export",    "false",         "friend",       "mutable",
+                                       "namespace", "noexcept",      "not",          "not_eq",
+                                       "nullptr",   "operator",      "or",           "or_eq",
+                                       "private",   "protected",     "public",       "reinterpret_cast",
+                                       "requires",  "static_assert", "static_cast",  "template",
+                                       "this",      "thread_local",  "throw",        "true",
+                                       "try",       "typeid",        "typename",     "using",
+                                       "virtual",   "wchar_t",       "xor",          "xor_eq",
+                                       NULL};
 
 /* The C name of a field: libxcb's, which prefixes '_' to class, new, delete and
  * default (the first three C++ keywords, the last a C one), so a port is a rename. */
 const char *cfield_name(const char *name)
 {
-    static const char *const renamed[] = { "_class", "_new", "_delete", "_default", NULL };
+    static const char *const renamed[] = {"_class", "_new", "_delete", "_default", NULL};
     for (int i = 0; renamed[i]; i++)
         if (!strcmp(name, renamed[i] + 1))
             return renamed[i];

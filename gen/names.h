@@ -1,4 +1,4 @@
-/* names.h — C names for XML names, following libxcb's conventions (names.c). All results are malloc'd
+/* names.h — C names for XML names, following libxcb's conventions. All results are malloc'd
  * but cfield_name's, which returns its argument or a static string. */
 #ifndef XWGEN_NAMES_H
 #define XWGEN_NAMES_H

@@ -27,8 +27,8 @@ static long long parse_number(const struct xnode *n)
 
 static int is_expr_tag(const char *t)
 {
-    static const char *const tags[] = { "op", "unop", "fieldref", "paramref", "value", "bit", "enumref",
-                                        "sumof", "popcount", "listelement-ref", NULL };
+    static const char *const tags[] = {"op",      "unop",  "fieldref", "paramref",        "value", "bit",
+                                       "enumref", "sumof", "popcount", "listelement-ref", NULL};
     for (int i = 0; tags[i]; i++)
         if (!strcmp(t, tags[i]))
             return 1;
@@ -296,7 +296,7 @@ static void parse_allowed(struct type *t, const struct xnode *n)
         if (xge && !strcmp(xge, "true"))
             fail(a->loc, "eventstruct with generic events is not supported");
         const char *lo = xattr(a, "opcode-min"), *hi = xattr(a, "opcode-max");
-        int r[2] = { atoi(lo ? lo : "0"), atoi(hi ? hi : "0") };
+        int r[2] = {atoi(lo ? lo : "0"), atoi(hi ? hi : "0")};
         t->allowed = xrealloc(t->allowed, sizeof(*t->allowed) * (size_t)(t->nallowed + 1));
         t->allowed[t->nallowed][0] = r[0];
         t->allowed[t->nallowed++][1] = r[1];
@@ -375,7 +375,7 @@ static struct type *parse_enum(struct module *m, const struct xnode *k)
         }
         if (strcmp(it->tag, "item"))
             fail(it->loc, "unexpected <%s> in <enum>", it->tag);
-        struct enum_item e = { xstrdup(need_attr(it, "name")), NULL, it->loc };
+        struct enum_item e = {xstrdup(need_attr(it, "name")), NULL, it->loc};
         e.value = xstrdup("");
         if (it->nkids) {
             struct expr *v = expr_kid(m, it, 0);
@@ -435,7 +435,7 @@ void model_build(struct module *m)
     for (int i = 0; i < r->nkids; i++) {
         struct xnode *k = r->kids[i];
         if (!strcmp(k->tag, "import")) {
-            struct import im = { xstrdup(k->text ? k->text : ""), NULL, k->loc };
+            struct import im = {xstrdup(k->text ? k->text : ""), NULL, k->loc};
             if (!*im.header)
                 fail(k->loc, "<import> needs a header name");
             PUSH(m->imports, m->nimports, im);

@@ -1,4 +1,4 @@
-/* parse.h — stage 1, second half: a description's node tree into the plain model (parse.c). */
+/* parse.h — stage 1, second half: a description's node tree into the plain model. */
 #ifndef XWGEN_PARSE_H
 #define XWGEN_PARSE_H
 

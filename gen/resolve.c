@@ -12,12 +12,10 @@ struct prim {
     int size;
 };
 static const struct prim prims[] = {
-    { "CARD8", "uint8_t", 1 },  { "CARD16", "uint16_t", 2 }, { "CARD32", "uint32_t", 4 },
-    { "CARD64", "uint64_t", 8 }, { "INT8", "int8_t", 1 },     { "INT16", "int16_t", 2 },
-    { "INT32", "int32_t", 4 },  { "INT64", "int64_t", 8 },   { "BYTE", "uint8_t", 1 },
-    { "BOOL", "uint8_t", 1 },   { "char", "char", 1 },       { "float", "float", 4 },
-    { "double", "double", 8 },  { "void", "void", 1 },       { "fd", "int32_t", 4 },
-    { NULL, NULL, 0 },
+    {"CARD8", "uint8_t", 1}, {"CARD16", "uint16_t", 2}, {"CARD32", "uint32_t", 4}, {"CARD64", "uint64_t", 8},
+    {"INT8", "int8_t", 1},   {"INT16", "int16_t", 2},   {"INT32", "int32_t", 4},   {"INT64", "int64_t", 8},
+    {"BYTE", "uint8_t", 1},  {"BOOL", "uint8_t", 1},    {"char", "char", 1},       {"float", "float", 4},
+    {"double", "double", 8}, {"void", "void", 1},       {"fd", "int32_t", 4},      {NULL, NULL, 0},
 };
 
 static struct type *prim_lookup(struct world *w, const char *name)
@@ -583,17 +581,19 @@ static void resolve_type(struct type *t)
  * valid new id (the server answers BadIDChoice), so the sender refuses it before anything
  * is written. Only ids the protocol certainly forbids to be 0; an entry that names a
  * request or field the description lacks stops the generator. */
-static const struct { const char *header, *request, *field; } new_ids[] = {
-    { "xproto", "CreateWindow", "wid" },        { "xproto", "OpenFont", "fid" },
-    { "xproto", "CreatePixmap", "pid" },        { "xproto", "CreateGC", "cid" },
-    { "xproto", "CreateColormap", "mid" },      { "xproto", "CopyColormapAndFree", "mid" },
-    { "xproto", "CreateCursor", "cid" },        { "xproto", "CreateGlyphCursor", "cid" },
-    { "shm", "Attach", "shmseg" },              { "shm", "AttachFd", "shmseg" },
-    { "shm", "CreatePixmap", "pid" },           { "shm", "CreateSegment", "shmseg" },
-    { "render", "CreatePicture", "pid" },       { "render", "CreateGlyphSet", "gsid" },
-    { "xfixes", "CreateRegion", "region" },     { "damage", "Create", "damage" },
-    { "sync", "CreateCounter", "id" },          { "sync", "CreateAlarm", "id" },
-    { "sync", "CreateFence", "fence" },         { "composite", "NameWindowPixmap", "pixmap" },
+static const struct {
+    const char *header, *request, *field;
+} new_ids[] = {
+    {"xproto", "CreateWindow", "wid"},    {"xproto", "OpenFont", "fid"},
+    {"xproto", "CreatePixmap", "pid"},    {"xproto", "CreateGC", "cid"},
+    {"xproto", "CreateColormap", "mid"},  {"xproto", "CopyColormapAndFree", "mid"},
+    {"xproto", "CreateCursor", "cid"},    {"xproto", "CreateGlyphCursor", "cid"},
+    {"shm", "Attach", "shmseg"},          {"shm", "AttachFd", "shmseg"},
+    {"shm", "CreatePixmap", "pid"},       {"shm", "CreateSegment", "shmseg"},
+    {"render", "CreatePicture", "pid"},   {"render", "CreateGlyphSet", "gsid"},
+    {"xfixes", "CreateRegion", "region"}, {"damage", "Create", "damage"},
+    {"sync", "CreateCounter", "id"},      {"sync", "CreateAlarm", "id"},
+    {"sync", "CreateFence", "fence"},     {"composite", "NameWindowPixmap", "pixmap"},
 };
 
 static struct type *find_request(struct module *m, const char *name)
@@ -624,9 +624,12 @@ static void mark_new_ids(struct module *m)
  * last reply is the one whose field at byte 1 has the given value. The runtime keeps
  * such a request pending until that reply. An entry naming a request, or a byte-1
  * field, that the description lacks stops the generator. */
-static const struct { const char *header, *request, *field; int last; } multi_replies[] = {
-    { "xproto", "ListFontsWithInfo", "name_len", 0 }, /* a reply with no name ends the list */
-    { "record", "EnableContext", "category", 5 },     /* Category EndOfData */
+static const struct {
+    const char *header, *request, *field;
+    int last;
+} multi_replies[] = {
+    {"xproto", "ListFontsWithInfo", "name_len", 0}, /* a reply with no name ends the list */
+    {"record", "EnableContext", "category", 5},     /* Category EndOfData */
 };
 
 static void mark_multi_replies(struct module *m)
@@ -638,7 +641,7 @@ static void mark_multi_replies(struct module *m)
         for (int k = 0; k < m->ntypes && !t; k++)
             if (m->types[k]->kind == TK_REQUEST && !strcmp(m->types[k]->name, multi_replies[i].request))
                 t = m->types[k];
-        struct loc loc = { m->file, 1 };
+        struct loc loc = {m->file, 1};
         if (!t || !t->reply)
             fail(t ? t->loc : loc, "multi-reply table: no request %s with a reply", multi_replies[i].request);
         struct field *f = t->reply->nfields > 1 ? t->reply->fields[1] : NULL;

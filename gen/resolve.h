@@ -1,4 +1,4 @@
-/* resolve.h — stage 2: references, protocol header fields, sizes, length fields (resolve.c). */
+/* resolve.h — stage 2: references, protocol header fields, sizes, length fields. */
 #ifndef XWGEN_RESOLVE_H
 #define XWGEN_RESOLVE_H
 

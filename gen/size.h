@@ -1,4 +1,4 @@
-/* size.h — sizes of resolved types and fields: on the wire, and as the C structs the generator declares (size.c). */
+/* size.h — sizes of resolved types and fields: on the wire, and as the C structs the generator declares. */
 #ifndef XWGEN_SIZE_H
 #define XWGEN_SIZE_H
 

@@ -18,20 +18,17 @@ static int owned(struct type *t, struct field *f)
     return 0;
 }
 
-static void add_param(struct wparam **ps, int *n, const char *name, struct type *ty,
-                      struct field *f)
+static void add_param(struct wparam **ps, int *n, const char *name, struct type *ty, struct field *f)
 {
     for (int i = 0; i < *n; i++)
         if (!strcmp((*ps)[i].name, name))
             return;
-    struct wparam p = { xstrdup(name), NULL, f };
+    struct wparam p = {xstrdup(name), NULL, f};
     p.ctype = xstrdup(ty ? ty->ctype : "uint32_t");
     PUSH(*ps, *n, p);
 }
 
-
-static void collect_expr(struct type *t, struct expr *x, struct wparam **ps, int *n,
-                         struct type *member)
+static void collect_expr(struct type *t, struct expr *x, struct wparam **ps, int *n, struct type *member)
 {
     if (!x)
         return;
@@ -75,7 +72,7 @@ static void collect_sub(struct type *t, struct type *sub, struct wparam **ps, in
             if (found)
                 continue;
         }
-        struct wparam p = { xstrdup(sp[i].name), xstrdup(sp[i].ctype), f };
+        struct wparam p = {xstrdup(sp[i].name), xstrdup(sp[i].ctype), f};
         int dup = 0;
         for (int k = 0; k < *n; k++)
             dup |= !strcmp((*ps)[k].name, p.name);

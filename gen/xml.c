@@ -81,11 +81,11 @@ static void on_text(void *ud, const XML_Char *txt, int len)
 
 struct xnode *xml_load(const char *path)
 {
-    struct loc loc = { path, 0 };
+    struct loc loc = {path, 0};
     FILE *f = fopen(path, "rb");
     if (!f)
         fail(loc, "cannot open: %m");
-    struct xml_state s = { .file = xstrdup(path) };
+    struct xml_state s = {.file = xstrdup(path)};
     s.p = XML_ParserCreate(NULL);
     XML_SetUserData(s.p, &s);
     XML_SetElementHandler(s.p, on_start, on_end);

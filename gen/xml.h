@@ -1,4 +1,4 @@
-/* xml.h — stage 1, first half: an XML file as a tree of nodes (xml.c). */
+/* xml.h — stage 1, first half: an XML file as a tree of nodes. */
 #ifndef XWGEN_XML_H
 #define XWGEN_XML_H
 

@@ -16,7 +16,7 @@ static void usage(void)
 /* One description in the mode asked for; the layout check's C++ half goes beside its C file. */
 static void generate(struct module *m, const char *mode, const char *path)
 {
-    struct out a = { 0 }, b = { 0 };
+    struct out a = {0}, b = {0};
     if (!strcmp(mode, "--layout")) {
         char *cc = xasprintf("%.*s_cxx.cc", (int)(strlen(path) - 2), path);
         emit_layout(m, &a, &b);
@@ -36,7 +36,7 @@ int main(int argc, char **argv)
 {
     const char *incdir = NULL, *mode = NULL, *path = NULL;
     int nfiles = 0;
-    struct world world = { 0 };
+    struct world world = {0};
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-I") && i + 1 < argc) {
             incdir = argv[++i];
@@ -46,7 +46,7 @@ int main(int argc, char **argv)
             path = argv[++i];
             size_t n = strlen(path);
             if (!strcmp(mode, "--layout") && (n < 2 || strcmp(path + n - 2, ".c")))
-                fail((struct loc){ path, 0 }, "--layout needs a file name ending in .c");
+                fail((struct loc){path, 0}, "--layout needs a file name ending in .c");
         } else if (argv[i][0] == '-' || !mode) {
             usage();
         } else {

@@ -12,10 +12,9 @@
  * libraries (libxcb/ext.c) reach the core's internals only through these, so none of
  * them loads against another libxcb.so.1. Each is a tail call (one jump); the core's
  * own objects keep calling the internal functions directly. */
-XW_EXPORT uint64_t xwire_private_send(xw_connection_t *c, int flags, struct iovec *vector,
-                                      const struct xw_request *rq, size_t total, unsigned nfds, int *fds);
-XW_EXPORT uint64_t xwire_private_request_reject(xw_connection_t *c, unsigned int nfds, int *fds,
-                                                const char *why);
+XW_EXPORT uint64_t xwire_private_send(xw_connection_t *c, int flags, struct iovec *vector, const struct xw_request *rq,
+                                      size_t total, unsigned nfds, int *fds);
+XW_EXPORT uint64_t xwire_private_request_reject(xw_connection_t *c, unsigned int nfds, int *fds, const char *why);
 XW_EXPORT long xwire_private_str_walk(const char *b, size_t avail, int stop);
 XW_EXPORT void xwire_private_ext_register(struct xw_ext_reg *r);
 XW_EXPORT int xcb_connection_has_error(xw_connection_t *c);
@@ -61,7 +60,7 @@ static void write_stderr(const uint8_t *p, size_t n)
     }
 }
 
-void xw__setup_refused_shown(const uint8_t *s, size_t len)
+static void setup_refused_shown(const uint8_t *s, size_t len)
 {
     if (s[0] != 0 && s[0] != 2)
         return;
@@ -70,6 +69,12 @@ void xw__setup_refused_shown(const uint8_t *s, size_t len)
         n = s[1];
     write_stderr(s + 8, n);
     write_stderr((const uint8_t *)"\n", 1);
+}
+
+/* At load, before the program can connect: the runtime tells us of refusals. */
+__attribute__((constructor)) static void register_hooks(void)
+{
+    xw__hooks_register(&(struct xw_hooks){.setup_refused = setup_refused_shown});
 }
 
 /** libxcb's xcb_connection_has_error(): xwire's code, with the codes libxcb does not

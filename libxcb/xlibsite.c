@@ -6,6 +6,7 @@
 #include <dlfcn.h>
 #include <X11/Xlibint.h>
 
+#include "xwint.h"
 #include "callsite.h"
 
 /* Why an after-function: Xlib builds requests in its own buffer and writes them
@@ -89,8 +90,7 @@ static int owner_is_xlib(void (*return_socket)(void *))
     return !strncmp(name ? name + 1 : d.dli_fname, "libX11.so", 9);
 }
 
-void xw__callsite_lent(xw_connection_t *c, void (*return_socket)(void *), void *closure, uint64_t upto,
-                       int taking)
+static void lent(xw_connection_t *c, void (*return_socket)(void *), void *closure, uint64_t upto, int taking)
 {
     if (!owner_is_xlib(return_socket))
         return;
@@ -115,4 +115,10 @@ void xw__callsite_lent(xw_connection_t *c, void (*return_socket)(void *), void *
     pthread_mutex_unlock(&sites_mu);
     if (!taking && upto)
         xw__callsite_record_conn(c, upto, upto, XW_CS_WRITE);
+}
+
+/* At load, before the program can connect: the runtime tells us of each lending. */
+__attribute__((constructor)) static void register_lent(void)
+{
+    xw__hooks_register(&(struct xw_hooks){.lent = lent});
 }

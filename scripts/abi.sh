@@ -25,7 +25,8 @@ check)
   if (( rc & 3 )); then
     echo "abi.sh: abidiff failed (status $rc)" >&2; exit 1
   elif (( rc & 12 )); then
-    echo "abi.sh: $(basename "$lib") breaks the ABI of $base: restore it, or bump the soname and run scripts/abi.sh update" >&2
+    echo "abi.sh: $(basename "$lib") breaks the ABI of $base:" \
+         "restore it, or bump the soname and run scripts/abi.sh update" >&2
     exit 1
   fi
   echo "abi.sh: $(basename "$lib"): compatible with $base"

@@ -21,7 +21,10 @@ esac
 bench=${XWBENCH:-}
 [[ -n $bench ]] || bench=$("$root/scripts/build-bench.sh")/bench/xwbench
 shim=${XWIRE_XCB_DIR:-$(dirname "$bench")/../libxcb}
-[[ -e $shim/libxcb.so.1 ]] || { echo "callgrind-xlib.sh: no libxcb.so.1 in $shim (built with -Dlibxcb=false?)" >&2; exit 2; }
+if [[ ! -e $shim/libxcb.so.1 ]]; then
+  echo "callgrind-xlib.sh: no libxcb.so.1 in $shim (built with -Dlibxcb=false?)" >&2
+  exit 2
+fi
 tmp=$(mktemp -d)
 
 "$bench" --serve drain >"$tmp/display" &

@@ -58,6 +58,8 @@ packages=(
   groff-base man-db
   # abidiff: the abi suite checks libxwire and libxwire-util against abi/*.abi.
   abigail-tools
+  # scripts/format.sh and the format test: the C sources as .clang-format says.
+  clang-format
   # scripts/package.sh: the Debian packages from debian/, and lintian over them.
   debhelper dpkg-dev lintian
 )

@@ -17,7 +17,8 @@ shift
 status=0
 for folder in "$@"; do
   echo "== $folder"
-  find "$build/$folder" -name '*.o' -path '*.p/*' | { if ((generated)); then cat; else grep -v '/meson-generated_'; fi; } |
+  find "$build/$folder" -name '*.o' -path '*.p/*' |
+    { if ((generated)); then cat; else grep -v '/meson-generated_'; fi; } |
     python3 -c '
 import collections, os, re, subprocess, sys
 defs, uses = {}, collections.defaultdict(set)

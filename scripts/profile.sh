@@ -98,4 +98,5 @@ perf record -q -g -e page-faults -c 1 -o "$tmp/faults.data" "$bench" --one "$cas
   --display "$display" --count "$count" 2>/dev/null
 echo
 echo "page faults by function (perf record -e page-faults -c 1)"
-perf report -i "$tmp/faults.data" --stdio --no-children --sort sym -g none -n 2>/dev/null | grep -v '^#' | grep -v '^$' | head -8
+perf report -i "$tmp/faults.data" --stdio --no-children --sort sym -g none -n 2>/dev/null |
+  grep -v '^#' | grep -v '^$' | head -8

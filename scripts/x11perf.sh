@@ -46,11 +46,13 @@ trap 'kill "$xpid" 2>/dev/null; wait "$xpid" 2>/dev/null || true; rm -rf "$tmp"'
 for _ in $(seq 100); do [[ -s $tmp/display ]] && break; sleep 0.1; done
 [[ -s $tmp/display ]] || { echo "x11perf.sh: Xvfb did not start" >&2; cat "$tmp/xvfb.log" >&2; exit 1; }
 
-echo "x11perf on :$(head -n1 "$tmp/display"), $rounds rounds of about $secs s, alternating libxcb and xwire${pin:+, pinned $pin}"
+echo "x11perf on :$(head -n1 "$tmp/display"), $rounds rounds of about $secs s," \
+     "alternating libxcb and xwire${pin:+, pinned $pin}"
 python3 - ":$(head -n1 "$tmp/display")" "$shim" "$rounds" "$secs" "$client_cpu" "${tests[@]}" <<'EOF'
 import os, re, statistics, subprocess, sys
 
-display, shim, rounds, secs, cpu, tests = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), sys.argv[5], sys.argv[6:]
+display, shim, cpu, tests = sys.argv[1], sys.argv[2], sys.argv[5], sys.argv[6:]
+rounds, secs = int(sys.argv[3]), float(sys.argv[4])
 LINE = re.compile(r"^\s*(\d+) reps @\s*([0-9.]+) msec \(\s*([0-9.]+)/sec\)")
 
 def run(lib, test, args):
@@ -91,7 +93,8 @@ def spread(v):
     v = sorted(v)
     return f"{statistics.median(v):.2f}× [{v[0]:.2f}–{v[-1]:.2f}]"
 
-print(f"  {'test':<12}{'rate /s libxcb':>16}{'xwire':>10}{'CPU ns/rep libxcb':>19}{'xwire':>9}{'sleeps/rep':>12}{'xwire':>7}"
+print(f"  {'test':<12}{'rate /s libxcb':>16}{'xwire':>10}{'CPU ns/rep libxcb':>19}{'xwire':>9}"
+      f"{'sleeps/rep':>12}{'xwire':>7}"
       f"   xwire÷libxcb per round, median [min–max]: rate; CPU")
 for t, pairs in rows.items():
     med = lambda i, k: statistics.median(p[i][k] for p in pairs)

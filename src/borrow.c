@@ -352,7 +352,7 @@ XW_EXPORT void xw_borrow_return_socket(xw_connection_t *c)
     xw__unlock(c);
 }
 
-/* A connection without a socket of its own (borrow.c says who owns what). The
+/* A connection without a socket of its own (the top of this file says who owns what). The
  * owner's setup is checked like a server's, so the generated iterators stay safe. */
 XW_EXPORT xw_connection_t *xw_borrow_connection(const struct xw_borrow_ops *ops, void *closure, const void *setup,
                                                 size_t setup_len, int fd)

@@ -7,7 +7,7 @@
 
 #include <xw/xw.h>
 
-/* The connection's record of call sites (callsite.c), c->cs: NULL while off, which
+/* The connection's record of call sites, c->cs: NULL while off, which
  * is the only test the send path makes, and only on its general path (a connection
  * with call sites on keeps its fast limits at 0, so every request goes there). */
 struct xw_callsite;
@@ -49,19 +49,8 @@ void xw__callsite_record_conn(xw_connection_t *c, uint64_t first, uint64_t last,
  * none). Any lock state; resolves the stack now, so it is slow (an error path). */
 const char *xw__callsite_text(xw_connection_t *c, uint64_t seq, char *buf, size_t n);
 
-/* errtext.c, lock held, call sites on: prints the error w (32 wire bytes) that
+/* Lock held, call sites on: prints the error w (32 wire bytes) that
  * has just arrived for request seq, with its call site, to stderr. */
 void xw__error_shown(xw_connection_t *c, const uint8_t *w, uint64_t seq) __attribute__((cold));
-
-/* Defined only in libxcb.so.1 built from xwire (libxcb/core.c): with call sites on,
- * an owner of the socket that is libX11 gets an after-function that records its
- * requests (Xlib writes them long after its call returned). Weak and hidden: NULL
- * everywhere else. Lock not held; the owner's own lock is. taking: the owner is
- * taking the socket and upto is the last request before its turn; else the owner
- * has just written its requests up to upto (xw_writev).
- * Called on every take and every write, to put the after-function back when
- * something replaced it. */
-void xw__callsite_lent(xw_connection_t *c, void (*return_socket)(void *), void *closure, uint64_t upto,
-                       int taking) __attribute__((weak));
 
 #endif

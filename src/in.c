@@ -9,7 +9,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-/* ---- the pending store (pend.c): requests whose reply, error or completion someone awaits ---- */
+/* ---- the pending store: requests whose reply, error or completion someone awaits ---- */
 
 /* The oldest request the server has not finished; all later ones are unfinished too. */
 static struct xw_pend *first_undone(struct xw_in *in)
@@ -1004,7 +1004,7 @@ int xw__in_fill_partial(xw_connection_t *c, int64_t deadline, int own)
     return 1;
 }
 
-/* ---- the wait for input (claim.c, lend.c) ---- */
+/* ---- the wait for input (reply claims, a lent socket) ---- */
 
 /* Lock held. One wait for input, for a reply or the event queues (deadline not 0):
  * poll, then read, unless the last wait read a stream.

@@ -136,7 +136,7 @@ int xw__lend_take(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap
     }
 }
 
-/* Lock held. The heap-form claim's wait (reply.c): what xw__in_reply_fit does for a sequence it
+/* Lock held. The heap-form claim's wait: what xw__in_reply_fit does for a sequence it
  * does not track once the socket has been lent. Xlib's own wait (no deadline, the
  * stash empty) is xw__lend_take's loop without its general checks: reads (the
  * rest of a big reply as xw__in_wait_step does) until the slot has seq's reply or seq is
@@ -231,8 +231,8 @@ XW_EXPORT int xw_take_socket(xw_connection_t *c, void (*return_socket)(void *clo
     xw__unlock(c);
     /* Xlib's requests are written long after its call returned: libxcb.so.1 from
      * xwire gives its owner an after-function that records them as they are made. */
-    if (ok && callsite && xw__callsite_lent)
-        xw__callsite_lent(c, return_socket, closure, *sent, 1);
+    if (ok && callsite && xw__hooks.lent)
+        xw__hooks.lent(c, return_socket, closure, *sent, 1);
     return ok;
 }
 
@@ -246,7 +246,7 @@ XW_EXPORT int xw_writev(xw_connection_t *c, struct iovec *vector, int count, uin
     void *closure = c->lend.closure;
     uint64_t upto = c->out.seq;
     xw__unlock(c);
-    if (ok && owner && xw__callsite_lent) /* the owner may have replaced our after-function */
-        xw__callsite_lent(c, owner, closure, upto, 0);
+    if (ok && owner && xw__hooks.lent) /* the owner may have replaced our after-function */
+        xw__hooks.lent(c, owner, closure, upto, 0);
     return ok;
 }

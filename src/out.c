@@ -82,7 +82,7 @@ static void advance(struct iovec **iov, size_t *n, size_t w)
 
 /* Lock held, writing set. Every byte of iov to our own socket (advanced in place on
  * short writes); the lock may be released while waiting for room. The own
- * socket's transport write (own.c). */
+ * socket's transport write. */
 void xw__out_write_socket(xw_connection_t *c, struct iovec *iov, size_t n)
 {
     while (!c->error) {
@@ -276,7 +276,7 @@ static struct iovec *frame(struct iovec *v, const xw_protocol_request_t *req, ui
     return v - 1;
 }
 
-/* Lock held. A vetted request (send.c; query.c's own, checked there) into the
+/* Lock held. A vetted request (xw_send's, or the extension queries' own, checked where they are built) into the
  * buffer, or to the transport when it sends such requests itself: waits for room,
  * takes the next sequence number and tracks it, frames it (major; big: BIG-REQUESTS
  * framing, written as vector[-1]). The sequence number, or 0 (xw__request_fail);
@@ -320,7 +320,7 @@ XW_EXPORT void xw_send_fd(xw_connection_t *c, int fd)
     c->tp->send_fd(c, fd);
 }
 
-/* Lock not held. The own socket's transport send_fd (own.c): queued beside the
+/* Lock not held. The own socket's transport send_fd: queued beside the
  * buffered bytes, flushed first when the queue is full. */
 void xw__out_queue_fd(xw_connection_t *c, int fd)
 {

@@ -8,7 +8,7 @@
  * fd. */
 
 /* Lock held, socket_away set: the socket is lent to another owner (xw_take_socket,
- * lend.c); its return callback runs with the lock released. */
+ * xw_writev); its return callback runs with the lock released. */
 static int socket_take(xw_connection_t *c)
 {
     return xw__lend_take_back(c);

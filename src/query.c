@@ -77,7 +77,7 @@ int xw__ext_major(xw_connection_t *c, xw_extension_t *ext, uint8_t *major)
         return -ENOTSUP;
     *major = xw__ext_reply(e)->major_opcode;
     if (e->desc && e->desc->key == ext) { /* a generated key: static, so its address is its name */
-        struct xw_ext_fast *f = &c->ext_fast[((uintptr_t)ext >> 4) & 15];
+        struct xw_ext_fast *f = &c->ext_fast[XW_EXT_FAST_SLOT(ext)];
         f->ext = ext;
         f->major = *major;
     }

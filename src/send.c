@@ -115,7 +115,7 @@ static inline __attribute__((always_inline)) uint64_t send_fast(xw_connection_t 
         return 0;
     uint8_t major = req->opcode;
     if (req->ext) {
-        const struct xw_ext_fast *e = &c->ext_fast[((uintptr_t)req->ext >> 4) & 15];
+        const struct xw_ext_fast *e = &c->ext_fast[XW_EXT_FAST_SLOT(req->ext)];
         if (e->ext != req->ext)
             return 0;
         major = e->major;

@@ -114,8 +114,8 @@ int xw__setup_handshake(xw_connection_t *c, const xw_auth_info_t *auth)
     }
     c->setup = s;
     c->setup_len = len;
-    if ((s[0] == 0 || s[0] == 2) && xw__setup_refused_shown)
-        xw__setup_refused_shown(s, len);
+    if ((s[0] == 0 || s[0] == 2) && xw__hooks.setup_refused)
+        xw__hooks.setup_refused(s, len);
     if (s[0] == 0) {
         size_t rl = s[1] <= len - 8 ? s[1] : len - 8;
         return refused(c, "", s + 8, rl);

@@ -39,7 +39,7 @@ static void size_send_buffer(int fd)
 /* Blocking and close-on-exec, and a local socket's send buffer sized; also for fds
  * handed to xw_connect_to_fd. Every call that must not wait passes MSG_DONTWAIT; the
  * rest of a big reply and a stream of events are then read by one blocking recvmsg
- * instead of poll and recvmsg (in.c). */
+ * instead of poll and recvmsg. */
 int xw__socket_prepare(int fd)
 {
     int fl = fcntl(fd, F_GETFL);

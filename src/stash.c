@@ -3,8 +3,8 @@
 
 #include <string.h>
 
-/* in.c routes a packet whose sequence xwire's pending ring does not track here;
- * lend.c hands what is kept to the owner's claims. The stash (lend.stash) and the
+/* The read path routes a packet whose sequence xwire's pending ring does not track
+ * here; the lent socket's side hands what is kept to the owner's claims. The stash (lend.stash) and the
  * slot (lend.last, the newest 32-byte reply, kept without a record) belong to the
  * connection and are freed at disconnect. */
 

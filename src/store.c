@@ -96,7 +96,7 @@ void xw__pkt_free(xw_connection_t *c, struct xw_pkt *p)
     struct xw_store *s = &c->store;
     unsigned k = p->cls;
     if (k >= XW_EXT_CLASS && !p->ext)
-        return; /* its block, header and all, was handed to a caller (reply.c), who frees it */
+        return; /* its block, header and all, was handed to a caller, who frees it */
     if (k >= XW_BIG_CLASS && s->nfree[k] >= XW_BIG_KEEP) {
         free(p->ext); /* the header goes with it */
         return;

@@ -59,7 +59,8 @@ struct filter {
 
 /* Options read once from the environment; xw_trace_set's flags add to them. */
 static struct {
-    pthread_once_t once;
+    struct xw_mutex mu; /* taken to read the environment once (options) */
+    int read;           /* set, with release, once it has been read */
     int fd; /* XWIRE_TRACE's, -1 when unset */
     int json;
     int numbers;
@@ -67,7 +68,7 @@ static struct {
     unsigned nfilter, ninclude;
     struct filter filter[NFILTER];
     int next_id;
-} opt = { PTHREAD_ONCE_INIT, -1, 0, 0, 16, 0, 0, { { "", 0 } }, 0 };
+} opt = { {0}, 0, -1, 0, 0, 16, 0, 0, { { "", 0 } }, 0 };
 
 /* One lock for every line written, whichever connection and file: lines never interleave. */
 static pthread_mutex_t write_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -620,9 +621,20 @@ void xw__trace_in(xw_connection_t *c, const struct iovec *iov, size_t n, size_t 
 
 /* ---- switching it on and off ---- */
 
+/* The environment, read once. Not pthread_once: glibc's makes a futex call the first
+ * time, waiters or not, and a program whose seccomp filter is already in place when it
+ * connects (xwallpaper's) is killed for a system call libxcb never makes. Our lock
+ * makes one only when another thread holds it. */
 static void options(void)
 {
-    read_env();
+    if (__atomic_load_n(&opt.read, __ATOMIC_ACQUIRE))
+        return;
+    xw__mutex_lock(&opt.mu);
+    if (!opt.read) {
+        read_env();
+        __atomic_store_n(&opt.read, 1, __ATOMIC_RELEASE);
+    }
+    xw__mutex_unlock(&opt.mu);
 }
 
 /* Lock held. */
@@ -660,7 +672,7 @@ static int trace_on(xw_connection_t *c, int fd, int json, int numbers)
 
 void xw__trace_connect(xw_connection_t *c)
 {
-    pthread_once(&opt.once, options);
+    options();
     if (opt.fd < 0 || c->error)
         return;
     xw__lock(c);
@@ -686,7 +698,7 @@ XW_EXPORT int xw_trace_set(xw_connection_t *c, int fd, unsigned flags)
 {
     if (!c)
         return -EINVAL;
-    pthread_once(&opt.once, options);
+    options();
     xw__lock(c);
     /* a write in progress is mid-request: wait for it, so tracing starts at a boundary */
     while (c->out.writing && !c->error)

@@ -29,13 +29,13 @@ struct xw_tr_enum {
     int mask;
 };
 
-/* One line being built into buf (trace.c owns it; trace_fmt.c writes it). Past
+/* One line being built into buf (the tracer owns it; the formatters write it). Past
  * end - XW_TRL_RESERVE nothing more is added but the closing brackets. */
 #define XW_TRL_SIZE 8192
 #define XW_TRL_RESERVE 96
 #define XW_TRL_DEPTH 24
 
-/* Atom names a connection has seen (trace_atom.c): open addressing into an arena. */
+/* Atom names a connection has seen: open addressing into an arena. */
 #define XW_TR_ATOMS 4096u
 #define XW_TR_ARENA 65536u
 
@@ -111,7 +111,7 @@ struct xw_tr_desc {
     int n_atoms;
 };
 
-/* ---- what generated decoders call (trace_fmt.c) ---- */
+/* ---- what generated decoders call ---- */
 
 void xw__tr_field(struct xw_trl *l, const char *name, const char *p, int kind, const struct xw_tr_enum *en);
 /* n elements of a scalar kind at p (avail bytes there): the first few, and the count */
@@ -132,7 +132,7 @@ void xw__tr_fds(struct xw_trl *l, const char *name, int64_t n);
 /* the whole packet's length on the wire, for a list that runs to its end */
 size_t xw__tr_len(const struct xw_trl *l);
 
-/* ---- the hooks (trace.c); c->trace is not NULL ---- */
+/* ---- the hooks; c->trace is not NULL ---- */
 
 /* Lock held: the first w bytes of iov went to the server, with the nfds fds at fds. */
 void xw__trace_out(xw_connection_t *c, const struct iovec *iov, size_t n, size_t w, const int *fds, unsigned nfds);

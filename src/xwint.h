@@ -42,7 +42,7 @@
  * one, so 16-bit sequence numbers on the wire can always be widened. */
 #define XW_MAX_VOID_RUN 65534u
 
-/* ---- lock: a futex mutex and condition (lock.c). Cheaper than pthread's because the
+/* ---- lock: a futex mutex and condition. Cheaper than pthread's because the
  * uncontended path is one inline compare-exchange and one exchange. ---- */
 struct xw_mutex {
     int v; /* 0 free, 1 held, 2 held and someone may sleep on it */
@@ -128,10 +128,10 @@ static inline int xw__mutex_release(struct xw_mutex *m)
     return __atomic_exchange_n(&m->v, 0, __ATOMIC_RELEASE) != 2;
 }
 
-/* Wakes a sleeper of the lock just released, then returns v (lock.c). */
+/* Wakes a sleeper of the lock just released, then returns v. */
 uint64_t xw__mutex_wake_ret(struct xw_mutex *m, uint64_t v);
 
-/* ---- received packets (store.c) ---- */
+/* ---- received packets ---- */
 
 /* XW_PKT_BATCH: core events (36 bytes each, libxcb's layout) packed in one record
  * of the event queue; see XW_BATCH_BYTES. */
@@ -232,13 +232,30 @@ struct xw_request {
 _Static_assert(sizeof(xw_protocol_request_t) == 24 && offsetof(struct xw_request, validate) == 24,
                "xwire's facts must fit in the padding of libxcb's 24 bytes");
 
-/* Defined only in libxcb.so.1 built from xwire (libxcb/core.c), where a refused
- * setup's reason goes to stderr as libxcb writes it; the library itself never prints,
- * so everywhere else this weak, hidden reference stays NULL. s: the whole setup
- * reply (len bytes, owned by the connection), status 0 (Failed) or 2 (Authenticate). */
-void xw__setup_refused_shown(const uint8_t *s, size_t len) __attribute__((weak));
+/* What a layer built over the runtime adds to it. libxcb.so.1 from xwire registers
+ * these from its load-time constructors, before any connection can exist, so they
+ * are read without a lock; in libxwire itself they stay NULL (the library never
+ * prints). Either may be NULL.
+ * setup_refused: a refused setup's reason goes to stderr as libxcb writes it. s: the
+ *   whole setup reply (len bytes, owned by the connection), status 0 (Failed) or
+ *   2 (Authenticate).
+ * lent: with call sites on, an owner of the socket that is libX11 gets an
+ *   after-function that records its requests (Xlib writes them long after its call
+ *   returned). Lock not held; the owner's own lock is. taking: the owner is taking
+ *   the socket and upto is the last request before its turn; else the owner has just
+ *   written its requests up to upto (xw_writev). Called on every take and every
+ *   write, to put the after-function back when something replaced it. */
+struct xw_hooks {
+    void (*setup_refused)(const uint8_t *s, size_t len);
+    void (*lent)(xw_connection_t *c, void (*return_socket)(void *), void *closure, uint64_t upto, int taking);
+};
+extern struct xw_hooks xw__hooks;
 
-/* ---- requests awaiting a reply, an error or a check (pend.c, routed by in.c) ---- */
+/* Sets the hooks h gives (non-NULL fields); the others keep what they had. Call it
+ * before the first connection, from one thread. */
+void xw__hooks_register(const struct xw_hooks *h);
+
+/* ---- requests awaiting a reply, an error or a check, routed by the read path ---- */
 
 /* One request the connection tracks. 40 bytes: a 32-byte reply (nearly every reply)
  * is kept in the entry itself once it arrives, in the space the waiting fields no
@@ -338,9 +355,13 @@ struct xw_ext_fast {
     const xw_extension_t *ext;
     uint8_t major;
 };
+/* Slots in that cache (a power of two), indexed by the key's address without its
+ * low four bits: keys are 16-byte objects, so neighbouring keys take neighbouring slots. */
+#define XW_EXT_FAST_SLOTS 16
+#define XW_EXT_FAST_SLOT(key) ((((uintptr_t)(key)) >> 4) & (XW_EXT_FAST_SLOTS - 1))
 
 /* A description in the process-wide registry: each generated description adds its
- * own node from a constructor (ext.c); never removed. */
+ * own node from a load-time constructor; never removed. */
 struct xw_ext_reg {
     const xw_ext_desc_t *desc;
     struct xw_ext_reg *next;
@@ -374,7 +395,7 @@ struct xw_out {
 
 /* The fds one recvmsg returned, with the stream bytes it returned: they belong to
  * the packets overlapping [start, end). Owned until a reply claims them or they
- * are closed (in.c). */
+ * are closed. */
 struct xw_fd_batch {
     uint64_t start, end;
     unsigned n, used; /* fds[used..n) are not claimed yet */
@@ -489,7 +510,7 @@ struct xw_transport {
 extern const struct xw_transport xw__own_transport;
 extern const struct xw_transport xw__borrow_transport;
 
-/* ---- the socket lent to another owner (lend.c): xw_take_socket / xw_writev ---- */
+/* ---- the socket lent to another owner: xw_take_socket / xw_writev ---- */
 
 /* Sequences one owner's turn with the socket covered, with the flags it took it
  * with: a packet for a sequence xwire does not track is the owner's only inside one.
@@ -537,7 +558,7 @@ struct xw_lend {
 struct xw_connection_t {
     struct xw_out out; /* first: the send fast path touches only this, single, mu */
     int single;        /* xw_connection_set_single_threaded: no locking */
-    struct xw_ext_fast ext_fast[16];
+    struct xw_ext_fast ext_fast[XW_EXT_FAST_SLOTS];
     struct xw_mutex mu;
     struct xw_cond out_cond; /* writing finished */
     struct xw_cond in_cond;  /* packets arrived, or reading finished */
@@ -550,7 +571,7 @@ struct xw_connection_t {
     uint8_t *setup; /* whole setup reply, 8-byte header included */
     size_t setup_len;
     struct xw_ext_entry *exts;
-    struct xw_mutex xid_mu; /* guards the xid_ fields (xid.c), taken before mu */
+    struct xw_mutex xid_mu; /* guards the xid_ fields, taken before mu */
     uint32_t xid_base, xid_mask, xid_inc, xid_last, xid_max;
     uint64_t total_read, total_written;
     const struct xw_transport *tp; /* never NULL; see struct xw_transport */
@@ -558,15 +579,15 @@ struct xw_connection_t {
      * next write. A borrowed connection until its first take and after each
      * xw_borrow_return_socket(); an own socket never, until one is lent out. */
     int socket_away;
-    /* Borrowed connections (borrow.c): the owner's hooks, NULL on a connection with
-     * its own socket (own.c's transport: the one xw_take_socket may lend, and an event
+    /* Borrowed connections: the owner's hooks, NULL on a connection with
+     * its own socket (the own transport: the one xw_take_socket may lend, and an event
      * poll reads directly), and the owner's fd. */
     const struct xw_borrow_ops *borrow;
     void *borrow_closure;
     int borrow_fd;
     struct xw_queue borrow_stash; /* replies left by a too-small _into buffer (owned) */
     struct xw_lend lend;
-    /* Call sites (callsite.h): NULL while off. Set once, under the lock, never
+    /* Call sites: NULL while off. Set once, under the lock, never
      * cleared before disconnect; while set the fast limits stay 0. */
     struct xw_callsite *cs;
     /* The protocol tracer's state (trace.c, owned), NULL while tracing is off: the
@@ -595,7 +616,7 @@ static inline void xw__pkt_free_event(xw_connection_t *c, struct xw_pkt *p)
     xw__event_rec_put(&c->store, p);
 }
 
-/* ---- send limits and the pending ring's inline path (send.c's fast path, in.c) ---- */
+/* ---- send limits and the pending ring's inline path (the send fast path, the read path) ---- */
 
 /* Lock held. The fast path runs while seq < fast_limit: that single compare covers
  * a fatal error, a thread writing with the lock released, the automatic sync after
@@ -686,7 +707,7 @@ static inline void xw__wr32(void *p, uint32_t v)
 }
 
 /* ---- the one way a request enters the write buffer: reserve, frame and copy, commit ----
- * Used by xw_send's fast path (send.c) and by the generated senders' inline path. */
+ * Used by xw_send's fast path and by the generated senders' inline path. */
 
 /* Lock held, limit = out.fast_limit (or through xw__out_reserve_unlocked).
  * Where a request of total bytes goes when it can take the next sequence number at

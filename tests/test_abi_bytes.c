@@ -107,7 +107,8 @@ START_TEST(setup_and_its_iterators)
     xcb_depth_iterator_t ld = xcb_screen_allowed_depths_iterator(li.data);
     xw_depth_iterator_t xd = xw_screen_allowed_depths_iterator(xi.data);
     ck_assert_int_eq((const uint8_t *)xd.data - (const uint8_t *)xs, (const uint8_t *)ld.data - (const uint8_t *)ls);
-    row("setup roots iterator data (to end)", malloc_usable_size((void *)xs) - (size_t)((const uint8_t *)xi.data - (const uint8_t *)xs),
+    row("setup roots iterator data (to end)",
+        malloc_usable_size((void *)xs) - (size_t)((const uint8_t *)xi.data - (const uint8_t *)xs),
         malloc_usable_size((void *)ls) - (size_t)((const uint8_t *)li.data - (const uint8_t *)ls));
 }
 END_TEST
@@ -217,8 +218,11 @@ START_TEST(events_and_queued_errors)
     xw_change_window_attributes(c, root, XW_CW_EVENT_MASK, &mask);
     sync_both();
     for (uint32_t i = 0; i < 3; i++) {
-        xcb_client_message_event_t cm = {.response_type = XCB_CLIENT_MESSAGE, .format = 32, .window = root,
-                                         .type = XCB_ATOM_WM_NAME, .data.data32 = {i, 2, 3, 4, 5}};
+        xcb_client_message_event_t cm = {.response_type = XCB_CLIENT_MESSAGE,
+                                         .format = 32,
+                                         .window = root,
+                                         .type = XCB_ATOM_WM_NAME,
+                                         .data.data32 = {i, 2, 3, 4, 5}};
         xcb_send_event(sender, 0, root, XCB_EVENT_MASK_PROPERTY_CHANGE, (const char *)&cm);
     }
     free(xcb_get_input_focus_reply(sender, xcb_get_input_focus(sender), NULL)); /* delivered to both */
@@ -307,8 +311,8 @@ int main(void)
     if (xvfb_missing("abi_bytes"))
         return 77;
     Suite *s = xwtest_suite("abi_bytes");
-    TCase *tc = xvfb_tcase(s, &(struct xvfb_suite){.name = "abi_bytes", .timeout = 120, .conn = &c, .setup = setup,
-                                                   .teardown = teardown});
+    TCase *tc = xvfb_tcase(
+        s, &(struct xvfb_suite){.name = "abi_bytes", .timeout = 120, .conn = &c, .setup = setup, .teardown = teardown});
     tcase_add_test(tc, setup_and_its_iterators);
     tcase_add_test(tc, extension_data_is_the_whole_reply);
     tcase_add_test(tc, replies_and_errors);

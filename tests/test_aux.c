@@ -1,4 +1,5 @@
-/* test_aux.c — switch requests sent through their _aux forms, checked against bytes worked out by hand from the protocol. */
+/* test_aux.c — switch requests sent through their _aux forms, checked against bytes worked out by hand from the
+ * protocol. */
 #include <check.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -67,7 +68,7 @@ static int round_trip(void)
     return n;
 }
 
-/* ---- the SetMap of issue 12, with two key-symbol maps ---- */
+/* ---- a SetMap with two key-symbol maps of different shapes (libxcb's _aux form sizes both like the first) ---- */
 
 /* Caller's data, laid out as libxcb's API wants it: the key-symbol maps back to
  * back, each with its symbols, in one array of bytes. */
@@ -106,9 +107,9 @@ static xw_xkb_set_map_values_t set_map_values(void)
     return v;
 }
 
-static const uint16_t present = XW_XKB_MAP_PART_KEY_SYMS | XW_XKB_MAP_PART_KEY_ACTIONS |
-                                XW_XKB_MAP_PART_VIRTUAL_MODS | XW_XKB_MAP_PART_EXPLICIT_COMPONENTS |
-                                XW_XKB_MAP_PART_MODIFIER_MAP | XW_XKB_MAP_PART_VIRTUAL_MOD_MAP;
+static const uint16_t present = XW_XKB_MAP_PART_KEY_SYMS | XW_XKB_MAP_PART_KEY_ACTIONS | XW_XKB_MAP_PART_VIRTUAL_MODS |
+                                XW_XKB_MAP_PART_EXPLICIT_COMPONENTS | XW_XKB_MAP_PART_MODIFIER_MAP |
+                                XW_XKB_MAP_PART_VIRTUAL_MOD_MAP;
 
 /* The request as the XKB protocol specification lays it out (SetMap's encoding),
  * written field by field: 27 words. Issue 12 expected 26, libxcb's count, but
@@ -120,20 +121,20 @@ static size_t expected_set_map(uint8_t *b)
     memset(b, 0, 108);
     b[0] = XKB_MAJOR, b[1] = 9; /* SetMap */
     fs_wr16(b + 2, 27);
-    fs_wr16(b + 4, 0x0100);      /* deviceSpec: the core keyboard */
-    fs_wr16(b + 6, 0xde);        /* present */
-    fs_wr16(b + 8, 2);           /* flags: RecomputeActions */
-    b[10] = 8, b[11] = 255;      /* min/max keycode */
-    b[12] = 0, b[13] = 0;        /* no key types */
-    b[14] = 38, b[15] = 2;       /* key syms: first, n */
-    fs_wr16(b + 16, 4);          /* total syms */
-    b[18] = 38, b[19] = 3;       /* key actions: first, n */
-    fs_wr16(b + 20, 2);          /* total actions */
-    b[22] = 0, b[23] = 0, b[24] = 0; /* no behaviors */
+    fs_wr16(b + 4, 0x0100);           /* deviceSpec: the core keyboard */
+    fs_wr16(b + 6, 0xde);             /* present */
+    fs_wr16(b + 8, 2);                /* flags: RecomputeActions */
+    b[10] = 8, b[11] = 255;           /* min/max keycode */
+    b[12] = 0, b[13] = 0;             /* no key types */
+    b[14] = 38, b[15] = 2;            /* key syms: first, n */
+    fs_wr16(b + 16, 4);               /* total syms */
+    b[18] = 38, b[19] = 3;            /* key actions: first, n */
+    fs_wr16(b + 20, 2);               /* total actions */
+    b[22] = 0, b[23] = 0, b[24] = 0;  /* no behaviors */
     b[25] = 38, b[26] = 3, b[27] = 3; /* explicit: first, n, total */
     b[28] = 50, b[29] = 2, b[30] = 1; /* modmap */
     b[31] = 64, b[32] = 1, b[33] = 1; /* vmodmap */
-    fs_wr16(b + 34, 0x0013);     /* virtualMods */
+    fs_wr16(b + 34, 0x0013);          /* virtualMods */
     size_t o = 36;
     for (int m = 0; m < 2; m++) { /* two KeySymMaps of 8 + 2 * 4 bytes */
         b[o] = 1, b[o + 1] = 1, b[o + 4] = 1, b[o + 5] = 2, b[o + 6] = 2;
@@ -153,7 +154,7 @@ static size_t expected_set_map(uint8_t *b)
     o += 8;
     b[o] = 50, b[o + 1] = 0x04; /* KeyModMap, padded to a word */
     o += 4;
-    b[o] = 64, b[o + 1] = 0;    /* KeyVModMap: keycode, pad, vmods */
+    b[o] = 64, b[o + 1] = 0; /* KeyVModMap: keycode, pad, vmods */
     fs_wr16(b + o + 2, 0x0010);
     o += 4;
     return o;
@@ -161,8 +162,8 @@ static size_t expected_set_map(uint8_t *b)
 
 static xw_void_cookie_t send_set_map_aux(const xw_xkb_set_map_values_t *v)
 {
-    return xw_xkb_set_map_aux(c, 0x0100, present, XW_XKB_SET_MAP_FLAGS_RECOMPUTE_ACTIONS, 8, 255, 0, 0, 38, 2, 4, 38,
-                              3, 2, 0, 0, 0, 38, 3, 3, 50, 2, 1, 64, 1, 1, 0x0013, v);
+    return xw_xkb_set_map_aux(c, 0x0100, present, XW_XKB_SET_MAP_FLAGS_RECOMPUTE_ACTIONS, 8, 255, 0, 0, 38, 2, 4, 38, 3,
+                              2, 0, 0, 0, 38, 3, 3, 50, 2, 1, 64, 1, 1, 0x0013, v);
 }
 
 START_TEST(set_map_aux_sends_every_key_sym_map)
@@ -223,13 +224,44 @@ START_TEST(set_map_aux_sends_every_key_type)
 {
     uint8_t types[36] = {
         /* mask, realMods, virtualMods, numLevels, nMapEntries, preserve, pad */
-        0x01, 0x01, 0, 0, 2, 1, 0, 0,
+        0x01,
+        0x01,
+        0,
+        0,
+        2,
+        1,
+        0,
+        0,
         /* entries: level, realMods, virtualMods */
-        1, 0x01, 0, 0,
-        0x05, 0x05, 0, 0, 3, 2, 1, 0,
-        1, 0x01, 0, 0, 2, 0x04, 0, 0,
+        1,
+        0x01,
+        0,
+        0,
+        0x05,
+        0x05,
+        0,
+        0,
+        3,
+        2,
+        1,
+        0,
+        1,
+        0x01,
+        0,
+        0,
+        2,
+        0x04,
+        0,
+        0,
         /* preserve_entries */
-        0, 0x01, 0, 0, 0, 0x04, 0, 0,
+        0,
+        0x01,
+        0,
+        0,
+        0,
+        0x04,
+        0,
+        0,
     };
     xw_xkb_set_map_values_t v;
     memset(&v, 0, sizeof(v));

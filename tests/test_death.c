@@ -265,8 +265,9 @@ int main(void)
      * kill the test process, which Check reports as a failure. */
     signal(SIGPIPE, SIG_DFL);
     Suite *s = xwtest_suite("death");
-    TCase *tc = xvfb_tcase(s, &(struct xvfb_suite){.name = "death", .timeout = 60 /* a hang fails here */,
-                                                   .server_per_test = 1, .conn = &c});
+    TCase *tc = xvfb_tcase(
+        s,
+        &(struct xvfb_suite){.name = "death", .timeout = 60 /* a hang fails here */, .server_per_test = 1, .conn = &c});
     tcase_add_test(tc, kill_during_noop_flood);
     tcase_add_test(tc, kill_during_noop_flood_single_threaded);
     tcase_add_test(tc, kill_during_noop_flood_other_thread);

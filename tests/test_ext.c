@@ -154,7 +154,8 @@ START_TEST(foreign_request_reply_is_validated)
     uint64_t s2 = xw_send_request64(c, XW_REQUEST_CHECKED, parts + 2, &req);
     ck_assert_uint_ne(s1, 0);
     flush_to_server(2);
-    uint8_t b[64], lies[24] = {100}, fits[28] = {4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 'W', 'M', '_', 'X'};
+    uint8_t b[64], lies[24] = {100}, fits[28] = {4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,   0,   0,   0,
+                                                 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 'W', 'M', '_', 'X'};
     fake_send(&F, b, fake_reply(b, (uint16_t)s1, 0, lies, sizeof(lies))); /* name_len 100 in 32 bytes */
     fake_send(&F, b, fake_reply(b, (uint16_t)s2, 0, fits, sizeof(fits)));
     xw_generic_error_t *e = NULL;

@@ -32,11 +32,11 @@ static void set_name_len(uint16_t n)
  * (length 6), nameLen at 32 and the 21-byte name at 34, no buttons, no LEDs. */
 static size_t device_info_reply(uint8_t *out, uint16_t seq)
 {
-    uint8_t extra[48] = {0}; /* bytes 8..55 */
-    fs_wr16(extra + 0, 0x4000); /* present (8): names */
-    fs_wr32(extra + 20, 0x1c3); /* devType (28) */
+    uint8_t extra[48] = {0};                                           /* bytes 8..55 */
+    fs_wr16(extra + 0, 0x4000);                                        /* present (8): names */
+    fs_wr32(extra + 20, 0x1c3);                                        /* devType (28) */
     fs_wr16(extra + 24, __atomic_load_n(&name_len, __ATOMIC_SEQ_CST)); /* nameLen (32) */
-    memcpy(extra + 26, "Virtual core keyboard", 21); /* name (34) */
+    memcpy(extra + 26, "Virtual core keyboard", 21);                   /* name (34) */
     size_t n = fake_reply(out, seq, 3, extra, sizeof(extra));
     return n;
 }
@@ -184,7 +184,8 @@ START_TEST(system_counters_walk_in_the_replys_layout_mode)
 {
     connect_xkb();
     xw_generic_error_t *e = NULL;
-    xw_sync_list_system_counters_reply_t *r = xw_sync_list_system_counters_reply(c, xw_sync_list_system_counters(c), &e);
+    xw_sync_list_system_counters_reply_t *r =
+        xw_sync_list_system_counters_reply(c, xw_sync_list_system_counters(c), &e);
     ck_assert_ptr_null(e);
     ck_assert_ptr_nonnull(r);
     ck_assert_uint_eq(r->length, 60);
@@ -200,7 +201,8 @@ START_TEST(system_counters_walk_in_the_replys_layout_mode)
     for (; i.rem; xw_sync_systemcounter_next(&i), xcb_sync_systemcounter_next(&j)) {
         ck_assert_int_eq((char *)i.data - (char *)r, (char *)j.data - (char *)x);
         ck_assert_uint_eq(i.data->name_len, j.data->name_len);
-        ck_assert_int_eq(xw_sync_systemcounter_name(i.data) - (char *)r, xcb_sync_systemcounter_name(j.data) - (char *)x);
+        ck_assert_int_eq(xw_sync_systemcounter_name(i.data) - (char *)r,
+                         xcb_sync_systemcounter_name(j.data) - (char *)x);
     }
     free(r);
 }

@@ -24,12 +24,12 @@ static xw_connection_t *c;
  * socket before its first one, and writes the buffer through xw_writev with the
  * number of requests in it when it flushes or when xwire asks for the socket. */
 struct owner {
-    int holds;          /* took the socket and has not been asked to return it */
-    int flags;          /* xw_take_socket flags */
-    uint64_t request;   /* the owner's last request number (Xlib's dpy->request) */
-    uint64_t flushed;   /* the last one written (Xlib's last_flushed) */
-    unsigned returns;   /* return callbacks run */
-    unsigned failed;    /* xw_writev failures inside them */
+    int holds;        /* took the socket and has not been asked to return it */
+    int flags;        /* xw_take_socket flags */
+    uint64_t request; /* the owner's last request number (Xlib's dpy->request) */
+    uint64_t flushed; /* the last one written (Xlib's last_flushed) */
+    unsigned returns; /* return callbacks run */
+    unsigned failed;  /* xw_writev failures inside them */
     uint8_t buf[1 << 20];
     size_t len;
 };

@@ -30,9 +30,9 @@ static void setup(void)
 static xw_window_t make_window(void)
 {
     xw_window_t w = xw_generate_id(c);
-    ck_assert_ptr_null(xw_request_check(c, xw_create_window_checked(c, 0, w, scr->root, 0, 0, 10, 10, 0,
-                                                                     XW_WINDOW_CLASS_INPUT_OUTPUT,
-                                                                     scr->root_visual, 0, NULL)));
+    ck_assert_ptr_null(
+        xw_request_check(c, xw_create_window_checked(c, 0, w, scr->root, 0, 0, 10, 10, 0, XW_WINDOW_CLASS_INPUT_OUTPUT,
+                                                     scr->root_visual, 0, NULL)));
     return w;
 }
 
@@ -85,8 +85,7 @@ START_TEST(request_longer_than_the_maximum)
     memset(data, 0x5a, bytes);
     xw_window_t w = make_window();
     struct mark m = mark_now();
-    refused(xw_change_property(c, XW_PROP_MODE_REPLACE, w, XW_ATOM_WM_NAME, XW_ATOM_STRING, 8, (uint32_t)bytes,
-                               data)
+    refused(xw_change_property(c, XW_PROP_MODE_REPLACE, w, XW_ATOM_WM_NAME, XW_ATOM_STRING, 8, (uint32_t)bytes, data)
                 .sequence,
             "longer than the server's limit");
     refused(xw_change_property_checked(c, XW_PROP_MODE_REPLACE, w, XW_ATOM_WM_NAME, XW_ATOM_STRING, 32,
@@ -96,8 +95,8 @@ START_TEST(request_longer_than_the_maximum)
     nothing_sent_since(m);
     /* one word under the limit goes (header 6 words + 2 BIG-REQUESTS framing... the
      * runtime's own arithmetic decides; 1 MiB certainly goes) */
-    ck_assert_ptr_null(xw_request_check(c, xw_change_property_checked(c, XW_PROP_MODE_REPLACE, w, XW_ATOM_WM_NAME,
-                                                                      XW_ATOM_STRING, 8, 1 << 20, data)));
+    ck_assert_ptr_null(xw_request_check(
+        c, xw_change_property_checked(c, XW_PROP_MODE_REPLACE, w, XW_ATOM_WM_NAME, XW_ATOM_STRING, 8, 1 << 20, data)));
     free(data);
     xw_destroy_window(c, w);
 }
@@ -111,8 +110,7 @@ START_TEST(null_list_with_a_length)
     refused(xw_intern_atom_unchecked(c, 0, 1, NULL).sequence, "name is NULL");
     refused(xw_change_property(c, XW_PROP_MODE_REPLACE, w, XW_ATOM_WM_NAME, XW_ATOM_STRING, 8, 3, NULL).sequence,
             "ChangeProperty: data is NULL");
-    refused(xw_change_property_checked(c, XW_PROP_MODE_REPLACE, w, XW_ATOM_WM_NAME, XW_ATOM_STRING, 32, 100000,
-                                       NULL)
+    refused(xw_change_property_checked(c, XW_PROP_MODE_REPLACE, w, XW_ATOM_WM_NAME, XW_ATOM_STRING, 32, 100000, NULL)
                 .sequence,
             "ChangeProperty: data is NULL");
     /* a value list: mask bits set, no values */
@@ -138,10 +136,10 @@ static void new_id_zero(void)
 {
     struct mark m = mark_now();
     const char *why = "is 0; a new resource id comes from xw_generate_id()";
-    refused(xw_create_window(c, 0, 0, scr->root, 0, 0, 10, 10, 0, XW_WINDOW_CLASS_INPUT_OUTPUT, scr->root_visual,
-                             0, NULL)
-                .sequence,
-            "CreateWindow: wid is 0");
+    refused(
+        xw_create_window(c, 0, 0, scr->root, 0, 0, 10, 10, 0, XW_WINDOW_CLASS_INPUT_OUTPUT, scr->root_visual, 0, NULL)
+            .sequence,
+        "CreateWindow: wid is 0");
     refused(xw_create_window_checked(c, 0, 0, scr->root, 0, 0, 10, 10, 0, XW_WINDOW_CLASS_INPUT_OUTPUT,
                                      scr->root_visual, 0, NULL)
                 .sequence,

@@ -474,7 +474,8 @@ START_TEST(queued_events_cost_less_than_under_libxcb)
     ck_assert_uint_eq(n, PER_ROUND * ROUNDS);
     if (before.uordblks + before.hblkhd == 0)
         return;
-    double per_event = ((double)(after.uordblks + after.hblkhd) - (double)(before.uordblks + before.hblkhd)) / (double)n;
+    double per_event =
+        ((double)(after.uordblks + after.hblkhd) - (double)(before.uordblks + before.hblkhd)) / (double)n;
     ck_assert_msg(per_event < 80, "%.1f heap bytes per queued event (libxcb: 80)", per_event);
 }
 END_TEST
@@ -1345,7 +1346,7 @@ START_TEST(into_two_threads)
         uint64_t s2 = send_reply_req(XW_REQUEST_CHECKED, 20);
         flush_to_server(1);
         struct into_waiter w[2] = {{.seq = s1, .buf = buf1, .cap = sizeof(buf1)},
-                              {.seq = s2, .buf = buf2, .cap = sizeof(buf2)}};
+                                   {.seq = s2, .buf = buf2, .cap = sizeof(buf2)}};
         for (int i = 0; i < 2; i++)
             ck_assert_int_eq(pthread_create(&w[(i + round) & 1].t, NULL, wait_into_run, &w[(i + round) & 1]), 0);
         usleep(10000);
@@ -1372,19 +1373,17 @@ END_TEST
 int main(void)
 {
     Suite *s = xwtest_suite("read");
-    fake_conn_tcase(s, "read",
-                    (const TTest *const[]){split_at_every_byte, big_reply_in_pieces,
-                                           huge_length_is_fatal_before_allocating, validator_turns_reply_into_error,
-                                           server_closes_mid_reply,
-                                           keymap_notify_has_no_sequence, list_fonts_with_info_multi_reply, timeouts,
-                                           discard_and_error_routing, into_too_small_keeps_packet,
-                                           events_of_every_kind_keep_their_order, event_finishes_the_requests_before_it,
-                                           xge_special_queue_and_validation,
-                                           error_text, errno_after_the_connection_fails,
-                                           queued_events_cost_less_than_under_libxcb, NULL});
+    fake_conn_tcase(
+        s, "read",
+        (const TTest *const[]){split_at_every_byte, big_reply_in_pieces, huge_length_is_fatal_before_allocating,
+                               validator_turns_reply_into_error, server_closes_mid_reply, keymap_notify_has_no_sequence,
+                               list_fonts_with_info_multi_reply, timeouts, discard_and_error_routing,
+                               into_too_small_keeps_packet, events_of_every_kind_keep_their_order,
+                               event_finishes_the_requests_before_it, xge_special_queue_and_validation, error_text,
+                               errno_after_the_connection_fails, queued_events_cost_less_than_under_libxcb, NULL});
     fake_conn_tcase(s, "blocking",
-                    (const TTest *const[]){wait_reads_blocking_socket_or_falls_back_to_poll, event_wait_after_a_big_read,
-                                           poll_while_another_thread_waits_in_read,
+                    (const TTest *const[]){wait_reads_blocking_socket_or_falls_back_to_poll,
+                                           event_wait_after_a_big_read, poll_while_another_thread_waits_in_read,
                                            server_closes_while_waiting_in_read, two_threads_claim_into_while_sending,
                                            NULL});
     fake_conn_tcase(s, "into",
@@ -1393,8 +1392,8 @@ int main(void)
                                            into_two_threads, into_server_closes_mid_reply, NULL});
     fake_conn_tcase(s, "hostile",
                     (const TTest *const[]){xge_huge_length_is_fatal, length_one_word_over_the_cap_is_fatal,
-                                           unknown_sequence_error_and_event_are_fatal,
-                                           event_with_unknown_code, server_closes_mid_event_and_mid_big_reply, NULL});
+                                           unknown_sequence_error_and_event_are_fatal, event_with_unknown_code,
+                                           server_closes_mid_event_and_mid_big_reply, NULL});
     fake_conn_tcase(s, "unexpected",
                     (const TTest *const[]){reply_with_sequence_zero_after_setup, reply_to_void_request_is_dropped,
                                            reply_sent_twice, error_then_reply_for_one_request,

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "fake_conn.h"
+#include "xwint.h"
 
 /* ---- setup ---- */
 
@@ -122,12 +123,11 @@ END_TEST
 
 /* ---- statuses other than 0, 1 and 2, and what a refusal shows ---- */
 
-/* The libxcb layer's hook (a weak symbol the library calls when defined): here it
- * records what it was given. */
+/* The hook a layer over the runtime registers (libxcb.so.1 from xwire shows the
+ * reason): here it records what it was given. */
 static int shown_status = -1;
 static size_t shown_len;
-void xw__setup_refused_shown(const uint8_t *s, size_t len);
-void xw__setup_refused_shown(const uint8_t *s, size_t len)
+static void setup_refused_shown(const uint8_t *s, size_t len)
 {
     shown_status = s[0];
     shown_len = len;
@@ -191,6 +191,7 @@ END_TEST
 
 int main(void)
 {
+    xw__hooks_register(&(struct xw_hooks){.setup_refused = setup_refused_shown});
     Suite *s = xwtest_suite("setup");
     fake_conn_tcase(s, "setup",
                     (const TTest *const[]){setup_success, setup_refused, setup_authenticate, setup_truncated,

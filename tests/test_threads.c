@@ -169,9 +169,9 @@ START_TEST(eight_threads_and_an_event_waiter)
     static struct worker wk[THREADS];
     const xw_screen_t *scr = xw_setup_roots_iterator(xw_get_setup(c)).data;
     win = xw_generate_id(c);
-    ck_assert_ptr_null(xw_request_check(c, xw_create_window_checked(c, 0, win, scr->root, 0, 0, 10, 10, 0,
-                                                                     XW_WINDOW_CLASS_INPUT_OUTPUT, scr->root_visual,
-                                                                     0, NULL)));
+    ck_assert_ptr_null(
+        xw_request_check(c, xw_create_window_checked(c, 0, win, scr->root, 0, 0, 10, 10, 0,
+                                                     XW_WINDOW_CLASS_INPUT_OUTPUT, scr->root_visual, 0, NULL)));
     xw_intern_atom_reply_t *a = xw_intern_atom_reply(c, xw_intern_atom(c, 0, 12, "XWTHR_MARKER"), NULL);
     ck_assert_ptr_nonnull(a);
     mark_type = a->atom;

@@ -88,8 +88,9 @@ START_TEST(lines_for_request_reply_error_event)
     ck_assert_msg(strstr(t, " #2 > request MapWindow window=0x1234\n"), "%s", t);
     ck_assert_msg(strstr(t, " #2 < error Window bad_value=0x1234 request=MapWindow(8.0)"), "%s", t);
     ck_assert_msg(strstr(t, " #2 < event Expose window=0x1234 x=0 y=0 width=0 height=0 count=0\n"), "%s", t);
-    ck_assert_msg(strstr(t, " #3 > request GetProperty delete=false window=0x100 property=WM_STATE(300) type=STRING(31)"),
-                  "%s", t);
+    ck_assert_msg(
+        strstr(t, " #3 > request GetProperty delete=false window=0x100 property=WM_STATE(300) type=STRING(31)"), "%s",
+        t);
     close(fd);
 }
 END_TEST
@@ -255,7 +256,8 @@ START_TEST(same_lines_wherever_the_bytes_are_cut)
     size_t n = request_stream(b);
     size_t none[1] = {0};
     char *whole = traced_out(b, n, none);
-    ck_assert_msg(strstr(whole, "#1 > request InternAtom only_if_exists=false name_len=8 name=\"WM_STATE\"\n"), "%s", whole);
+    ck_assert_msg(strstr(whole, "#1 > request InternAtom only_if_exists=false name_len=8 name=\"WM_STATE\"\n"), "%s",
+                  whole);
     ck_assert_msg(strstr(whole, "#2 > request NoOperation\n"), "%s", whole);
     const char *cp = "request ChangeProperty mode=Replace window=0x100 property=WM_NAME(39) type=STRING(31) format=8 "
                      "data_len=5 data=[5]{104 101 108 108 111}\n";

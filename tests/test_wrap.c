@@ -217,9 +217,9 @@ static void wrap_test(int mode)
     }
     r.w = xw_generate_id(c);
     const xw_screen_t *scr = xw_setup_roots_iterator(xw_get_setup(c)).data;
-    ck_assert_ptr_null(xw_request_check(c, xw_create_window_checked(c, 0, r.w, scr->root, 0, 0, 10, 10, 0,
-                                                                     XW_WINDOW_CLASS_INPUT_OUTPUT, scr->root_visual,
-                                                                     0, NULL)));
+    ck_assert_ptr_null(
+        xw_request_check(c, xw_create_window_checked(c, 0, r.w, scr->root, 0, 0, 10, 10, 0,
+                                                     XW_WINDOW_CLASS_INPUT_OUTPUT, scr->root_visual, 0, NULL)));
     if (mode == 1) {
         pthread_t t;
         ck_assert_int_eq(pthread_create(&t, NULL, wrap_thread, &r), 0);

@@ -69,11 +69,11 @@ START_TEST(window_xw_create_xcb_map)
     xw_window_t w = xw_generate_id(c);
     xcb_window_t other = xcb_generate_id(xc);
     ck_assert_uint_ne(w, other); /* one id space: libxcb hands out both */
-    uint32_t values[] = {scr->white_pixel, XCB_EVENT_MASK_STRUCTURE_NOTIFY | XCB_EVENT_MASK_PROPERTY_CHANGE |
-                                               XCB_EVENT_MASK_EXPOSURE};
-    xw_void_cookie_t cw = xw_create_window(c, XW_COPY_FROM_PARENT, w, scr->root, 0, 0, 100, 80, 0,
-                                           XW_WINDOW_CLASS_INPUT_OUTPUT, scr->root_visual,
-                                           XW_CW_BACK_PIXEL | XW_CW_EVENT_MASK, values);
+    uint32_t values[] = {scr->white_pixel,
+                         XCB_EVENT_MASK_STRUCTURE_NOTIFY | XCB_EVENT_MASK_PROPERTY_CHANGE | XCB_EVENT_MASK_EXPOSURE};
+    xw_void_cookie_t cw =
+        xw_create_window(c, XW_COPY_FROM_PARENT, w, scr->root, 0, 0, 100, 80, 0, XW_WINDOW_CLASS_INPUT_OUTPUT,
+                         scr->root_visual, XW_CW_BACK_PIXEL | XW_CW_EVENT_MASK, values);
     ck_assert_uint_ne(cw.sequence, 0);
     /* libxcb takes its socket back, so CreateWindow goes out first */
     xcb_void_cookie_t cm = xcb_map_window(xc, w);
@@ -87,8 +87,8 @@ START_TEST(window_xw_create_xcb_map)
 
     uint32_t width = 150;
     xw_void_cookie_t cc = xw_configure_window(c, w, XW_CONFIG_WINDOW_WIDTH, &width);
-    xw_void_cookie_t cp = xw_change_property(c, XW_PROP_MODE_REPLACE, w, XW_ATOM_WM_NAME, XW_ATOM_STRING, 8, 5,
-                                             "hello");
+    xw_void_cookie_t cp =
+        xw_change_property(c, XW_PROP_MODE_REPLACE, w, XW_ATOM_WM_NAME, XW_ATOM_STRING, 8, 5, "hello");
     ck_assert_int_eq(xw_flush(c), 1); /* xcb_flush does not see xwire's buffer */
     xcb_configure_notify_event_t *cn = (xcb_configure_notify_event_t *)xcb_next(XCB_CONFIGURE_NOTIFY);
     ck_assert_uint_eq(cn->width, 150);
@@ -253,8 +253,8 @@ START_TEST(interleaved_200k_across_wrap)
             uint32_t r = next_rand();
             unsigned seq;
             if (r % 400 == 0 && nreplies < MAX_REPLIES) {
-                uint64_t s = use_xw ? xw_get_input_focus_unchecked(c).sequence
-                                    : xcb_get_input_focus_unchecked(xc).sequence;
+                uint64_t s =
+                    use_xw ? xw_get_input_focus_unchecked(c).sequence : xcb_get_input_focus_unchecked(xc).sequence;
                 reply_seq[nreplies] = s;
                 reply_lib[nreplies++] = (uint8_t)use_xw;
                 seq = (unsigned)s;
@@ -480,8 +480,8 @@ int main(void)
         return 77;
     Suite *s = xwtest_suite("xcb_interop");
     /* Only catches hangs (a lock-order deadlock); generous for ASan+UBSan. */
-    TCase *tc = xvfb_tcase(s, &(struct xvfb_suite){.name = "xcb_interop", .timeout = 120, .setup = setup,
-                                                   .teardown = teardown});
+    TCase *tc = xvfb_tcase(
+        s, &(struct xvfb_suite){.name = "xcb_interop", .timeout = 120, .setup = setup, .teardown = teardown});
     tcase_add_test(tc, window_xw_create_xcb_map);
     tcase_add_test(tc, atoms_xw_intern_xcb_name);
     tcase_add_test(tc, checked_error_reported_by_libxcb);

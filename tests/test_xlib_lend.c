@@ -75,7 +75,8 @@ API const xcb_setup_t *xcb_get_setup(xcb_connection_t *c)
 
 API int xcb_parse_display(const char *name, char **host, int *display, int *screen)
 {
-    return on_xwire ? xw_parse_display(name, host, display, screen) : REAL(xcb_parse_display)(name, host, display, screen);
+    return on_xwire ? xw_parse_display(name, host, display, screen)
+                    : REAL(xcb_parse_display)(name, host, display, screen);
 }
 
 API xcb_generic_event_t *xcb_poll_for_event(xcb_connection_t *c)
@@ -169,12 +170,13 @@ static void library_meanwhile(Display *d, Window w, Atom a, size_t len)
         value_len = pr->value_len;
         free(pr);
     } else {
-        xcb_intern_atom_reply_t *ar = xcb_intern_atom_reply(xc, xcb_intern_atom(xc, 1, strlen(prop_name), prop_name), NULL);
+        xcb_intern_atom_reply_t *ar =
+            xcb_intern_atom_reply(xc, xcb_intern_atom(xc, 1, strlen(prop_name), prop_name), NULL);
         ck_assert_ptr_nonnull(ar);
         atom = ar->atom;
         free(ar);
-        xcb_get_property_reply_t *pr =
-            xcb_get_property_reply(xc, xcb_get_property(xc, 0, (xcb_window_t)w, (xcb_atom_t)a, XA_STRING, 0, 4096), NULL);
+        xcb_get_property_reply_t *pr = xcb_get_property_reply(
+            xc, xcb_get_property(xc, 0, (xcb_window_t)w, (xcb_atom_t)a, XA_STRING, 0, 4096), NULL);
         ck_assert_ptr_nonnull(pr);
         value_len = pr->value_len;
         free(pr);
@@ -194,8 +196,7 @@ static void next_property_event(Display *d, int xcb_owns, Atom a)
     }
     xcb_generic_event_t *e = xcb_wait_for_event(XGetXCBConnection(d));
     ck_assert_ptr_nonnull(e);
-    say("event %d atom-match %d\n", e->response_type & 0x7f,
-        ((xcb_property_notify_event_t *)e)->atom == (xcb_atom_t)a);
+    say("event %d atom-match %d\n", e->response_type & 0x7f, ((xcb_property_notify_event_t *)e)->atom == (xcb_atom_t)a);
     free(e);
 }
 
@@ -321,7 +322,8 @@ START_TEST(xlib_traced_through_the_hand_off)
     size_t n = fread(text, 1, sizeof(text) - 1, (rewind(f), f));
     text[n] = 0;
     fclose(f);
-    unsigned long rq = traced_seq(text, "> request InternAtom only_if_exists=false name_len=16 name=\"XW_LEND_PROPERTY\"");
+    unsigned long rq =
+        traced_seq(text, "> request InternAtom only_if_exists=false name_len=16 name=\"XW_LEND_PROPERTY\"");
     ck_assert_msg(rq, "%s", text);
     char reply[96];
     snprintf(reply, sizeof(reply), "< reply InternAtom atom=XW_LEND_PROPERTY(%lu)", (unsigned long)a);

@@ -26,7 +26,11 @@ static uint64_t send_raw(int flags, uint8_t opcode, uint8_t data, int isvoid, co
 {
     uint8_t hdr[4] = {opcode, data, 0, 0};
     static const uint8_t pad[4];
-    struct iovec parts[6] = {{0}, {0}, {hdr, 4}, {(void *)body, len}, {(void *)tail, tail_len},
+    struct iovec parts[6] = {{0},
+                             {0},
+                             {hdr, 4},
+                             {(void *)body, len},
+                             {(void *)tail, tail_len},
                              {(void *)pad, (4 - ((len + tail_len) & 3)) & 3}};
     xw_protocol_request_t req = {.count = 4, .opcode = opcode, .isvoid = (uint8_t)isvoid};
     return xw_send(c, flags, parts + 2, &req, 4 + len + tail_len + parts[5].iov_len, 0, NULL);

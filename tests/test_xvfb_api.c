@@ -55,9 +55,9 @@ static xw_window_t make_window(uint32_t event_mask)
 {
     xw_window_t w = xw_generate_id(c);
     uint32_t values[] = {scr->white_pixel, event_mask};
-    xw_void_cookie_t ck = xw_create_window_checked(c, XW_COPY_FROM_PARENT, w, scr->root, 10, 20, 100, 80, 0,
-                                                   XW_WINDOW_CLASS_INPUT_OUTPUT, scr->root_visual,
-                                                   XW_CW_BACK_PIXEL | XW_CW_EVENT_MASK, values);
+    xw_void_cookie_t ck =
+        xw_create_window_checked(c, XW_COPY_FROM_PARENT, w, scr->root, 10, 20, 100, 80, 0, XW_WINDOW_CLASS_INPUT_OUTPUT,
+                                 scr->root_visual, XW_CW_BACK_PIXEL | XW_CW_EVENT_MASK, values);
     ck_assert_uint_ne(ck.sequence, 0);
     xw_generic_error_t *e = xw_request_check(c, ck);
     fail_on_error(e, "CreateWindow");
@@ -196,10 +196,9 @@ START_TEST(xkb_set_map_aux_accepted)
     uint16_t present = XW_XKB_MAP_PART_KEY_SYMS | XW_XKB_MAP_PART_KEY_ACTIONS | XW_XKB_MAP_PART_VIRTUAL_MODS |
                        XW_XKB_MAP_PART_EXPLICIT_COMPONENTS | XW_XKB_MAP_PART_MODIFIER_MAP |
                        XW_XKB_MAP_PART_VIRTUAL_MOD_MAP;
-    xw_void_cookie_t ck = xw_xkb_set_map_aux_checked(c, XW_XKB_ID_USE_CORE_KBD, present,
-                                                     XW_XKB_SET_MAP_FLAGS_RECOMPUTE_ACTIONS, st->min_keycode,
-                                                     st->max_keycode, 0, 0, 38, 2, 4, 38, 3, 2, 0, 0, 0, 200, 3, 3,
-                                                     210, 2, 1, 220, 1, 1, 0x0013, &v);
+    xw_void_cookie_t ck = xw_xkb_set_map_aux_checked(
+        c, XW_XKB_ID_USE_CORE_KBD, present, XW_XKB_SET_MAP_FLAGS_RECOMPUTE_ACTIONS, st->min_keycode, st->max_keycode, 0,
+        0, 38, 2, 4, 38, 3, 2, 0, 0, 0, 200, 3, 3, 210, 2, 1, 220, 1, 1, 0x0013, &v);
     ck_assert_uint_ne(ck.sequence, 0);
     fail_on_error(xw_request_check(c, ck), "SetMap");
 }
@@ -339,7 +338,7 @@ END_TEST
 
 /* 1 MiB writes and 1 MiB replies pipelined without reading in between: the server
  * stalls writing replies to us while we still write, which only works if the
- * write path keeps reading (issue 3, write path). */
+ * write path keeps reading while it waits to write. */
 START_TEST(property_pipelined_both_ways)
 {
     enum { BYTES = 1 << 20, ROUNDS = 16 };
@@ -352,8 +351,8 @@ START_TEST(property_pipelined_both_ways)
     xw_get_property_cookie_t ck[ROUNDS];
     for (int i = 0; i < ROUNDS; i++) {
         data[0] = (uint8_t)i; /* each reply must carry its own round's value */
-        ck_assert_uint_ne(
-            xw_change_property(c, XW_PROP_MODE_REPLACE, w, prop, XW_ATOM_STRING, 8, BYTES, data).sequence, 0);
+        ck_assert_uint_ne(xw_change_property(c, XW_PROP_MODE_REPLACE, w, prop, XW_ATOM_STRING, 8, BYTES, data).sequence,
+                          0);
         ck[i] = xw_get_property(c, 0, w, prop, XW_ATOM_STRING, 0, BYTES / 4);
         ck_assert_uint_ne(ck[i].sequence, 0);
     }
@@ -488,8 +487,7 @@ START_TEST(check_unchecked_is_a_barrier)
     free(ev);
     ck_assert_ptr_null(xw_poll_for_queued_event(c));
     /* the property request before it was processed too: another client sees it */
-    xw_get_property_reply_t *r =
-        xw_get_property_reply(g, xw_get_property(g, 0, w, prop, XW_ATOM_CARDINAL, 0, 1), NULL);
+    xw_get_property_reply_t *r = xw_get_property_reply(g, xw_get_property(g, 0, w, prop, XW_ATOM_CARDINAL, 0, 1), NULL);
     ck_assert_ptr_nonnull(r);
     ck_assert_int_eq(xw_get_property_value_length(r), 4);
     ck_assert_uint_eq(*(uint32_t *)xw_get_property_value(r), 0x5eed);
@@ -777,18 +775,18 @@ static int wrap_run(xw_window_t w, xw_atom_t want)
         if ((line = void_run(w, 40000, &last, &syncs)) || (line = atom_matches(&last, want)))
             return line;
     }
-    T_CHECK(syncs == 0); /* a reply every 40,000: no sync needed */
+    T_CHECK(syncs == 0);    /* a reply every 40,000: no sync needed */
     T_CHECK(last > 200000); /* the 32-bit cookie crossed three 16-bit wraps */
     /* 133,335 NoOperations (4 bytes), 66,665 ChangeWindowAttributes (16 bytes) and
      * 5 InternAtoms (20 bytes) all went out: nothing was dropped on the way. */
     T_CHECK(xw_total_written(c) - written >= 133335u * 4 + 66665u * 16 + 5u * 20);
     /* 70,000 voids in a row: more than 16 bits of sequence without a reply, which
-     * the runtime must break with a sync of its own (issue 3, point 4). */
+     * the runtime must break with a sync of its own. */
     if ((line = void_run(w, 70000, &last, &syncs)) || (line = atom_matches(&last, want)))
         return line;
     T_CHECK(syncs >= 1);
-    xw_generic_error_t *e = xw_request_check(c, xw_change_window_attributes_checked(
-                                                    c, w, XW_CW_BACK_PIXEL, &(uint32_t){scr->black_pixel}));
+    xw_generic_error_t *e =
+        xw_request_check(c, xw_change_window_attributes_checked(c, w, XW_CW_BACK_PIXEL, &(uint32_t){scr->black_pixel}));
     T_CHECK(e == NULL);
     xw_get_input_focus_reply_t *f = xw_get_input_focus_reply(c, xw_get_input_focus(c), NULL);
     T_CHECK(f != NULL);
@@ -965,8 +963,8 @@ int main(void)
     Suite *s = xwtest_suite("xvfb_api");
     /* Generous: the wrap and thread cases run under ASan+UBSan too. The limit only
      * catches hangs; no test measures time. */
-    TCase *tc = xvfb_tcase(s, &(struct xvfb_suite){.name = "xvfb_api", .timeout = 120, .conn = &c,
-                                                   .setup = setup, .teardown = teardown});
+    TCase *tc = xvfb_tcase(
+        s, &(struct xvfb_suite){.name = "xvfb_api", .timeout = 120, .conn = &c, .setup = setup, .teardown = teardown});
     tcase_add_test(tc, window_map_expose_configure);
     tcase_add_test(tc, xc_misc_xid_range);
     tcase_add_test(tc, xkb_set_map_aux_accepted);

@@ -36,7 +36,8 @@ def expect(cond, what, lines):
 head = re.compile(r"^\d+ c\d+ #\d+ [<>] (request|reply|error|event) \S+")
 text = run()
 expect(all(head.match(l) for l in text), "text: every line has time, connection, sequence, direction, kind, name", text)
-expect(any(' > request InternAtom only_if_exists=false name_len=8 name="WM_STATE"' in l for l in text), "text: InternAtom", text)
+expect(any(' > request InternAtom only_if_exists=false name_len=8 name="WM_STATE"' in l for l in text),
+       "text: InternAtom", text)
 expect(any("< reply InternAtom atom=WM_STATE(300)" in l for l in text), "text: its reply, the atom by name", text)
 expect(any("< error Window bad_value=0x1234 request=MapWindow(8.0)" in l for l in text), "text: the error", text)
 expect(sum(" request NoOperation" in l for l in text) == 3, "text: three NoOperation", text)
@@ -57,7 +58,8 @@ expect(len(ia) == 2 and ia[0]["fields"]["name"] == "WM_STATE" and ia[0]["fields"
        "json: InternAtom's fields", js)
 expect(len(ia) == 2 and ia[1]["kind"] == "reply" and ia[1]["fields"]["atom"] == "WM_STATE", "json: the reply", js)
 err = [o for o in objs if o.get("kind") == "error"]
-expect(len(err) == 1 and err[0]["request"] == "MapWindow" and err[0]["bad_value"] == 0x1234 and err[0]["name"] == "Window",
+expect(len(err) == 1 and err[0]["request"] == "MapWindow" and err[0]["bad_value"] == 0x1234
+       and err[0]["name"] == "Window",
        "json: the error", js)
 pp = [o for o in objs if o.get("name") == "PolyPoint"]
 expect(len(pp) == 1 and pp[0]["fields"]["points"][:2] == [{"x": 0, "y": 0}, {"x": 1, "y": -1}]

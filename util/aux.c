@@ -1,4 +1,5 @@
-/* aux.c — xcb-util's aux helpers: setup lookups, a sync, value-list senders and colour parsing, on xwire's public API. */
+/* aux.c — xcb-util's aux helpers: setup lookups, a sync, value-list senders and colour parsing, on xwire's public
+ * API. */
 #include <xw/xw_aux.h>
 #include <xw/xwext.h>
 

@@ -7,11 +7,13 @@
 #include <stdlib.h>
 
 /* Every extension xwire has a description of (the generated xw_<name>_id objects). */
+/* Laid out by hand: clang-format reads an X-list as one expression and rewraps it on every run. */
+/* clang-format off */
 #define XW_ERRORS_EXTENSIONS(X)                                                                                        \
-    X(big_requests)                                                                                                    \
-    X(composite) X(damage) X(dbe) X(dpms) X(dri2) X(dri3) X(genericevent) X(glx) X(present) X(randr) X(record)         \
-        X(render) X(res) X(screensaver) X(shape) X(shm) X(sync) X(xc_misc) X(xevie) X(xf86dri) X(xf86vidmode)          \
-            X(xfixes) X(xinerama) X(input) X(xkb) X(x_print) X(selinux) X(test) X(xv) X(xvmc)
+    X(big_requests) X(composite) X(damage) X(dbe) X(dpms) X(dri2) X(dri3) X(genericevent) X(glx) X(present) X(randr)   \
+    X(record) X(render) X(res) X(screensaver) X(shape) X(shm) X(sync) X(xc_misc) X(xevie) X(xf86dri) X(xf86vidmode)    \
+    X(xfixes) X(xinerama) X(input) X(xkb) X(x_print) X(selinux) X(test) X(xv) X(xvmc)
+/* clang-format on */
 
 #define DECLARE(name) XW_EXPORT extern xw_extension_t xw_##name##_id;
 XW_ERRORS_EXTENSIONS(DECLARE)

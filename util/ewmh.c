@@ -10,40 +10,31 @@
 
 /* Every atom of xw_ewmh_connection_t, in the struct's order, which is also the order
  * libxcb-ewmh interns them in (so both send the same bytes). */
+/* Laid out by hand: clang-format reads an X-list as one expression and rewraps it on every run. */
+/* clang-format off */
 #define EWMH_ATOMS(X)                                                                                                  \
-    X(_NET_SUPPORTED)                                                                                                  \
-    X(_NET_CLIENT_LIST) X(_NET_CLIENT_LIST_STACKING) X(_NET_NUMBER_OF_DESKTOPS) X(_NET_DESKTOP_GEOMETRY) X(            \
-        _NET_DESKTOP_VIEWPORT) X(_NET_CURRENT_DESKTOP) X(_NET_DESKTOP_NAMES) X(_NET_ACTIVE_WINDOW) X(_NET_WORKAREA)    \
-        X(_NET_SUPPORTING_WM_CHECK) X(_NET_VIRTUAL_ROOTS) X(_NET_DESKTOP_LAYOUT) X(_NET_SHOWING_DESKTOP) X(            \
-            _NET_CLOSE_WINDOW) X(_NET_MOVERESIZE_WINDOW) X(_NET_WM_MOVERESIZE) X(_NET_RESTACK_WINDOW)                  \
-            X(_NET_REQUEST_FRAME_EXTENTS) X(_NET_WM_NAME) X(_NET_WM_VISIBLE_NAME) X(_NET_WM_ICON_NAME) X(              \
-                _NET_WM_VISIBLE_ICON_NAME) X(_NET_WM_DESKTOP) X(_NET_WM_WINDOW_TYPE) X(_NET_WM_STATE)                  \
-                X(_NET_WM_ALLOWED_ACTIONS) X(_NET_WM_STRUT) X(_NET_WM_STRUT_PARTIAL) X(_NET_WM_ICON_GEOMETRY) X(       \
-                    _NET_WM_ICON) X(_NET_WM_PID) X(_NET_WM_HANDLED_ICONS) X(_NET_WM_USER_TIME)                         \
-                    X(_NET_WM_USER_TIME_WINDOW) X(_NET_FRAME_EXTENTS) X(_NET_WM_PING) X(_NET_WM_SYNC_REQUEST) X(       \
-                        _NET_WM_SYNC_REQUEST_COUNTER) X(_NET_WM_FULLSCREEN_MONITORS) X(_NET_WM_FULL_PLACEMENT)         \
-                        X(UTF8_STRING) X(WM_PROTOCOLS) X(MANAGER) X(_NET_WM_WINDOW_TYPE_DESKTOP) X(                    \
-                            _NET_WM_WINDOW_TYPE_DOCK) X(_NET_WM_WINDOW_TYPE_TOOLBAR) X(_NET_WM_WINDOW_TYPE_MENU)       \
-                            X(_NET_WM_WINDOW_TYPE_UTILITY) X(_NET_WM_WINDOW_TYPE_SPLASH) X(_NET_WM_WINDOW_TYPE_DIALOG) \
-                                X(_NET_WM_WINDOW_TYPE_DROPDOWN_MENU) X(_NET_WM_WINDOW_TYPE_POPUP_MENU)                 \
-                                    X(_NET_WM_WINDOW_TYPE_TOOLTIP) X(_NET_WM_WINDOW_TYPE_NOTIFICATION)                 \
-                                        X(_NET_WM_WINDOW_TYPE_COMBO) X(_NET_WM_WINDOW_TYPE_DND) X(                     \
-                                            _NET_WM_WINDOW_TYPE_NORMAL) X(_NET_WM_STATE_MODAL) X(_NET_WM_STATE_STICKY) \
-                                            X(_NET_WM_STATE_MAXIMIZED_VERT) X(_NET_WM_STATE_MAXIMIZED_HORZ)            \
-                                                X(_NET_WM_STATE_SHADED) X(_NET_WM_STATE_SKIP_TASKBAR)                  \
-                                                    X(_NET_WM_STATE_SKIP_PAGER) X(_NET_WM_STATE_HIDDEN)                \
-                                                        X(_NET_WM_STATE_FULLSCREEN) X(_NET_WM_STATE_ABOVE)             \
-                                                            X(_NET_WM_STATE_BELOW) X(_NET_WM_STATE_DEMANDS_ATTENTION)  \
-                                                                X(_NET_WM_ACTION_MOVE) X(_NET_WM_ACTION_RESIZE)        \
-                                                                    X(_NET_WM_ACTION_MINIMIZE) X(_NET_WM_ACTION_SHADE) \
-                                                                        X(_NET_WM_ACTION_STICK)                        \
-                                                                            X(_NET_WM_ACTION_MAXIMIZE_HORZ)            \
-                                                                                X(_NET_WM_ACTION_MAXIMIZE_VERT)        \
-                                                                                    X(_NET_WM_ACTION_FULLSCREEN) X(    \
-                                                                                        _NET_WM_ACTION_CHANGE_DESKTOP) \
-                                                                                        X(_NET_WM_ACTION_CLOSE)        \
-                                                                                            X(_NET_WM_ACTION_ABOVE) X( \
-                                                                                                _NET_WM_ACTION_BELOW)
+    X(_NET_SUPPORTED) X(_NET_CLIENT_LIST) X(_NET_CLIENT_LIST_STACKING) X(_NET_NUMBER_OF_DESKTOPS)                      \
+    X(_NET_DESKTOP_GEOMETRY) X(_NET_DESKTOP_VIEWPORT) X(_NET_CURRENT_DESKTOP) X(_NET_DESKTOP_NAMES)                    \
+    X(_NET_ACTIVE_WINDOW) X(_NET_WORKAREA) X(_NET_SUPPORTING_WM_CHECK) X(_NET_VIRTUAL_ROOTS) X(_NET_DESKTOP_LAYOUT)    \
+    X(_NET_SHOWING_DESKTOP) X(_NET_CLOSE_WINDOW) X(_NET_MOVERESIZE_WINDOW) X(_NET_WM_MOVERESIZE)                       \
+    X(_NET_RESTACK_WINDOW) X(_NET_REQUEST_FRAME_EXTENTS) X(_NET_WM_NAME) X(_NET_WM_VISIBLE_NAME) X(_NET_WM_ICON_NAME)  \
+    X(_NET_WM_VISIBLE_ICON_NAME) X(_NET_WM_DESKTOP) X(_NET_WM_WINDOW_TYPE) X(_NET_WM_STATE)                            \
+    X(_NET_WM_ALLOWED_ACTIONS) X(_NET_WM_STRUT) X(_NET_WM_STRUT_PARTIAL) X(_NET_WM_ICON_GEOMETRY) X(_NET_WM_ICON)      \
+    X(_NET_WM_PID) X(_NET_WM_HANDLED_ICONS) X(_NET_WM_USER_TIME) X(_NET_WM_USER_TIME_WINDOW) X(_NET_FRAME_EXTENTS)     \
+    X(_NET_WM_PING) X(_NET_WM_SYNC_REQUEST) X(_NET_WM_SYNC_REQUEST_COUNTER) X(_NET_WM_FULLSCREEN_MONITORS)             \
+    X(_NET_WM_FULL_PLACEMENT) X(UTF8_STRING) X(WM_PROTOCOLS) X(MANAGER) X(_NET_WM_WINDOW_TYPE_DESKTOP)                 \
+    X(_NET_WM_WINDOW_TYPE_DOCK) X(_NET_WM_WINDOW_TYPE_TOOLBAR) X(_NET_WM_WINDOW_TYPE_MENU)                             \
+    X(_NET_WM_WINDOW_TYPE_UTILITY) X(_NET_WM_WINDOW_TYPE_SPLASH) X(_NET_WM_WINDOW_TYPE_DIALOG)                         \
+    X(_NET_WM_WINDOW_TYPE_DROPDOWN_MENU) X(_NET_WM_WINDOW_TYPE_POPUP_MENU) X(_NET_WM_WINDOW_TYPE_TOOLTIP)              \
+    X(_NET_WM_WINDOW_TYPE_NOTIFICATION) X(_NET_WM_WINDOW_TYPE_COMBO) X(_NET_WM_WINDOW_TYPE_DND)                        \
+    X(_NET_WM_WINDOW_TYPE_NORMAL) X(_NET_WM_STATE_MODAL) X(_NET_WM_STATE_STICKY) X(_NET_WM_STATE_MAXIMIZED_VERT)       \
+    X(_NET_WM_STATE_MAXIMIZED_HORZ) X(_NET_WM_STATE_SHADED) X(_NET_WM_STATE_SKIP_TASKBAR) X(_NET_WM_STATE_SKIP_PAGER)  \
+    X(_NET_WM_STATE_HIDDEN) X(_NET_WM_STATE_FULLSCREEN) X(_NET_WM_STATE_ABOVE) X(_NET_WM_STATE_BELOW)                  \
+    X(_NET_WM_STATE_DEMANDS_ATTENTION) X(_NET_WM_ACTION_MOVE) X(_NET_WM_ACTION_RESIZE) X(_NET_WM_ACTION_MINIMIZE)      \
+    X(_NET_WM_ACTION_SHADE) X(_NET_WM_ACTION_STICK) X(_NET_WM_ACTION_MAXIMIZE_HORZ) X(_NET_WM_ACTION_MAXIMIZE_VERT)    \
+    X(_NET_WM_ACTION_FULLSCREEN) X(_NET_WM_ACTION_CHANGE_DESKTOP) X(_NET_WM_ACTION_CLOSE) X(_NET_WM_ACTION_ABOVE)      \
+    X(_NET_WM_ACTION_BELOW)
+/* clang-format on */
 
 static const struct {
     const char *name;

@@ -43,7 +43,8 @@ static int layout_valid(uint8_t depth, uint8_t bpp, uint8_t unit, xw_image_forma
 
 static int image_valid(const xw_image_t *im)
 {
-    return im && layout_valid(im->depth, im->bpp, im->unit, im->format, im->scanline_pad, im->byte_order, im->bit_order);
+    return im &&
+           layout_valid(im->depth, im->bpp, im->unit, im->format, im->scanline_pad, im->byte_order, im->bit_order);
 }
 
 /* Planes an XY image stores: depth of them (xcb-util-image walks bpp, which is the
@@ -87,8 +88,15 @@ XW_EXPORT xw_image_t *xw_image_create(uint16_t width, uint16_t height, xw_image_
     xw_image_t *im = malloc(sizeof(*im));
     if (!im)
         return NULL;
-    *im = (xw_image_t){.width = width, .height = height, .format = format, .scanline_pad = xpad, .depth = depth,
-                       .bpp = bpp, .unit = unit, .plane_mask = xw_mask(depth), .byte_order = byte_order,
+    *im = (xw_image_t){.width = width,
+                       .height = height,
+                       .format = format,
+                       .scanline_pad = xpad,
+                       .depth = depth,
+                       .bpp = bpp,
+                       .unit = unit,
+                       .plane_mask = xw_mask(depth),
+                       .byte_order = byte_order,
                        .bit_order = bit_order};
     uint64_t size = layout_size(im);
     if (size > UINT32_MAX)
@@ -147,8 +155,8 @@ XW_EXPORT xw_image_t *xw_image_create_native(xw_connection_t *c, uint16_t width,
     const xw_format_t *f = format_for_depth(s, depth);
     if (!f)
         return NULL;
-    return xw_image_create(width, height, format, f->scanline_pad, f->depth, f->bits_per_pixel, 0,
-                           s->image_byte_order, XW_IMAGE_ORDER_MSB_FIRST, base, bytes, data);
+    return xw_image_create(width, height, format, f->scanline_pad, f->depth, f->bits_per_pixel, 0, s->image_byte_order,
+                           XW_IMAGE_ORDER_MSB_FIRST, base, bytes, data);
 }
 
 /* ---- pixels ---- */
@@ -316,8 +324,8 @@ XW_EXPORT xw_image_t *xw_image_subimage(xw_image_t *im, uint32_t x, uint32_t y, 
 {
     if (!im || (uint64_t)x + width > im->width || (uint64_t)y + height > im->height)
         return NULL;
-    xw_image_t *r = xw_image_create((uint16_t)width, (uint16_t)height, im->format, im->scanline_pad, im->depth,
-                                    im->bpp, im->unit, im->byte_order, im->bit_order, base, bytes, data);
+    xw_image_t *r = xw_image_create((uint16_t)width, (uint16_t)height, im->format, im->scanline_pad, im->depth, im->bpp,
+                                    im->unit, im->byte_order, im->bit_order, base, bytes, data);
     if (!r)
         return NULL;
     r->plane_mask = im->plane_mask;
@@ -341,7 +349,10 @@ XW_EXPORT xw_image_t *xw_image_native(xw_connection_t *c, xw_image_t *im, int co
      * applies it to XY images too, so it never finds an XY image of depth > 1 native,
      * and converts it into planes its size does not hold); Z images use the pixmap
      * format for the depth. */
-    xw_image_t want = {.width = im->width, .height = im->height, .format = im->format, .depth = im->depth,
+    xw_image_t want = {.width = im->width,
+                       .height = im->height,
+                       .format = im->format,
+                       .depth = im->depth,
                        .byte_order = s->image_byte_order};
     if (xy) {
         want.bpp = im->bpp;
@@ -381,9 +392,15 @@ static xw_void_cookie_t put_rows(xw_connection_t *c, xw_drawable_t draw, xw_gcon
 {
     static const xw_protocol_request_t req = {.count = 2 + MAX_PLANES, .opcode = XW_PUT_IMAGE, .isvoid = 1};
     struct iovec parts[2 + 1 + MAX_PLANES + 1];
-    xw_put_image_request_t head = {.format = (uint8_t)im->format, .drawable = draw, .gc = gc, .width = im->width,
-                                   .height = (uint16_t)rows, .dst_x = x, .dst_y = (int16_t)(y + (int32_t)row),
-                                   .left_pad = left_pad, .depth = im->depth};
+    xw_put_image_request_t head = {.format = (uint8_t)im->format,
+                                   .drawable = draw,
+                                   .gc = gc,
+                                   .width = im->width,
+                                   .height = (uint16_t)rows,
+                                   .dst_x = x,
+                                   .dst_y = (int16_t)(y + (int32_t)row),
+                                   .left_pad = left_pad,
+                                   .depth = im->depth};
     size_t plane_size = (size_t)im->stride * im->height, len = (size_t)im->stride * rows, total = sizeof(head);
     parts[2] = (struct iovec){&head, sizeof(head)};
     for (uint32_t p = 0; p < planes; p++) {

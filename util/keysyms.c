@@ -98,12 +98,11 @@ struct case_range {
 };
 
 static const struct case_range case_ranges[] = {
-    {0x041, 0x05a, 0x20}, {0x0c0, 0x0d6, 0x20}, {0x0d8, 0x0de, 0x20},                        /* Latin 1 */
+    {0x041, 0x05a, 0x20}, {0x0c0, 0x0d6, 0x20}, {0x0d8, 0x0de, 0x20},                       /* Latin 1 */
     {0x1a1, 0x1a1, 0x10}, {0x1a3, 0x1a6, 0x10}, {0x1a9, 0x1ac, 0x10}, {0x1ae, 0x1af, 0x10}, /* Latin 2 */
-    {0x1c0, 0x1de, 0x20},
-    {0x2a1, 0x2a6, 0x10}, {0x2ab, 0x2ac, 0x10}, {0x2c5, 0x2de, 0x20},                        /* Latin 3 */
-    {0x3a3, 0x3ac, 0x10}, {0x3bd, 0x3bd, 0x02}, {0x3c0, 0x3de, 0x20},                        /* Latin 4 */
-    {0x7a1, 0x7ab, 0x10}, {0x7c1, 0x7d9, 0x20},                                              /* Greek */
+    {0x1c0, 0x1de, 0x20}, {0x2a1, 0x2a6, 0x10}, {0x2ab, 0x2ac, 0x10}, {0x2c5, 0x2de, 0x20}, /* Latin 3 */
+    {0x3a3, 0x3ac, 0x10}, {0x3bd, 0x3bd, 0x02}, {0x3c0, 0x3de, 0x20},                       /* Latin 4 */
+    {0x7a1, 0x7ab, 0x10}, {0x7c1, 0x7d9, 0x20},                                             /* Greek */
 };
 
 static int small_excluded(uint32_t sym)
@@ -173,8 +172,7 @@ XW_EXPORT xw_keysym_t xw_key_symbols_get_keysym(xw_key_symbols_t *k, xw_keycode_
     return upper == lower ? XW_NO_SYMBOL : upper;
 }
 
-XW_EXPORT size_t xw_key_symbols_get_keycode_into(xw_key_symbols_t *k, xw_keysym_t keysym, xw_keycode_t *out,
-                                                 size_t cap)
+XW_EXPORT size_t xw_key_symbols_get_keycode_into(xw_key_symbols_t *k, xw_keysym_t keysym, xw_keycode_t *out, size_t cap)
 {
     size_t n = 0;
     if (!k || !row_of(k, k->min))
@@ -255,8 +253,8 @@ XW_EXPORT int xw_is_misc_function_key(xw_keysym_t ks)
 
 XW_EXPORT int xw_is_modifier_key(xw_keysym_t ks)
 {
-    return (ks >= 0xffe1 && ks <= 0xffee) /* Shift_L .. Hyper_R */
-        || (ks >= 0xfe01 && ks <= 0xfe13) /* ISO_Lock .. ISO_Level5_Lock */
-        || ks == 0xff7e                   /* Mode_switch */
-        || ks == 0xff7f;                  /* Num_Lock */
+    return (ks >= 0xffe1 && ks <= 0xffee)    /* Shift_L .. Hyper_R */
+           || (ks >= 0xfe01 && ks <= 0xfe13) /* ISO_Lock .. ISO_Level5_Lock */
+           || ks == 0xff7e                   /* Mode_switch */
+           || ks == 0xff7f;                  /* Num_Lock */
 }

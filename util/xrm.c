@@ -12,7 +12,7 @@
 #include <xw/xw_aux.h>
 #include <xw/xw_xrm.h>
 
-#define MAX_LEVELS 64        /* query components; an entry with more can never match */
+#define MAX_LEVELS 64 /* query components; an entry with more can never match */
 #define MAX_INCLUDE_DEPTH 100
 
 /* One component of a specifier: a name (NULL: '?') and the binding before it. */
@@ -484,8 +484,10 @@ static int word_is(const char *w, size_t n, const char *s)
  * the name, 2 the class, 1 '?' (precedence rules 2 and 3 of Xrm, in that order). */
 static int rank_at(const struct comp *c, const struct level *l, int has_class)
 {
-    int kind = !c->name ? 1 : word_is(l->name, l->nlen, c->name) ? 3
-             : has_class && word_is(l->cls, l->clen, c->name) ? 2 : 0;
+    int kind = !c->name                                         ? 1
+               : word_is(l->name, l->nlen, c->name)             ? 3
+               : has_class && word_is(l->cls, l->clen, c->name) ? 2
+                                                                : 0;
     return kind ? 2 * kind + !c->loose : 0;
 }
 
@@ -494,8 +496,7 @@ static int rank_at(const struct comp *c, const struct level *l, int has_class)
  * match before the skip, level by level, finds the entry's best ranking. Writes
  * each level's rank (0: skipped) into rank[]. failed[] remembers (i, j) pairs that
  * cannot complete, so backtracking stays polynomial. */
-static int match_from(const struct entry *e, const struct query *q, size_t i, size_t j, uint8_t *rank,
-                      uint64_t *failed)
+static int match_from(const struct entry *e, const struct query *q, size_t i, size_t j, uint8_t *rank, uint64_t *failed)
 {
     if (j == e->ncomp)
         return i == q->n;
@@ -553,8 +554,7 @@ XW_EXPORT int xw_xrm_resource_get_string_ref(xw_xrm_database_t *db, const char *
     return 0;
 }
 
-XW_EXPORT int xw_xrm_resource_get_string(xw_xrm_database_t *db, const char *res_name, const char *res_class,
-                                         char **out)
+XW_EXPORT int xw_xrm_resource_get_string(xw_xrm_database_t *db, const char *res_name, const char *res_class, char **out)
 {
     const char *v;
     if (out)
@@ -577,8 +577,7 @@ static int to_long(const char *s, long *out)
     return 0;
 }
 
-XW_EXPORT int xw_xrm_resource_get_long(xw_xrm_database_t *db, const char *res_name, const char *res_class,
-                                       long *out)
+XW_EXPORT int xw_xrm_resource_get_long(xw_xrm_database_t *db, const char *res_name, const char *res_class, long *out)
 {
     const char *v;
     long tmp = LONG_MIN;
@@ -590,8 +589,7 @@ XW_EXPORT int xw_xrm_resource_get_long(xw_xrm_database_t *db, const char *res_na
     return to_long(v, out);
 }
 
-XW_EXPORT int xw_xrm_resource_get_bool(xw_xrm_database_t *db, const char *res_name, const char *res_class,
-                                       bool *out)
+XW_EXPORT int xw_xrm_resource_get_bool(xw_xrm_database_t *db, const char *res_name, const char *res_class, bool *out)
 {
     const char *v;
     long n;

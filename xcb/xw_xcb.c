@@ -52,7 +52,7 @@ static void discard(void *xc, uint64_t seq)
 }
 
 static uint64_t send_req(void *xc, int flags, struct iovec *vector, const xw_protocol_request_t *req, unsigned int nfds,
-                     int *fds)
+                         int *fds)
 {
     xcb_protocol_request_t r = {
         .count = req->count,

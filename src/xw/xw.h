@@ -116,7 +116,7 @@ typedef struct xw_auth_info_t {
 
 typedef struct xw_special_event xw_special_event_t;
 
-/* ---- connection lifecycle (src/connect.c, src/display.c) ---- */
+/* ---- connection lifecycle ---- */
 
 /** Parse a display string as libxcb 1.15 does, but reject ":+1", ": 1", ":-1" and
  * numbers that overflow. On success returns 1 and *host is malloc'd (caller frees);
@@ -167,7 +167,7 @@ XW_EXPORT uint32_t xw_generate_id(xw_connection_t *c);
 XW_EXPORT uint64_t xw_total_read(xw_connection_t *c);
 XW_EXPORT uint64_t xw_total_written(xw_connection_t *c);
 
-/* ---- output (src/out.c) ---- */
+/* ---- output ---- */
 
 /** Writes everything queued. Returns > 0 on success, <= 0 when the connection has
  * failed (as libxcb). Thread-safe. */
@@ -179,7 +179,7 @@ XW_EXPORT uint32_t xw_get_maximum_request_length(xw_connection_t *c);
 /** Sends the BIG-REQUESTS query without waiting for its answer. */
 XW_EXPORT void xw_prefetch_maximum_request_length(xw_connection_t *c);
 
-/* ---- input (src/in.c) ---- */
+/* ---- input ---- */
 
 /** The next event or unchecked error (response_type 0), waiting for one; malloc'd,
  * the caller frees it (36 bytes: 32 wire bytes and full_sequence; generic events
@@ -225,7 +225,7 @@ XW_EXPORT xw_generic_event_t *xw_poll_for_special_event(xw_connection_t *c, xw_s
  * connection fails. Thread-safe: each event goes to exactly one caller. */
 XW_EXPORT xw_generic_event_t *xw_wait_for_special_event(xw_connection_t *c, xw_special_event_t *se);
 
-/* ---- extensions (src/ext.c) ---- */
+/* ---- extensions ---- */
 
 /** The QueryExtension reply for ext, asked once per connection and cached (owned
  * by the connection); later requests of ext make no round trip. NULL on failure;

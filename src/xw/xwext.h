@@ -199,7 +199,7 @@ XW_EXPORT int xw_wait_for_reply64_timeout(xw_connection_t *c, uint64_t request, 
  * instead of being dropped. */
 XW_EXPORT void xw_discard_reply_keep_error64(xw_connection_t *c, uint64_t sequence);
 
-/* ---- lending the socket to another owner (src/lend.c) ----
+/* ---- lending the socket to another owner ----
  * libxcb's xcb_take_socket/xcb_writev, as libX11 uses them: the other owner writes
  * its requests itself and numbers them; xwire still reads every packet. */
 

@@ -1,4 +1,5 @@
-/* cs_xcb.c — an xcb program that maps a window that does not exist several requests before it waits (call-site demo). */
+/* cs_xcb.c — an xcb program that maps a window that does not exist several requests before it waits (call-site
+ * demo). */
 #include <stdio.h>
 #include <stdlib.h>
 

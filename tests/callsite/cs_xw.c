@@ -1,4 +1,5 @@
-/* cs_xw.c — xwire's own API: a bad MapWindow several requests before a wait, then the error as xw_error_text gives it (call-site demo). */
+/* cs_xw.c — xwire's own API: a bad MapWindow several requests before a wait, then the error as xw_error_text gives it
+ * (call-site demo). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -21,8 +22,8 @@ int main(void)
     }
     xw_screen_t *s = xw_setup_roots_iterator(xw_get_setup(c)).data;
     xw_window_t w = xw_generate_id(c), missing = xw_generate_id(c);
-    xw_create_window(c, XW_COPY_FROM_PARENT, w, s->root, 0, 0, 64, 64, 0, XW_WINDOW_CLASS_INPUT_OUTPUT,
-                     s->root_visual, 0, NULL);
+    xw_create_window(c, XW_COPY_FROM_PARENT, w, s->root, 0, 0, 64, 64, 0, XW_WINDOW_CLASS_INPUT_OUTPUT, s->root_visual,
+                     0, NULL);
     map_missing(c, missing);
     xw_map_window(c, w);
     xw_clear_area(c, 0, w, 0, 0, 0, 0);

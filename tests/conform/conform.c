@@ -20,7 +20,7 @@
 #include "fdcheck.h"
 #include "harness.h"
 
-/* ---- heap allocations made by xwire's request calls (alloc_count.h) ---- */
+/* ---- heap allocations made by xwire's request calls ---- */
 
 /* The test thread's count when xwire's request call began; the calls since are
  * added at cf_end. */
@@ -33,16 +33,19 @@ static const struct {
     const char *ext, *name, *why;
     int skip_xcb; /* libxcb's call breaks its connection: xwire's length is checked instead */
 } known[] = {
-    { "xkb", "SelectEvents", "libxcb leaves the details block unpadded", 0 },
-    { "xkb", "SelectEvents (aux)", "libxcb leaves the details block unpadded", 0 },
-    { "xkb", "SetMap (aux)", "libxcb sizes every key-symbol map like the first, and leaves the explicit components and modifier map unpadded as xkb.xml does (tests/test_aux.c has the protocol's bytes)", 0 },
-    { "Input", "XIChangeProperty", "libxcb pads with bytes read past the caller's data", 0 },
-    { "Input", "ChangeDeviceProperty", "libxcb pads with bytes read past the caller's data", 0 },
-    { "RandR", "SetMonitor", "libxcb sends a piece it never initialises (its length too)", 1 },
-    { "RandR", "SetCrtcGamma", "libxcb pads red, green and blue separately for odd sizes", 0 },
-    { "Input", "ChangeFeedbackControl", "libxcb aborts: its own length for a FeedbackCtl is not a multiple of 4", 1 },
-    { "Input", "ChangeDeviceControl", "libxcb aborts: the length it computes is not a multiple of 4", 1 },
-    { "xkb", "SetMap", "libxcb aborts: the length it computes is not a multiple of 4", 1 },
+    {"xkb", "SelectEvents", "libxcb leaves the details block unpadded", 0},
+    {"xkb", "SelectEvents (aux)", "libxcb leaves the details block unpadded", 0},
+    {"xkb", "SetMap (aux)",
+     "libxcb sizes every key-symbol map like the first, and leaves the explicit components and modifier map unpadded "
+     "as xkb.xml does (tests/test_aux.c has the protocol's bytes)",
+     0},
+    {"Input", "XIChangeProperty", "libxcb pads with bytes read past the caller's data", 0},
+    {"Input", "ChangeDeviceProperty", "libxcb pads with bytes read past the caller's data", 0},
+    {"RandR", "SetMonitor", "libxcb sends a piece it never initialises (its length too)", 1},
+    {"RandR", "SetCrtcGamma", "libxcb pads red, green and blue separately for odd sizes", 0},
+    {"Input", "ChangeFeedbackControl", "libxcb aborts: its own length for a FeedbackCtl is not a multiple of 4", 1},
+    {"Input", "ChangeDeviceControl", "libxcb aborts: the length it computes is not a multiple of 4", 1},
+    {"xkb", "SetMap", "libxcb aborts: the length it computes is not a multiple of 4", 1},
 };
 static int uninit_from = -1, uninit_to = -1, uninit_seen;
 static int xcb_failed;
@@ -67,10 +70,9 @@ struct server {
     size_t inlen, incap;
 };
 
-
 static void reply32(int fd, uint16_t seq, uint8_t b1, const uint8_t *body24)
 {
-    uint8_t r[32] = { 1, b1 };
+    uint8_t r[32] = {1, b1};
     memcpy(r + 2, &seq, 2);
     if (body24)
         memcpy(r + 8, body24, 24);
@@ -80,7 +82,7 @@ static void reply32(int fd, uint16_t seq, uint8_t b1, const uint8_t *body24)
 /* Answers QueryExtension, GetInputFocus and BigReqEnable; returns 1 when it did. */
 static int answer(struct server *s, const uint8_t *req, size_t len, uint16_t seq)
 {
-    uint8_t body[24] = { 0 };
+    uint8_t body[24] = {0};
     if (req[0] == 98 && len >= 8) { /* QueryExtension */
         uint16_t n;
         memcpy(&n, req + 4, 2);
@@ -153,8 +155,8 @@ static void *serve(void *arg)
             s->incap = s->incap * 2 + 65536;
             s->in = realloc(s->in, s->incap);
         }
-        struct iovec iov = { s->in + s->inlen, s->incap - s->inlen };
-        struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl, .msg_controllen = sizeof(ctl) };
+        struct iovec iov = {s->in + s->inlen, s->incap - s->inlen};
+        struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl, .msg_controllen = sizeof(ctl)};
         ssize_t r = recvmsg(s->fd, &mh, MSG_CMSG_CLOEXEC);
         if (r <= 0)
             return NULL;
@@ -497,12 +499,11 @@ void cf_end(struct cf *cf)
     trace_take();
 }
 
-
 int main(void)
 {
     devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
     int xfd = start_server(&sx), wfd = start_server(&sw);
-    struct cf cf = { 0 };
+    struct cf cf = {0};
     cf.xc = xcb_connect_to_fd(xfd, NULL);
     cf.wc = xw_connect_to_fd(wfd, NULL);
     if (xcb_connection_has_error(cf.xc) || xw_connection_has_error(cf.wc)) {

@@ -577,7 +577,7 @@ def case_i3(run):
     run.record("tree", tree.replace(sock, "SOCK"))
 
 
-# ---- cases added from outside the first list (issue 15 item 4, found by trying) ----
+# ---- cases added from outside the first list, found by trying ----
 
 def root_image(run):
     """The root window's pixels, by xwd on Debian's libraries (a driver)."""
@@ -752,7 +752,8 @@ CASES = {
     "rendercheck": (case_rendercheck, "heads", "PASS/FAIL lines, exit status"),
     "xkbcomp": (case_xkbcomp, "requests", "keymap text, exit status"),
     # What xterm draws before its child has exited is a race with the child.
-    "xterm": (case_xterm, "startup", "the file written by -e, exit status", [(r"(?<=type=0x6 data=)0x[0-9a-f]+;", "PID")]),
+    "xterm": (case_xterm, "startup", "the file written by -e, exit status",
+              [(r"(?<=type=0x6 data=)0x[0-9a-f]+;", "PID")]),
     # xdotool's key events carry an uninitialised root field (its bug, not the library's):
     # whatever is there, a number or, by chance, something shaped like a resource id.
     "xdotool": (case_xdotool, "requests", "search, mousemove, getmouselocation, key: stdout, exit statuses",
@@ -770,7 +771,7 @@ CASES = {
             # RandR GetMonitors is 9 bytes in a 12-byte C struct: libxcb sends the struct's
             # 3 tail bytes uninitialised (stack garbage), xwire zeros
             (r"(opcode2=0x2a unparsed-data='[\s\S]{5})[\s\S]{3}'", r"\1PAD'")]),
-    # Found by trying programs the first list did not name (issue 15 item 4).
+    # Found by trying programs the first list did not name.
     "xclip": (case_xclip, "requests", "xclip -o of what another xclip owns, exit statuses"),
     "xsel": (case_xsel, "requests", "xsel -o and xclip's TARGETS of what xsel owns, xsel --delete, exit statuses"),
     "xwallpaper": (case_xwallpaper, "requests", "root pixels after hsetroot and after xwallpaper (seccomp-confined), "
@@ -825,7 +826,8 @@ def run_case(name, shim_dir, tools, keep):
             seen[side] = run.seen
             shim = os.path.realpath(os.path.join(shim_dir, "libxcb.so.1"))
             want = {shim} if side == "xwire" else {os.path.realpath(p) for p in run.libs if p != shim}
-            check(run.libs and run.libs == want, "on %s the programs ran on %s" % (side, sorted(run.libs) or "no libxcb"))
+            check(run.libs and run.libs == want,
+                  "on %s the programs ran on %s" % (side, sorted(run.libs) or "no libxcb"))
             convs[side] = [trace_view(c, mode) for c in (read_trace(t, tnorm) for t in run.traces)]
         problems = []
         for key in seen["libxcb"]:

@@ -161,7 +161,8 @@ def main():
         for k, v in unknown.items():
             unknown_all[k] = unknown_all.get(k, 0) + v
     if unknown_all:
-        print("xwire decodes, xtrace leaves UNKNOWN: " + ", ".join("%s (%d)" % kv for kv in sorted(unknown_all.items())))
+        print("xwire decodes, xtrace leaves UNKNOWN: "
+              + ", ".join("%s (%d)" % kv for kv in sorted(unknown_all.items())))
     return 1 if bad else 0
 
 

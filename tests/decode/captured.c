@@ -54,8 +54,8 @@ static int check_reply(xcb_connection_t *c, unsigned seq, struct db *r, const ch
  * names (its description leaves them out), so the request is written whole here. */
 static unsigned get_kbd_by_name(xcb_connection_t *c)
 {
-    static const char *const names[] = { "", "evdev", "complete", "complete", "pc+us", "pc(pc105)" };
-    uint8_t b[128] = { 0 };
+    static const char *const names[] = {"", "evdev", "complete", "complete", "pc+us", "pc(pc105)"};
+    uint8_t b[128] = {0};
     size_t n = 12;
     uint16_t dev = XCB_XKB_ID_USE_CORE_KBD, all = 0xff;
     b[1] = XCB_XKB_GET_KBD_BY_NAME;
@@ -70,8 +70,8 @@ static unsigned get_kbd_by_name(xcb_connection_t *c)
     uint16_t words = (uint16_t)((n + 3) / 4);
     memcpy(b + 2, &words, 2);
     b[0] = xcb_get_extension_data(c, &xcb_xkb_id)->major_opcode;
-    struct iovec v[3] = { { 0 }, { 0 }, { b, (size_t)words * 4 } };
-    xcb_protocol_request_t req = { 1, &xcb_xkb_id, XCB_XKB_GET_KBD_BY_NAME, 0 };
+    struct iovec v[3] = {{0}, {0}, {b, (size_t)words * 4}};
+    xcb_protocol_request_t req = {1, &xcb_xkb_id, XCB_XKB_GET_KBD_BY_NAME, 0};
     return xcb_send_request(c, XCB_REQUEST_CHECKED | XCB_REQUEST_RAW, v + 2, &req);
 }
 
@@ -83,11 +83,12 @@ static int capture(xcb_connection_t *c, struct db *r, int *replies)
     free(xcb_randr_query_version_reply(c, xcb_randr_query_version(c, 1, 6), NULL));
     int bad = 0;
     /* every part of the core keyboard's map */
-    xcb_xkb_get_map_cookie_t map = xcb_xkb_get_map(c, XCB_XKB_ID_USE_CORE_KBD, 0xff /* full */, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                                                   0, 0, 0, 0, 0, 0, 0);
+    xcb_xkb_get_map_cookie_t map =
+        xcb_xkb_get_map(c, XCB_XKB_ID_USE_CORE_KBD, 0xff /* full */, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
     bad |= check_reply(c, map.sequence, r, "GetMap reply", replies);
     bad |= check_reply(c, get_kbd_by_name(c), r, "GetKbdByName reply", replies);
-    bad |= check_reply(c, xcb_input_xi_query_device(c, XCB_INPUT_DEVICE_ALL).sequence, r, "XIQueryDevice reply", replies);
+    bad |=
+        check_reply(c, xcb_input_xi_query_device(c, XCB_INPUT_DEVICE_ALL).sequence, r, "XIQueryDevice reply", replies);
     bad |= check_reply(c, xcb_randr_get_screen_resources(c, s->root).sequence, r, "GetScreenResources reply", replies);
     return bad;
 }

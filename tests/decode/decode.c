@@ -20,21 +20,22 @@
 #include "fdcheck.h"
 #include "harness.h"
 
-
 /* Where libxcb is no oracle, each with its reason; differences there are listed and
  * counted apart, never skipped silently. */
 static const struct {
     const char *name, *why;
 } known[] = {
-    { "ListComponents reply", "libxcb's Listing iterators disagree with its own sizeof and walk past the reply" },
-    { "CreateContext reply", "the description's priv_data runs 4 bytes past the reply: libxcb reads them, xwire refuses the reply" },
-    { "RedirectNotify event", "libxcb counts the notifies without the 32-byte header (negative counts)" },
-    { "VendorPrivateWithReply reply", "the description's data2 runs 4 bytes past the reply: libxcb reads them, xwire refuses the reply" },
+    {"ListComponents reply", "libxcb's Listing iterators disagree with its own sizeof and walk past the reply"},
+    {"CreateContext reply",
+     "the description's priv_data runs 4 bytes past the reply: libxcb reads them, xwire refuses the reply"},
+    {"RedirectNotify event", "libxcb counts the notifies without the 32-byte header (negative counts)"},
+    {"VendorPrivateWithReply reply",
+     "the description's data2 runs 4 bytes past the reply: libxcb reads them, xwire refuses the reply"},
 };
 
-#define SET_MAP_PADS                                                                                            \
-    "xkb.xml has no pad after SetMap's explicit and modmap lists; the protocol and the X server pad each to 4 "   \
-    "bytes (Xvfb answers BadLength without them), and so does xwire (gen/fixes.c): 2 bytes apart after an odd "  \
+#define SET_MAP_PADS                                                                                                   \
+    "xkb.xml has no pad after SetMap's explicit and modmap lists; the protocol and the X server pad each to 4 "        \
+    "bytes (Xvfb answers BadLength without them), and so does xwire (gen/fixes.c): 2 bytes apart after an odd "        \
     "count"
 
 /* Helpers (_unpack, _sizeof, _serialize) whose libxcb twin is no oracle, by xwire's name:
@@ -43,16 +44,19 @@ static const struct {
 static const struct {
     const char *name, *why;
 } known_fn[] = {
-    { "xw_xkb_get_map_map_serialize", "libxcb sizes every KeyType and KeySymMap of a list like the first (its pointer does "
-                                      "not advance): wrong length and bytes when they differ; xwire's gives back the bytes" },
-    { "xw_xkb_set_map_values_serialize", "libxcb sizes every SetKeyType and KeySymMap of a list like the first (as its "
-                                         "SetMap _aux form): wrong length and bytes when they differ" },
-    { "xw_xkb_set_map_values_unpack", SET_MAP_PADS },
-    { "xw_xkb_set_map_values_sizeof", SET_MAP_PADS },
-    { "xw_xkb_set_map_sizeof", SET_MAP_PADS },
-    { "xw_xkb_get_kbd_by_name_replies_types_map_serialize", "libxcb sizes every KeyType and KeySymMap of a list like the first" },
-    { "xw_xkb_get_kbd_by_name_replies_serialize", "libxcb sizes every KeyType and KeySymMap of a list like the first (in "
-                                                  "its types part)" },
+    {"xw_xkb_get_map_map_serialize",
+     "libxcb sizes every KeyType and KeySymMap of a list like the first (its pointer does "
+     "not advance): wrong length and bytes when they differ; xwire's gives back the bytes"},
+    {"xw_xkb_set_map_values_serialize", "libxcb sizes every SetKeyType and KeySymMap of a list like the first (as its "
+                                        "SetMap _aux form): wrong length and bytes when they differ"},
+    {"xw_xkb_set_map_values_unpack", SET_MAP_PADS},
+    {"xw_xkb_set_map_values_sizeof", SET_MAP_PADS},
+    {"xw_xkb_set_map_sizeof", SET_MAP_PADS},
+    {"xw_xkb_get_kbd_by_name_replies_types_map_serialize",
+     "libxcb sizes every KeyType and KeySymMap of a list like the first"},
+    {"xw_xkb_get_kbd_by_name_replies_serialize",
+     "libxcb sizes every KeyType and KeySymMap of a list like the first (in "
+     "its types part)"},
 };
 
 static int known_count;
@@ -78,8 +82,8 @@ struct server {
     int fd;
     pthread_t thread;
     pthread_mutex_t lock;
-    uint16_t seq;         /* requests read so far */
-    const uint8_t *next;  /* the reply for request number next_seq, sequence patched */
+    uint16_t seq;        /* requests read so far */
+    const uint8_t *next; /* the reply for request number next_seq, sequence patched */
     size_t next_len;
     uint16_t next_seq;
 };
@@ -102,13 +106,14 @@ static int read_all(int fd, void *p, size_t n)
 
 static void answer(struct server *s, const uint8_t *req, size_t len)
 {
-    uint8_t rep[32] = { 1 };
+    uint8_t rep[32] = {1};
     memcpy(rep + 2, &s->seq, 2);
     if (req[0] == 98 && len >= 8) { /* QueryExtension */
         uint16_t n;
         memcpy(&n, req + 4, 2);
         for (int i = 0; harness_ext_names[i]; i++)
-            if (strlen(harness_ext_names[i]) == n && 8 + (size_t)n <= len && !memcmp(req + 8, harness_ext_names[i], n)) {
+            if (strlen(harness_ext_names[i]) == n && 8 + (size_t)n <= len &&
+                !memcmp(req + 8, harness_ext_names[i], n)) {
                 rep[8] = 1;
                 rep[9] = (uint8_t)(128 + i);
                 rep[10] = (uint8_t)(64 + i);
@@ -390,7 +395,6 @@ void db_event(struct db *r, size_t need, int number, int xge, int ext)
     r->w = xw_wait_for_event(r->wc);
 }
 
-
 const struct db_case *db_find(const char *name)
 {
     for (const struct db_set *const *set = db_all; *set; set++)
@@ -435,7 +439,7 @@ static int run_generated(struct db *r, struct tally *t)
             }
         }
     }
-    int kinds[DB_KINDS] = { 0 };
+    int kinds[DB_KINDS] = {0};
     for (const struct db_set *const *set = db_all; *set; set++)
         r->missing += helpers_checked(*set, kinds);
     printf("helpers compared: %d _sizeof, %d _unpack, %d _serialize\n", kinds[DB_SIZEOF], kinds[DB_UNPACK],
@@ -456,7 +460,7 @@ int main(int argc, char **argv)
     }
     struct fdcheck fc; /* the connections are open: nothing else may stay open */
     fdcheck_begin(&fc);
-    struct tally t = { 0 };
+    struct tally t = {0};
     int bad = xvfb ? db_captured(&r) : run_generated(&r, &t);
     if (bad)
         return bad;

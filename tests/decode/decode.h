@@ -17,8 +17,8 @@ struct db {
     const char *name;
     int checks, failed, skipped, missing;
     const char *fn;   /* the helper being compared (db_fn), NULL before any */
-    uint32_t calclen;
-    int captured;     /* buf holds a reply from a real server, not one the builders made */ /* elements the builder put in a list that has no length field */
+    uint32_t calclen; /* elements the builder put in a list that has no length field */
+    int captured;     /* buf holds a reply from a real server, not one the builders made */
     xcb_connection_t *xc;
     xw_connection_t *wc;
     xcb_extension_t *xext;

@@ -34,8 +34,8 @@ static int fake_motion(xw_window_t win, int x, int y)
         xw_translate_coordinates_reply(c, xw_translate_coordinates(c, win, scr->root, (int16_t)x, (int16_t)y), &e);
     if (ex_report(c, prog, "TranslateCoordinates", e) || !t)
         return -1;
-    xw_void_cookie_t ck = xw_test_fake_input_checked(c, XW_MOTION_NOTIFY, 0, XW_CURRENT_TIME, scr->root, t->dst_x,
-                                                     t->dst_y, 0);
+    xw_void_cookie_t ck =
+        xw_test_fake_input_checked(c, XW_MOTION_NOTIFY, 0, XW_CURRENT_TIME, scr->root, t->dst_x, t->dst_y, 0);
     free(t);
     return check(ck, "FakeInput motion");
 }

@@ -109,7 +109,8 @@ class Client(_Child):
                 line = "(timeout)"
             if line is None or line == "(timeout)":
                 raise Fail("%s: expected a line matching %r, got %s; lines so far:\n  %s\nstderr: %s" % (
-                    os.path.basename(self.args[0]), pattern, "end of output" if line is None else "nothing in %ds" % timeout,
+                    os.path.basename(self.args[0]), pattern,
+                    "end of output" if line is None else "nothing in %ds" % timeout,
                     "\n  ".join(self.seen[-30:]), self.stderr_now()))
             self.seen.append(line)
             m = rx.search(line)

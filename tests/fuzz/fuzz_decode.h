@@ -14,7 +14,7 @@ struct fuzz_target {
     const char *name;   /* "query_tree_reply", "input_key_press_event" */
     const char *header; /* the description: "xproto", "xinput" */
     enum fuzz_kind kind;
-    int number;         /* XGE event_type; -1 for replies */
+    int number;                                            /* XGE event_type; -1 for replies */
     long (*walk)(const char *buf, size_t avail, int stop); /* the validator's body */
     void (*visit)(const void *packet);                     /* every accessor; NULL: none */
     int (*size)(const void *packet);                       /* _sizeof; NULL: none */

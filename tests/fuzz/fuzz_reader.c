@@ -3,7 +3,8 @@
  *
  * The fake server's end is a socketpair: it holds the setup and the three
  * QueryExtension answers (XInputExtension, XKEYBOARD, DRI3, sequences 1-3) before
- * the client asks; once the client's requests are out, the input, then EOF. Input: byte 0 low 3 bits = fds to attach (0-7,
+ * the client asks; once the client's requests are out, the input, then EOF. Input: byte 0 low 3 bits = fds to attach
+ * (0-7,
  * SCM_RIGHTS, copies of /dev/null) to the first chunk, bits 3-5 = fds to attach
  * to the second chunk (the rest of the stream), byte 1 = where the first chunk
  * ends, in 4-byte units; the rest is the stream. The client sends
@@ -29,12 +30,14 @@
 #define MAX_STREAM (1u << 15)
 #define ROOT FAKE_ROOT
 
-static const struct { xw_extension_t *ext; uint8_t major, event, error; } exts[] = {
-    { &xw_input_id, 131, 0, 0 },
-    { &xw_xkb_id, 135, 85, 137 },
-    { &xw_dri3_id, 149, 0, 0 },
+static const struct {
+    xw_extension_t *ext;
+    uint8_t major, event, error;
+} exts[] = {
+    {&xw_input_id, 131, 0, 0},
+    {&xw_xkb_id, 135, 85, 137},
+    {&xw_dri3_id, 149, 0, 0},
 };
-
 
 static void die(const char *what)
 {
@@ -143,14 +146,14 @@ static void drain_dri3(xw_connection_t *c, xw_dri3_open_cookie_t ck)
     free(r);
 }
 
-#define DRAIN(call, header, name)                  \
-    do {                                           \
-        xw_generic_error_t *e_ = NULL;             \
-        void *r_ = call;                           \
-        if (r_)                                    \
-            visit_reply(header, name, r_);         \
-        free(r_);                                  \
-        free(e_);                                  \
+#define DRAIN(call, header, name)                                                                                      \
+    do {                                                                                                               \
+        xw_generic_error_t *e_ = NULL;                                                                                 \
+        void *r_ = call;                                                                                               \
+        if (r_)                                                                                                        \
+            visit_reply(header, name, r_);                                                                             \
+        free(r_);                                                                                                      \
+        free(e_);                                                                                                      \
     } while (0)
 
 static void run(xw_connection_t *c, int server, const uint8_t *data, size_t size)

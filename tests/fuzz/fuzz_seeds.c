@@ -36,7 +36,6 @@ static void put(const char *sub, const char *name, const void *p, size_t n)
             fprintf(lists[i], "%s%s", ftell(lists[i]) ? "," : "", path);
 }
 
-
 static void setup_seeds(void)
 {
     uint8_t b[512];
@@ -50,37 +49,37 @@ static size_t reader_stream(uint8_t *s)
 {
     uint8_t ex[256];
     size_t n = 2;
-    s[0] = 1;  /* one fd, on the first chunk */
-    s[1] = 0;  /* the first chunk ends... set below */
+    s[0] = 1; /* one fd, on the first chunk */
+    s[1] = 0; /* the first chunk ends... set below */
     memset(ex, 0, sizeof(ex));
-    fs_wr32(ex, 0x45);                                          /* InternAtom: atom */
+    fs_wr32(ex, 0x45); /* InternAtom: atom */
     n += fake_reply(s + n, 4, 0, ex, 24);
-    memset(ex, 0, sizeof(ex));                               /* GetProperty: STRING, 8 bits, "hello" */
+    memset(ex, 0, sizeof(ex)); /* GetProperty: STRING, 8 bits, "hello" */
     s[n + 1] = 8;
     fs_wr32(ex, 31), fs_wr32(ex + 8, 5), memcpy(ex + 24, "hello", 5);
     n += fake_reply(s + n, 5, 8, ex, 29);
-    memset(ex, 0, sizeof(ex));                               /* QueryTree: two children */
+    memset(ex, 0, sizeof(ex)); /* QueryTree: two children */
     fs_wr32(ex, FAKE_ROOT), fs_wr16(ex + 8, 2), fs_wr32(ex + 24, 0x200001), fs_wr32(ex + 28, 0x200002);
     n += fake_reply(s + n, 6, 0, ex, 32);
-    memset(ex, 0, sizeof(ex));                               /* ListFontsWithInfo: "fixed", 1 property */
+    memset(ex, 0, sizeof(ex)); /* ListFontsWithInfo: "fixed", 1 property */
     fs_wr16(ex + 38, 1), fs_wr32(ex + 52, 18), fs_wr32(ex + 56, 0x1234), memcpy(ex + 60, "fixed", 5);
     n += fake_reply(s + n, 7, 5, ex, 65);
-    memset(ex, 0, sizeof(ex));                               /* ... and the terminator */
+    memset(ex, 0, sizeof(ex)); /* ... and the terminator */
     n += fake_reply(s + n, 7, 0, ex, 52);
-    fake_error(s + n, 8, 3, FAKE_ROOT, 8, 0);                /* MapWindow: BadWindow */
+    fake_error(s + n, 8, 3, FAKE_ROOT, 8, 0); /* MapWindow: BadWindow */
     n += 32;
-    memset(ex, 0, sizeof(ex));                               /* XIQueryDevice: none */
+    memset(ex, 0, sizeof(ex)); /* XIQueryDevice: none */
     n += fake_reply(s + n, 9, 0, ex, 24);
-    memset(ex, 0, sizeof(ex));                               /* XkbGetNames: nothing */
+    memset(ex, 0, sizeof(ex)); /* XkbGetNames: nothing */
     n += fake_reply(s + n, 10, 0x100 & 0xff, ex, 24);
-    memset(ex, 0, sizeof(ex));                               /* DRI3Open: one fd */
+    memset(ex, 0, sizeof(ex)); /* DRI3Open: one fd */
     n += fake_reply(s + n, 11, 1, ex, 24);
-    memset(ex, 0, sizeof(ex));                               /* GetInputFocus */
+    memset(ex, 0, sizeof(ex)); /* GetInputFocus */
     fs_wr32(ex, FAKE_ROOT);
     n += fake_reply(s + n, 12, 1, ex, 24);
-    fake_event(s + n, 12, 12, FAKE_ROOT);                    /* Expose */
+    fake_event(s + n, 12, 12, FAKE_ROOT); /* Expose */
     n += 32;
-    memset(s + n, 0, 36);                                    /* XGE: XI Enter, no buttons */
+    memset(s + n, 0, 36); /* XGE: XI Enter, no buttons */
     s[n] = 35, s[n + 1] = 131, fs_wr16(s + n + 2, 12), fs_wr32(s + n + 4, 1), fs_wr16(s + n + 8, 7);
     n += 36;
     s[1] = 64; /* fd rides on the first 256 bytes */
@@ -123,12 +122,11 @@ static void decode_seeds(void)
 static void trace_seeds(void)
 {
     static const uint8_t out[] = {
-        2, 7, /* written, cut after 7 bytes */
-        16, 0, 4, 0, 8, 0, 0, 0, 'W', 'M', '_', 'S', 'T', 'A', 'T', 'E',
-        127, 0, 1, 0,
-        1, 24, 9, 0, 1, 0, 0x20, 0, 0, 1, 0, 0, 0, 0, 0, 0, 10, 0, 10, 0, 0, 0, 1, 0, 0, 0, 0, 0, 2, 0, 0, 0, 7, 0, 0, 0,
-        18, 0, 0, 0, 9, 0, 0, 0, 0, 1, 0, 0, 39, 0, 0, 0, 31, 0, 0, 0, 8, 0, 0, 0, 5, 0, 0, 0, 'h', 'e', 'l', 'l', 'o', 0, 0, 0,
-        140, 0, 3, 0, 0, 0, 0, 0, 11, 0, 0, 0,
+        2,    7, /* written, cut after 7 bytes */
+        16,   0, 4, 0, 8,  0, 0,   0,   'W', 'M', '_', 'S', 'T', 'A', 'T', 'E', 127, 0, 1, 0, 1,  24, 9,  0, 1, 0,
+        0x20, 0, 0, 1, 0,  0, 0,   0,   0,   0,   10,  0,   10,  0,   0,   0,   1,   0, 0, 0, 0,  0,  2,  0, 0, 0,
+        7,    0, 0, 0, 18, 0, 0,   0,   9,   0,   0,   0,   0,   1,   0,   0,   39,  0, 0, 0, 31, 0,  0,  0, 8, 0,
+        0,    0, 5, 0, 0,  0, 'h', 'e', 'l', 'l', 'o', 0,   0,   0,   140, 0,   3,   0, 0, 0, 0,  0,  11, 0, 0, 0,
     };
     put("trace", "requests", out, sizeof(out));
     static uint8_t in[2 + 32 * 4 + 8];

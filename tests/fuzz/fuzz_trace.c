@@ -17,7 +17,7 @@
 #include "trace.h"
 #include "xwint.h"
 
-static struct fake_server srv = { .fd = -1 };
+static struct fake_server srv = {.fd = -1};
 static xw_connection_t *conn;
 static int sink = -1;
 
@@ -26,18 +26,18 @@ static int sink = -1;
 static void present_all(void)
 {
     for (int i = 0; harness_ext_names[i]; i++) {
-        uint8_t q[64] = { 98, 0, 0, 0 }, r[32] = { 1 };
+        uint8_t q[64] = {98, 0, 0, 0}, r[32] = {1};
         size_t n = strlen(harness_ext_names[i]);
         size_t len = 8 + ((n + 3) & ~(size_t)3);
         q[2] = (uint8_t)(len / 4);
         q[4] = (uint8_t)n;
         memcpy(q + 8, harness_ext_names[i], n);
-        struct iovec v = { q, len };
+        struct iovec v = {q, len};
         xw__trace_out(conn, &v, 1, len, NULL, 0);
         uint16_t seq = (uint16_t)(i + 1); /* a fresh trace counts from the connection's 0 */
         memcpy(r + 2, &seq, 2);
         r[8] = 1, r[9] = (uint8_t)(128 + i), r[10] = (uint8_t)(64 + 2 * i), r[11] = (uint8_t)(150 + 3 * i);
-        struct iovec w = { r, 32 };
+        struct iovec w = {r, 32};
         xw__trace_in(conn, &w, 1, 32, NULL, 0);
     }
 }
@@ -46,7 +46,7 @@ static void feed(int in, const uint8_t *p, size_t n, size_t cut)
 {
     if (cut > n)
         cut = n;
-    struct iovec a = { (void *)p, cut }, b = { (void *)(p + cut), n - cut };
+    struct iovec a = {(void *)p, cut}, b = {(void *)(p + cut), n - cut};
     if (in) {
         xw__trace_in(conn, &a, 1, cut, NULL, 0);
         xw__trace_in(conn, &b, 1, n - cut, NULL, 0);

@@ -24,16 +24,18 @@ struct decode_case {
 static const struct decode_case decode_cases[] = {
     /* fuzz_decode: width * height (two CARD16s) multiplied in int by the
      * generated walker: signed overflow (UB) for 65535 x 65535 */
-    { "xfixes-cursor-image", "GetCursorImage width*height overflows int", "xfixes", "xfixes_get_cursor_image_reply",
-      "010000000000000000000000ffffffff", 32 },
-    { "xfixes-cursor-image-and-name", "GetCursorImageAndName width*height overflows int", "xfixes", "xfixes_get_cursor_image_and_name_reply",
-      "010000000000000000000000ffffffff", 32 },
+    {"xfixes-cursor-image", "GetCursorImage width*height overflows int", "xfixes", "xfixes_get_cursor_image_reply",
+     "010000000000000000000000ffffffff", 32},
+    {"xfixes-cursor-image-and-name", "GetCursorImageAndName width*height overflows int", "xfixes",
+     "xfixes_get_cursor_image_and_name_reply", "010000000000000000000000ffffffff", 32},
     /* fuzz_decode: XI DeviceChanged with one ButtonClass (3 buttons) ending the
      * event; xw_input_device_class_data_unpack aligns from the switch's own start
      * (xw_base 0) where the walker aligns from the class (the switch starts at 6):
      * state and labels land 2 bytes late and the size runs 2 bytes past the event */
-    { "xinput-device-class-align", "DeviceClass switch unpack misaligned", "xinput", "input_device_changed_event",
-      "238300000600000001000200000000000100000000000000000000000000000000000000010006000000030000000000010000000200000003000000", 60 },
+    {"xinput-device-class-align", "DeviceClass switch unpack misaligned", "xinput", "input_device_changed_event",
+     "23830000060000000100020000000000010000000000000000000000000000000000000001000600000003000000000001000000020000000"
+     "3000000",
+     60},
 };
 
 static size_t unhex(const char *h, unsigned char *out, size_t cap)

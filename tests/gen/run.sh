@@ -14,7 +14,12 @@ for x in good/*.xml; do
     n=$(basename "$x" .xml)
     if "$xwgen" -I "$proto" -o "$out/a" "$x" && "$xwgen" -I "$proto" -o "$out/b" "$x"; then
         for f in "$n.h" "$n.c" "${n}_priv.h"; do
-            if cmp -s "good/$f" "$out/a/$f"; then ok; else ko "$f differs from the golden file"; diff -u "good/$f" "$out/a/$f" | head -20; fi
+            if cmp -s "good/$f" "$out/a/$f"; then
+                ok
+            else
+                ko "$f differs from the golden file"
+                diff -u "good/$f" "$out/a/$f" | head -20
+            fi
             if cmp -s "$out/a/$f" "$out/b/$f"; then ok; else ko "$f differs between two runs"; fi
         done
     else
@@ -34,8 +39,17 @@ done
 for x in man/[!b]*.xml; do
     n=$(basename "$x" .xml)
     if "$xwgen" -I "$proto" --man "$out/a/man-$n" "$x" && "$xwgen" -I "$proto" --man "$out/b/man-$n" "$x"; then
-        if diff -r "man/$n" "$out/a/man-$n" >/dev/null; then ok; else ko "man pages of $n differ from the golden ones"; diff -ru "man/$n" "$out/a/man-$n" | head -20; fi
-        if diff -r "$out/a/man-$n" "$out/b/man-$n" >/dev/null; then ok; else ko "man pages of $n differ between two runs"; fi
+        if diff -r "man/$n" "$out/a/man-$n" >/dev/null; then
+            ok
+        else
+            ko "man pages of $n differ from the golden ones"
+            diff -ru "man/$n" "$out/a/man-$n" | head -20
+        fi
+        if diff -r "$out/a/man-$n" "$out/b/man-$n" >/dev/null; then
+            ok
+        else
+            ko "man pages of $n differ between two runs"
+        fi
     else
         ko "xwgen --man failed on $x"
     fi

@@ -38,9 +38,8 @@ uint64_t send_req(int flags, uint8_t opcode, uint8_t data, int isvoid, const voi
 {
     uint8_t hdr[4] = {0, data, 0, 0};
     struct iovec parts[4] = {{0}, {0}, {hdr, 4}, {(void *)body, body_len}};
-    struct xw_request rq = {
-        .f = {.count = body_len ? 2 : 1, .ext = ext, .opcode = opcode, .isvoid = (uint8_t)isvoid},
-        .validate = validate};
+    struct xw_request rq = {.f = {.count = body_len ? 2 : 1, .ext = ext, .opcode = opcode, .isvoid = (uint8_t)isvoid},
+                            .validate = validate};
     return xw__send(c, flags, parts + 2, &rq, 4 + body_len, 0, NULL);
 }
 

@@ -21,14 +21,14 @@ size_t fake_setup_success(uint8_t *b, size_t cap, uint16_t max_req)
     b[0] = 1;
     fs_wr16(b + 2, 11);
     fs_wr16(b + 6, (uint16_t)((len - 8) / 4));
-    fs_wr32(b + 8, 12101007);      /* release */
+    fs_wr32(b + 8, 12101007); /* release */
     fs_wr32(b + 12, FAKE_XID_BASE);
     fs_wr32(b + 16, FAKE_XID_MASK);
-    fs_wr32(b + 20, 256);          /* motion buffer */
-    fs_wr16(b + 24, 4);            /* vendor length */
+    fs_wr32(b + 20, 256); /* motion buffer */
+    fs_wr16(b + 24, 4);   /* vendor length */
     fs_wr16(b + 26, max_req);
-    b[28] = 1;                  /* screens */
-    b[29] = 1;                  /* pixmap formats */
+    b[28] = 1; /* screens */
+    b[29] = 1; /* pixmap formats */
     b[32] = 32;
     b[33] = 32;
     b[34] = 8;
@@ -38,19 +38,19 @@ size_t fake_setup_success(uint8_t *b, size_t cap, uint16_t max_req)
     fmt[0] = 24, fmt[1] = 32, fmt[2] = 32;
     uint8_t *scr = b + 52;
     fs_wr32(scr + 0, FAKE_ROOT);
-    fs_wr32(scr + 4, 0x20);        /* colormap */
+    fs_wr32(scr + 4, 0x20); /* colormap */
     fs_wr32(scr + 8, 0xffffff);
     fs_wr16(scr + 20, 1024);
     fs_wr16(scr + 22, 768);
-    fs_wr32(scr + 32, 0x21);       /* root visual */
+    fs_wr32(scr + 32, 0x21); /* root visual */
     scr[38] = 24;
-    scr[39] = 1;                /* depths */
+    scr[39] = 1; /* depths */
     uint8_t *dep = scr + 40;
     dep[0] = 24;
-    fs_wr16(dep + 2, 1);           /* visuals */
+    fs_wr16(dep + 2, 1); /* visuals */
     uint8_t *vis = dep + 8;
     fs_wr32(vis, 0x21);
-    vis[4] = 4;                 /* TrueColor */
+    vis[4] = 4; /* TrueColor */
     vis[5] = 8;
     fs_wr16(vis + 6, 256);
     fs_wr32(vis + 8, 0xff0000);
@@ -102,7 +102,9 @@ int fake_send_fds(struct fake_server *f, const void *buf, size_t len, const int 
     } ctl;
     memset(&ctl, 0, sizeof(ctl));
     struct iovec iov = {(void *)buf, len};
-    struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.b,
+    struct msghdr m = {.msg_iov = &iov,
+                       .msg_iovlen = 1,
+                       .msg_control = ctl.b,
                        .msg_controllen = CMSG_SPACE(sizeof(int) * (size_t)nfds)};
     struct cmsghdr *h = CMSG_FIRSTHDR(&m);
     h->cmsg_level = SOL_SOCKET;

@@ -46,8 +46,8 @@ struct fake_ext {
 };
 
 struct fake_server {
-    int fd;        /* the server's end (blocking); closed by fake_stop */
-    uint64_t seq;  /* requests parsed so far by fake_read_request (the server's sequence) */
+    int fd;       /* the server's end (blocking); closed by fake_stop */
+    uint64_t seq; /* requests parsed so far by fake_read_request (the server's sequence) */
     /* For the serving thread (fake_serve_start): */
     pthread_t thread;
     int thread_running;

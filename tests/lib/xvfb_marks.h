@@ -22,7 +22,7 @@ struct mark_listener {
     uint32_t senders;            /* sender ids are below this (at most MARK_MAX_SENDERS) */
     long seen[MARK_MAX_SENDERS]; /* markers received per sender, each in order */
     long events, timeouts;
-    int failed_line;             /* of xvfb_marks.c: 0 when every check held */
+    int failed_line; /* of xvfb_marks.c: 0 when every check held */
 };
 
 /* Thread body (arg: a struct mark_listener, its counts zero): waits for markers

@@ -22,10 +22,10 @@ void xwtest_fds_end(void);
 
 /* For code off the test's thread, where ck_assert must not run: returns the
  * failing line from an int function (0 = all held), for the test to report. */
-#define T_CHECK(cond)                                                                                                \
-    do {                                                                                                             \
-        if (!(cond))                                                                                                 \
-            return __LINE__;                                                                                         \
+#define T_CHECK(cond)                                                                                                  \
+    do {                                                                                                               \
+        if (!(cond))                                                                                                   \
+            return __LINE__;                                                                                           \
     } while (0)
 
 #endif

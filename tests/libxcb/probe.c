@@ -38,8 +38,7 @@ static int randr(void)
     xcb_connection_t *c = open_display();
     const xcb_query_extension_reply_t *ext = xcb_get_extension_data(c, &xcb_randr_id);
     printf("RANDR present %d\n", ext && ext->present);
-    xcb_randr_query_version_reply_t *v =
-        xcb_randr_query_version_reply(c, xcb_randr_query_version(c, 1, 6), NULL);
+    xcb_randr_query_version_reply_t *v = xcb_randr_query_version_reply(c, xcb_randr_query_version(c, 1, 6), NULL);
     printf("version %u.%u\n", v ? v->major_version : 0, v ? v->minor_version : 0);
     free(v);
     xcb_window_t root = xcb_setup_roots_iterator(xcb_get_setup(c)).data->root;

@@ -50,7 +50,8 @@ def xauth_entry(number, cookie):
     """One Xauthority entry: any address (FamilyWild), MIT-MAGIC-COOKIE-1."""
     def field(b):
         return len(b).to_bytes(2, "big") + b
-    return (0xFFFF).to_bytes(2, "big") + field(b"") + field(number.encode()) + field(b"MIT-MAGIC-COOKIE-1") + field(cookie)
+    return ((0xFFFF).to_bytes(2, "big") + field(b"") + field(number.encode()) + field(b"MIT-MAGIC-COOKIE-1")
+            + field(cookie))
 
 
 def refused(xwire_run, tmp):
@@ -70,7 +71,8 @@ def refused(xwire_run, tmp):
             ds, dout, derr = run(["xdpyinfo"], env=env)
             xs, xout, xerr = run([xwire_run, "xdpyinfo"], env=env)
             check(ds != 0 and xs == ds, "%s: exit %d on xwire, %d on libxcb" % (what, xs, ds))
-            check((xout, xerr) == (dout, derr), "%s: xwire printed %r %r, libxcb %r %r" % (what, xout, xerr, dout, derr))
+            check((xout, xerr) == (dout, derr),
+                  "%s: xwire printed %r %r, libxcb %r %r" % (what, xout, xerr, dout, derr))
             print("refused, %-24s exit %d, stderr the same: %r" % (what, xs, xerr.splitlines()[0]))
 
 

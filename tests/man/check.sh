@@ -9,14 +9,15 @@ shift 5
 fails=0
 bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
-# The families issue 14 names, one page each (the set may grow, never shrink).
+# The xcb-util families libxwire-util covers, one page each (the set may grow, never shrink).
 families=(aux atom event ewmh icccm keysyms image cursor renderutil xrm errors)
 
 rm -rf "$work" && mkdir -p "$work"
 counts=$("$xwgen" -I "$proto" --man "$work/man3" --counts "$@")
 requests=$(sed -n 's/^request //p' <<<"$counts")
 [[ $requests -gt 600 ]] || bad "xwgen counted $requests requests"
-diff -r "$built" "$work/man3" >/dev/null || bad "the built pages differ from a fresh xwgen run: not byte-stable or stale"
+diff -r "$built" "$work/man3" >/dev/null ||
+    bad "the built pages differ from a fresh xwgen run: not byte-stable or stale"
 
 cd "$built"
 # an alias is a page whose first line is ".so man3/<target>.3" (one grep, not one per file)
@@ -32,7 +33,9 @@ for fam in "${families[@]}"; do
 done
 total=$((${#real[@]} + ${#helper_pages[@]}))
 want=$((requests + ${#families[@]}))
-[[ $total -eq $want ]] || bad "$total pages (${#real[@]} generated + ${#helper_pages[@]} helper), want $want ($requests requests + ${#families[@]} families)"
+[[ $total -eq $want ]] ||
+    bad "$total pages (${#real[@]} generated + ${#helper_pages[@]} helper)," \
+        "want $want ($requests requests + ${#families[@]} families)"
 
 # Every alias is one line naming a page that exists and is not itself an alias.
 while read -r a lines t; do
@@ -47,7 +50,10 @@ if [[ -s $work/groff.err ]]; then bad "groff warned:"; head -20 "$work/groff.err
 
 # man-db can index each page: a NAME line with "name \- what".
 lexgrog "${real[@]}" "${helper_pages[@]}" >"$work/whatis" 2>&1 || bad "lexgrog failed"
-if grep -v ': "' "$work/whatis" | grep -q .; then bad "pages without a whatis line:"; grep -v ': "' "$work/whatis" | head; fi
+if grep -v ': "' "$work/whatis" | grep -q .; then
+    bad "pages without a whatis line:"
+    grep -v ': "' "$work/whatis" | head
+fi
 
 # Every "name (3)" cross-reference names a page here.
 declare -A have=()

@@ -185,8 +185,7 @@ static int run_build(struct run *r, const char *prog, int traced)
     char fake_name[32];
     snprintf(fake_name, sizeof(fake_name), ":%d", fake);
     /* -n: Xvfb has no authorization to copy. No -m: lists are decoded whole. */
-    char *argv[] = {(char *)xtrace_path, "-n", "-d", x.name, "-D", fake_name, "-o", r->trace, "--",
-                    (char *)prog, NULL};
+    char *argv[] = {(char *)xtrace_path, "-n", "-d", x.name, "-D", fake_name, "-o", r->trace, "--", (char *)prog, NULL};
     r->status = run_child(argv, x.name, r->out, r->err);
     fake_display_release(fake);
     xvfb_stop(&x);
@@ -579,8 +578,8 @@ static void compare_traces(const struct run *a, const struct run *b)
 
 static void remove_workdir(void)
 {
-    const char *names[] = {"xcb.out", "xw.out", "xcb.err", "xw.err", "xcb-traced.out", "xw-traced.out",
-                           "xcb-traced.err", "xw-traced.err", "xcb.trace", "xw.trace"};
+    const char *names[] = {"xcb.out",       "xw.out",         "xcb.err",       "xw.err",    "xcb-traced.out",
+                           "xw-traced.out", "xcb-traced.err", "xw-traced.err", "xcb.trace", "xw.trace"};
     char path[PATH_MAX];
     for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++) {
         snprintf(path, sizeof(path), "%s/%s", workdir, names[i]);

@@ -15,8 +15,8 @@ static uint32_t base;
 #define BAD_ATOM 0x7ffffff0u
 
 static const char *const names[] = {
-    "PRIMARY", "WM_NAME", "RN_ALPHA", "RN_BETA", "RN_STRING", "RN_LIST16", "RN_LIST32", "RN_BIG8", "RN_BIG32",
-    "A_rather_long_atom_name_that_needs_several_words_of_padding_xyz",
+    "PRIMARY",   "WM_NAME",   "RN_ALPHA", "RN_BETA",  "RN_STRING",
+    "RN_LIST16", "RN_LIST32", "RN_BIG8",  "RN_BIG32", "A_rather_long_atom_name_that_needs_several_words_of_padding_xyz",
 };
 enum { N_NAMES = sizeof(names) / sizeof(names[0]) };
 static xcb_atom_t atoms[N_NAMES];
@@ -85,7 +85,7 @@ static void print_names(void)
         int n = xcb_get_atom_name_name_length(r);
         printf("atom %u = '%.*s'%s\n", atoms[i], n, xcb_get_atom_name_name(r),
                (size_t)n == strlen(names[i]) && !memcmp(xcb_get_atom_name_name(r), names[i], (size_t)n) ? ""
-                                                                                                       : " MISMATCH");
+                                                                                                        : " MISMATCH");
         free(r);
     }
 }

@@ -43,8 +43,7 @@ static void extensions(void)
             printf("  %-22.*s", xcb_str_name_length(it.data), xcb_str_name(it.data));
         else
             printf("  %-22s", "NO-SUCH-EXT");
-        printf(" present=%u major=%u event=%u error=%u\n", r->present, r->major_opcode, r->first_event,
-               r->first_error);
+        printf(" present=%u major=%u event=%u error=%u\n", r->present, r->major_opcode, r->first_event, r->first_error);
         free(r);
         if (i < n)
             xcb_str_next(&it);
@@ -80,8 +79,8 @@ static void randr_crtcs(xcb_randr_get_screen_resources_current_reply_t *res)
             xcb_randr_get_crtc_info_reply(c, xcb_randr_get_crtc_info(c, crtc[i], res->config_timestamp), NULL);
         if (!r)
             die("RRGetCrtcInfo");
-        printf("  crtc %u status=%u %ux%u+%d+%d mode=%u rotation=0x%x rotations=0x%x outputs=%d possible=%d\n",
-               crtc[i], r->status, r->width, r->height, r->x, r->y, r->mode, r->rotation, r->rotations,
+        printf("  crtc %u status=%u %ux%u+%d+%d mode=%u rotation=0x%x rotations=0x%x outputs=%d possible=%d\n", crtc[i],
+               r->status, r->width, r->height, r->x, r->y, r->mode, r->rotation, r->rotations,
                xcb_randr_get_crtc_info_outputs_length(r), xcb_randr_get_crtc_info_possible_length(r));
         free(r);
     }

@@ -113,14 +113,13 @@ static int print_event(const xcb_generic_event_t *e)
     }
     case XCB_CONFIGURE_NOTIFY: {
         const xcb_configure_notify_event_t *n = (const xcb_configure_notify_event_t *)e;
-        printf("ConfigureNotify%s win=+%u %dx%d+%d+%d border=%u\n", sent, n->window - base, n->width, n->height,
-               n->x, n->y, n->border_width);
+        printf("ConfigureNotify%s win=+%u %dx%d+%d+%d border=%u\n", sent, n->window - base, n->width, n->height, n->x,
+               n->y, n->border_width);
         return 0;
     }
     case XCB_PROPERTY_NOTIFY: {
         const xcb_property_notify_event_t *p = (const xcb_property_notify_event_t *)e;
-        printf("PropertyNotify%s win=+%u atom=%s state=%u\n", sent, p->window - base, atom_label(p->atom),
-               p->state);
+        printf("PropertyNotify%s win=+%u atom=%s state=%u\n", sent, p->window - base, atom_label(p->atom), p->state);
         return 0;
     }
     case XCB_CLIENT_MESSAGE: {
@@ -191,8 +190,7 @@ static xcb_gcontext_t make_gc(const xcb_screen_t *s, xcb_window_t win)
     xcb_gcontext_t gc = xcb_generate_id(c);
     const uint32_t values[] = {s->black_pixel, s->white_pixel, 2, font, 0};
     xcb_create_gc(c, gc, win,
-                  XCB_GC_FOREGROUND | XCB_GC_BACKGROUND | XCB_GC_LINE_WIDTH | XCB_GC_FONT |
-                      XCB_GC_GRAPHICS_EXPOSURES,
+                  XCB_GC_FOREGROUND | XCB_GC_BACKGROUND | XCB_GC_LINE_WIDTH | XCB_GC_FONT | XCB_GC_GRAPHICS_EXPOSURES,
                   values);
     xcb_close_font(c, font); /* the GC keeps its own reference */
     printf("gc +%u font +%u\n", gc - base, font - base);
@@ -209,8 +207,7 @@ static void print_state(xcb_window_t win)
     xcb_query_tree_reply_t *t = xcb_query_tree_reply(c, tck, NULL);
     if (!g || !a || !t)
         die("geometry/attributes/tree");
-    printf("geometry %ux%u+%d+%d border=%u depth=%u\n", g->width, g->height, g->x, g->y, g->border_width,
-           g->depth);
+    printf("geometry %ux%u+%d+%d border=%u depth=%u\n", g->width, g->height, g->x, g->y, g->border_width, g->depth);
     printf("attributes map_state=%u class=%u your_mask=0x%x all_masks=0x%x\n", a->map_state, a->_class,
            a->your_event_mask, a->all_event_masks);
     printf("tree parent_is_root=%d children=%d\n", t->parent == g->root, xcb_query_tree_children_length(t));

@@ -140,8 +140,8 @@ int main(void)
     if (xvfb_missing("util_aux"))
         return 77;
     Suite *s = xwtest_suite("util_aux");
-    TCase *tc = xvfb_tcase(s, &(struct xvfb_suite){.name = "util_aux", .timeout = 120, .conn = &c,
-                                                   .setup = setup, .teardown = teardown});
+    TCase *tc = xvfb_tcase(
+        s, &(struct xvfb_suite){.name = "util_aux", .timeout = 120, .conn = &c, .setup = setup, .teardown = teardown});
     tcase_add_test(tc, lookups_own_connection);
     tcase_add_test(tc, lookups_borrowed_connection);
     tcase_add_test(tc, sync_is_a_barrier);

@@ -189,7 +189,8 @@ START_TEST(same_headers_and_pixels)
         xcb_image_destroy(b);
     }
     printf("image: %ld create argument sets: the same headers but %ld xwire refuses (XY, pad < unit, byte order "
-           "!= bit order); %zu valid layouts give the same bytes\n", created, refused, nlayouts);
+           "!= bit order); %zu valid layouts give the same bytes\n",
+           created, refused, nlayouts);
     ck_assert_int_gt(refused, 0);
 }
 END_TEST
@@ -254,7 +255,8 @@ START_TEST(same_pixels_after_convert_and_subimage)
     }
     xw_image_destroy(a);
     printf("image: %ld conversions, %ld pixels: equal but in %ld conversions where xcb-util-image's byte copy is "
-           "wrong (xwire matches its pixel path)\n", pairs, pixels, xcb_wrong);
+           "wrong (xwire matches its pixel path)\n",
+           pairs, pixels, xcb_wrong);
     ck_assert_int_lt(xcb_wrong, pairs / 10);
 }
 END_TEST
@@ -366,8 +368,8 @@ START_TEST(same_put_bytes_on_fake_server)
     take_both(&s, x, w, n);
     /* images of each format and order, native and not, odd sizes */
     static const struct layout put_layouts[] = {
-        {XW_IMAGE_FORMAT_Z_PIXMAP, 32, 24, 32, 32, 0, 0}, {XW_IMAGE_FORMAT_Z_PIXMAP, 8, 8, 8, 8, 1, 0},
-        {XW_IMAGE_FORMAT_Z_PIXMAP, 16, 4, 4, 8, 1, 0},   {XW_IMAGE_FORMAT_Z_PIXMAP, 32, 24, 24, 24, 0, 0},
+        {XW_IMAGE_FORMAT_Z_PIXMAP, 32, 24, 32, 32, 0, 0},  {XW_IMAGE_FORMAT_Z_PIXMAP, 8, 8, 8, 8, 1, 0},
+        {XW_IMAGE_FORMAT_Z_PIXMAP, 16, 4, 4, 8, 1, 0},     {XW_IMAGE_FORMAT_Z_PIXMAP, 32, 24, 24, 24, 0, 0},
         {XW_IMAGE_FORMAT_XY_PIXMAP, 32, 24, 24, 32, 0, 1}, {XW_IMAGE_FORMAT_XY_BITMAP, 8, 1, 1, 8, 1, 1},
         {XW_IMAGE_FORMAT_XY_PIXMAP, 16, 1, 1, 16, 0, 0},
     };
@@ -648,7 +650,8 @@ START_TEST(shm_get_and_put)
     xcb_image_t *back = xcb_image_get(xc, p, 0, 0, 40, 10, ~0u, XCB_IMAGE_FORMAT_Z_PIXMAP);
     for (uint32_t y = 0; y < 10; y++)
         for (uint32_t x = 0; x < 40; x++)
-            ck_assert_uint_eq(xcb_image_get_pixel(back, x, y) & 0xffffff, xw_image_get_pixel(a, x + 3, y + 2) & 0xffffff);
+            ck_assert_uint_eq(xcb_image_get_pixel(back, x, y) & 0xffffff,
+                              xw_image_get_pixel(a, x + 3, y + 2) & 0xffffff);
     /* a bad drawable: 0 */
     ck_assert_int_eq(xw_image_shm_get(c, 0x1234567, a, wi, 0, 0, ~0u), 0);
     xw_shm_segment_info_t none = {0, 0, NULL};
@@ -709,8 +712,9 @@ int main(void)
     if (xvfb_missing("util_image"))
         return 77;
     Suite *s = xwtest_suite("util_image");
-    TCase *tc = xvfb_tcase(s, &(struct xvfb_suite){.name = "util_image", .timeout = 600, .conn = &c, .setup = setup,
-                                                   .teardown = teardown});
+    TCase *tc = xvfb_tcase(
+        s,
+        &(struct xvfb_suite){.name = "util_image", .timeout = 600, .conn = &c, .setup = setup, .teardown = teardown});
     tcase_add_test(tc, same_struct_layout);
     tcase_add_test(tc, same_headers_and_pixels);
     tcase_add_test(tc, same_pixels_after_convert_and_subimage);

@@ -235,14 +235,13 @@ END_TEST
 
 START_TEST(same_keysym_classes)
 {
-    int (*const xw_fn[])(xw_keysym_t) = {xw_is_keypad_key, xw_is_private_keypad_key, xw_is_cursor_key,
-                                         xw_is_pf_key, xw_is_function_key, xw_is_misc_function_key,
-                                         xw_is_modifier_key};
-    int (*const xcb_fn[])(xcb_keysym_t) = {xcb_is_keypad_key, xcb_is_private_keypad_key, xcb_is_cursor_key,
-                                           xcb_is_pf_key, xcb_is_function_key, xcb_is_misc_function_key,
+    int (*const xw_fn[])(xw_keysym_t) = {xw_is_keypad_key,   xw_is_private_keypad_key, xw_is_cursor_key,  xw_is_pf_key,
+                                         xw_is_function_key, xw_is_misc_function_key,  xw_is_modifier_key};
+    int (*const xcb_fn[])(xcb_keysym_t) = {xcb_is_keypad_key,  xcb_is_private_keypad_key, xcb_is_cursor_key,
+                                           xcb_is_pf_key,      xcb_is_function_key,       xcb_is_misc_function_key,
                                            xcb_is_modifier_key};
-    static const uint32_t ranges[][2] = {{0, 0x20000}, {0x1000000, 0x1010000}, {0x10fff000, 0x11010010},
-                                         {0xfffff000, 0xffffffff}};
+    static const uint32_t ranges[][2] = {
+        {0, 0x20000}, {0x1000000, 0x1010000}, {0x10fff000, 0x11010010}, {0xfffff000, 0xffffffff}};
     unsigned long yes = 0;
     for (size_t f = 0; f < sizeof(xw_fn) / sizeof(xw_fn[0]); f++)
         for (size_t r = 0; r < sizeof(ranges) / sizeof(ranges[0]); r++)
@@ -316,8 +315,12 @@ int main(void)
     if (xvfb_missing("util_keysyms"))
         return 77;
     Suite *s = xwtest_suite("util_keysyms");
-    TCase *tc = xvfb_tcase(s, &(struct xvfb_suite){.name = "util_keysyms", .timeout = 300, .server_per_test = 1,
-                                                   .conn = &c, .setup = setup, .teardown = teardown});
+    TCase *tc = xvfb_tcase(s, &(struct xvfb_suite){.name = "util_keysyms",
+                                                   .timeout = 300,
+                                                   .server_per_test = 1,
+                                                   .conn = &c,
+                                                   .setup = setup,
+                                                   .teardown = teardown});
     tcase_add_test(tc, same_keysyms_own_connection);
     tcase_add_test(tc, same_keysyms_borrowed_connection);
     tcase_add_test(tc, key_events_and_refresh_rules);

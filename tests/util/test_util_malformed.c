@@ -30,7 +30,7 @@ static int answer(struct fake_server *f, const uint8_t *req, size_t len)
     uint8_t extra[3072] = {0};
     (void)len;
     switch (req[0]) {
-    case 101: /* GetKeyboardMapping */
+    case 101:            /* GetKeyboardMapping */
         if (mode == 0) { /* 4 keysyms per keycode, 2 keysyms in all */
             fs_wr32(extra + 24, 0x61), fs_wr32(extra + 28, 0x41);
             reply(f, 4, extra, 32);
@@ -43,10 +43,10 @@ static int answer(struct fake_server *f, const uint8_t *req, size_t len)
             reply(f, 2, extra, 24 + 8 * count);
         }
         return 1;
-    case 73:                          /* GetImage */
+    case 73:                                          /* GetImage */
         reply(f, mode == 3 ? 7 : 24, extra, 24 + 32); /* 8 words, or depth 7: no pixmap format */
         return 1;
-    case 20: /* GetProperty (RESOURCE_MANAGER) */
+    case 20:             /* GetProperty (RESOURCE_MANAGER) */
         if (mode == 0) { /* INTEGER */
             fs_wr32(extra, 19), fs_wr32(extra + 8, 2);
             reply(f, 32, extra, 24 + 8);

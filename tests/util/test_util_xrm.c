@@ -72,52 +72,51 @@ static void write_file(const char *name, const char *text)
 
 /* Resource files in the forms the rules describe; nothing here departs from Xrm in
  * xcb-util-xrm's parser (its departures are in `deviations` below). */
-static const char main_text[] =
-    "! a comment, then blank lines\n"
-    "\n"
-    "app.title: Main window\n"
-    "App.Title: class title\n"
-    "app*background: red\n"
-    "*background: grey\n"
-    "App*Background: blue\n"
-    "app.dialog.background: green\n"
-    "app.?.foreground: white\n"
-    "*?.border: 3\n"
-    "app*button.label: press\n"
-    "app.panel.button.label: panel press\n"
-    "App.Panel*Label: class label\n"
-    "*label: any label\n"
-    "  spaced . name  :   value with leading blanks dropped  \n"
-    "cont.line: first \\\n"
-    "second \\\n"
-    "third\n"
-    "esc.chars: a\\nb\\\\c\\101\\ d\\\td\\q\n"
-    "esc.lead: \\  leading space\n"
-    "num.pos: 42\n"
-    "num.neg: -7\n"
-    "num.plus: +5\n"
-    "num.zero: 0\n"
-    "num.hex: 0x10\n"
-    "num.space: 12 \n"
-    "num.big: 99999999999999999999\n"
-    "bool.yes: YES\n"
-    "bool.on: on\n"
-    "bool.true: True\n"
-    "bool.no: no\n"
-    "bool.off: OFF\n"
-    "bool.false: false\n"
-    "bool.other: maybe\n"
-    "bad line without colon\n"
-    "bad$name: skipped\n"
-    "trailing.wild.?: skipped\n"
-    "#include \"inc1\"\n"
-    "# include sub/inc2\n"
-    "app.title: replaced later\n"
-    "app.title: Main window again\n"
-    "x.y.z: xyz\n"
-    "x*z: x-star-z\n"
-    "?.y.z: wild-y-z\n"
-    "*y*z: star-y-star-z\n";
+static const char main_text[] = "! a comment, then blank lines\n"
+                                "\n"
+                                "app.title: Main window\n"
+                                "App.Title: class title\n"
+                                "app*background: red\n"
+                                "*background: grey\n"
+                                "App*Background: blue\n"
+                                "app.dialog.background: green\n"
+                                "app.?.foreground: white\n"
+                                "*?.border: 3\n"
+                                "app*button.label: press\n"
+                                "app.panel.button.label: panel press\n"
+                                "App.Panel*Label: class label\n"
+                                "*label: any label\n"
+                                "  spaced . name  :   value with leading blanks dropped  \n"
+                                "cont.line: first \\\n"
+                                "second \\\n"
+                                "third\n"
+                                "esc.chars: a\\nb\\\\c\\101\\ d\\\td\\q\n"
+                                "esc.lead: \\  leading space\n"
+                                "num.pos: 42\n"
+                                "num.neg: -7\n"
+                                "num.plus: +5\n"
+                                "num.zero: 0\n"
+                                "num.hex: 0x10\n"
+                                "num.space: 12 \n"
+                                "num.big: 99999999999999999999\n"
+                                "bool.yes: YES\n"
+                                "bool.on: on\n"
+                                "bool.true: True\n"
+                                "bool.no: no\n"
+                                "bool.off: OFF\n"
+                                "bool.false: false\n"
+                                "bool.other: maybe\n"
+                                "bad line without colon\n"
+                                "bad$name: skipped\n"
+                                "trailing.wild.?: skipped\n"
+                                "#include \"inc1\"\n"
+                                "# include sub/inc2\n"
+                                "app.title: replaced later\n"
+                                "app.title: Main window again\n"
+                                "x.y.z: xyz\n"
+                                "x*z: x-star-z\n"
+                                "?.y.z: wild-y-z\n"
+                                "*y*z: star-y-star-z\n";
 static const char inc1_text[] = "inc.one: from inc1\napp.dialog.background: from inc1\n";
 static const char inc2_text[] = "inc.two: from inc2\n#include \"inc3\"\n";
 static const char inc3_text[] = "inc.three: from sub/inc3, relative to its includer\n";
@@ -163,8 +162,8 @@ static const char *ask_xlib(XrmDatabase db, const char *n, const char *k)
 /* Names and classes walked as a grid: every sequence of 1 to 3 components over these
  * words and those of 4 that start with "app" or "dialog" (fewer: the Xvfb suites run
  * under valgrind), the class the capitalised name, or none. */
-static const char *const words[] = {"app", "dialog", "panel", "button", "title", "background", "label", "x", "y",
-                                    "z", "q", "border", "foreground"};
+static const char *const words[] = {"app", "dialog", "panel", "button", "title",  "background", "label",
+                                    "x",   "y",      "z",     "q",      "border", "foreground"};
 #define NWORDS (sizeof(words) / sizeof(words[0]))
 
 static void capitalise(char *s)
@@ -195,8 +194,8 @@ static void check_query(xw_xrm_database_t *db, xcb_xrm_database_t *xdb, XrmDatab
     int eq_xcb = same_answer(&a, &b);
     int eq_xlib = (!want) == (!a.s) && (!want || !strcmp(want, a.s));
     if (!eq_xcb && !eq_xlib)
-        ck_abort_msg("query %s / %s: xwire '%s', xcb-util-xrm '%s', Xlib '%s'", n, k ? k : "NULL",
-                     a.s ? a.s : "(none)", b.s ? b.s : "(none)", want ? want : "(none)");
+        ck_abort_msg("query %s / %s: xwire '%s', xcb-util-xrm '%s', Xlib '%s'", n, k ? k : "NULL", a.s ? a.s : "(none)",
+                     b.s ? b.s : "(none)", want ? want : "(none)");
     t->equal_xcb += eq_xcb;
     t->equal_xlib += eq_xlib;
     long *shown = eq_xcb ? &t->xlib_differs : &t->xcb_differs;
@@ -229,11 +228,11 @@ static void grid(xw_xrm_database_t *db, xcb_xrm_database_t *xdb, XrmDatabase ldb
         }
     }
     /* the values parsed from the file's special lines, all three getters */
-    static const char *const named[] = {"spaced.name", "cont.line", "esc.chars", "esc.lead", "num.pos", "num.neg",
-                                        "num.plus", "num.zero", "num.hex", "num.space", "num.big", "bool.yes",
-                                        "bool.on", "bool.true", "bool.no", "bool.off", "bool.false", "bool.other",
-                                        "bad.line", "inc.one", "inc.two", "inc.three", "x.y.z", "q.y.z", "a.b.y.c.z",
-                                        "trailing.wild.x", NULL};
+    static const char *const named[] = {
+        "spaced.name", "cont.line", "esc.chars",  "esc.lead",   "num.pos",         "num.neg", "num.plus",
+        "num.zero",    "num.hex",   "num.space",  "num.big",    "bool.yes",        "bool.on", "bool.true",
+        "bool.no",     "bool.off",  "bool.false", "bool.other", "bad.line",        "inc.one", "inc.two",
+        "inc.three",   "x.y.z",     "q.y.z",      "a.b.y.c.z",  "trailing.wild.x", NULL};
     for (int i = 0; named[i]; i++)
         check_query(db, xdb, ldb, named[i], NULL, t);
 }
@@ -342,15 +341,15 @@ START_TEST(same_edits)
     xw_xrm_database_t *db = NULL;
     xcb_xrm_database_t *xdb = NULL;
     static const char *const res[][2] = {
-        {"a.b", "plain"}, {"*c", " leading blank"}, {"d.?.e", "new\nline"}, {"f", "back\\slash"},
-        {"a.b", "replaced"}, {"g*h", "\tx"},
+        {"a.b", "plain"},     {"*c", " leading blank"}, {"d.?.e", "new\nline"},
+        {"f", "back\\slash"}, {"a.b", "replaced"},      {"g*h", "\tx"},
     };
     for (size_t i = 0; i < sizeof(res) / sizeof(res[0]); i++) {
         xw_xrm_database_put_resource(&db, res[i][0], res[i][1]);
         xcb_xrm_database_put_resource(&xdb, res[i][0], res[i][1]);
     }
-    static const char *const lines[] = {"i.j: line", "! comment: no", "#directive: no", "bad line", "k*l:\\ x",
-                                        "i.j: again"};
+    static const char *const lines[] = {"i.j: line", "! comment: no", "#directive: no",
+                                        "bad line",  "k*l:\\ x",      "i.j: again"};
     for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
         xw_xrm_database_put_resource_line(&db, lines[i]);
         xcb_xrm_database_put_resource_line(&xdb, lines[i]);
@@ -438,9 +437,9 @@ static void check_resource_manager(xw_connection_t *conn)
     memcpy(text + n, main_text, sizeof(main_text));
     n += sizeof(main_text) - 1;
     xcb_screen_t *s = xcb_setup_roots_iterator(xcb_get_setup(xc)).data;
-    ck_assert_ptr_null(xcb_request_check(xc, xcb_change_property_checked(xc, XCB_PROP_MODE_REPLACE, s->root,
-                                                                          XCB_ATOM_RESOURCE_MANAGER, XCB_ATOM_STRING,
-                                                                          8, (uint32_t)n, text)));
+    ck_assert_ptr_null(
+        xcb_request_check(xc, xcb_change_property_checked(xc, XCB_PROP_MODE_REPLACE, s->root, XCB_ATOM_RESOURCE_MANAGER,
+                                                          XCB_ATOM_STRING, 8, (uint32_t)n, text)));
     xw_xrm_database_t *db = xw_xrm_database_from_resource_manager(conn, xw_aux_get_screen(conn, 0));
     xw_xrm_database_t *def = xw_xrm_database_from_default(conn);
     xw_xrm_database_t *direct = xw_xrm_database_from_string(text);
@@ -530,8 +529,8 @@ int main(void)
     if (xvfb_missing("util_xrm"))
         return 77;
     Suite *s = xwtest_suite("util_xrm");
-    TCase *tc = xvfb_tcase(s, &(struct xvfb_suite){.name = "util_xrm", .timeout = 300, .conn = &c, .setup = setup,
-                                                   .teardown = teardown});
+    TCase *tc = xvfb_tcase(
+        s, &(struct xvfb_suite){.name = "util_xrm", .timeout = 300, .conn = &c, .setup = setup, .teardown = teardown});
     tcase_add_test(tc, same_lookups_from_file);
     tcase_add_test(tc, departures_follow_the_rules);
     tcase_add_test(tc, same_edits);

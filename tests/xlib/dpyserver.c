@@ -57,8 +57,8 @@ static size_t reply_head(uint8_t *out, uint16_t seq, uint8_t byte1, uint32_t ext
  * test can say why a client hung instead of timing out silently. */
 static int core_has_reply(uint8_t op)
 {
-    static const uint8_t ops[] = {3,  14, 15, 16, 17, 20, 21, 23, 26, 31,  38,  39,  40,  43,  44,  47,  48,  49, 50,
-                                  52, 73, 83, 84, 85, 86, 87, 91, 92, 97, 98, 99, 101, 103, 106, 108, 110, 116, 117, 119};
+    static const uint8_t ops[] = {3,  14, 15, 16, 17, 20, 21, 23, 26, 31, 38, 39,  40,  43,  44,  47,  48,  49,  50, 52,
+                                  73, 83, 84, 85, 86, 87, 91, 92, 97, 98, 99, 101, 103, 106, 108, 110, 116, 117, 119};
     return memchr(ops, op, sizeof(ops)) != NULL;
 }
 
@@ -67,10 +67,8 @@ static const struct {
     const char *name;
     uint8_t major, event, error;
 } exts[] = {
-    {"DOUBLE-BUFFER", DPY_DBE_MAJOR, 0, 150},
-    {"XFree86-VidModeExtension", DPY_VM_MAJOR, 0, 160},
-    {"XKEYBOARD", DPY_XKB_MAJOR, 85, 170},
-    {"XInputExtension", DPY_XI_MAJOR, 90, 175},
+    {"DOUBLE-BUFFER", DPY_DBE_MAJOR, 0, 150}, {"XFree86-VidModeExtension", DPY_VM_MAJOR, 0, 160},
+    {"XKEYBOARD", DPY_XKB_MAJOR, 85, 170},    {"XInputExtension", DPY_XI_MAJOR, 90, 175},
     {"RANDR", DPY_RANDR_MAJOR, 110, 185},
 };
 
@@ -105,8 +103,8 @@ static size_t answer_dbe(const uint8_t *req, size_t len, uint16_t seq, uint8_t *
             uint8_t *v = out + 32 + 12 * i;
             fs_wr32(v, 1);        /* n_infos */
             fs_wr32(v + 4, 0x21); /* visual */
-            v[8] = 24;         /* depth */
-            v[9] = (uint8_t)i; /* perf_level */
+            v[8] = 24;            /* depth */
+            v[9] = (uint8_t)i;    /* perf_level */
         }
         return reply_head(out, seq, 0, 3 * m);
     }
@@ -137,7 +135,8 @@ static size_t answer_vidmode(const uint8_t *req, size_t len, uint16_t seq, uint8
         return reply_head(out, seq, 0, 0);
     case 1: /* GetModeLine: 52 bytes, privsize 0 */
         fs_wr32(out + 8, 25175);
-        fs_wr16(out + 12, 640), fs_wr16(out + 14, 656), fs_wr16(out + 16, 752), fs_wr16(out + 18, 800), fs_wr16(out + 20, 0);
+        fs_wr16(out + 12, 640), fs_wr16(out + 14, 656), fs_wr16(out + 16, 752), fs_wr16(out + 18, 800),
+            fs_wr16(out + 20, 0);
         fs_wr16(out + 22, 480), fs_wr16(out + 24, 490), fs_wr16(out + 26, 492), fs_wr16(out + 28, 525);
         fs_wr32(out + 32, 0x0a);
         fs_wr32(out + 48, 0);

@@ -23,21 +23,21 @@ struct dpy_conn {
     int fd;
     pthread_t thread;
     int running;
-    uint64_t seq;           /* requests read (the server's sequence) */
-    pthread_mutex_t lock;   /* guards log, len */
-    uint8_t *log;           /* every request as on the wire, back to back */
+    uint64_t seq;         /* requests read (the server's sequence) */
+    pthread_mutex_t lock; /* guards log, len */
+    uint8_t *log;         /* every request as on the wire, back to back */
     size_t len, cap;
-    int unanswered_major;   /* a core request with a reply we do not answer (0: none) */
+    int unanswered_major; /* a core request with a reply we do not answer (0: none) */
 };
 
 struct dpy_server {
     int listen_fd;
     int display;
-    char name[16];          /* ":N" */
-    char lock_path[64];     /* /tmp/.XN-lock, removed by dpy_stop */
+    char name[16];      /* ":N" */
+    char lock_path[64]; /* /tmp/.XN-lock, removed by dpy_stop */
     pthread_t accept_thread;
     int accepting;
-    pthread_mutex_t lock;   /* guards nconns */
+    pthread_mutex_t lock; /* guards nconns */
     int nconns;
     struct dpy_conn conns[DPY_MAX_CONNS];
 };

@@ -9,9 +9,9 @@
 
 /* One request of one description, and what happened to it. */
 struct req_mark {
-    const char *ext;   /* "DBE", "XF86VidMode", ... */
-    const char *name;  /* "SwapBuffers", as in the XML */
-    int cases, failed; /* cases run, cases failed */
+    const char *ext;       /* "DBE", "XF86VidMode", ... */
+    const char *name;      /* "SwapBuffers", as in the XML */
+    int cases, failed;     /* cases run, cases failed */
     const char *exception; /* set when a case is a listed exception (reason) */
 };
 

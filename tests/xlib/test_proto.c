@@ -5,7 +5,8 @@
  * xevie.xml from xcb-proto 1.15.2), cross-checked request by request with the C protocol
  * headers (printproto's Printstr.h: every xPrint*Req and sz_ value; evieproto's Xeviestr.h:
  * sz_xXevieSendReq 104) and, for SELinux, the 1.x request structs of the X server's Xext
- * SELinux module (SELinuxSetCreateContextReq, SELinuxSetContextReq, ...). Where the XML and the protocol disagree the case says so and the
+ * SELinux module (SELinuxSetCreateContextReq, SELinuxSetContextReq, ...). Where the XML and the protocol disagree the
+ * case says so and the
  * difference is a listed exception (PrintGetScreenOfContext) or a printed caveat (XEVIE
  * Send). Every request starts
  * [0] major opcode (the fake server's answer to QueryExtension), [1] minor opcode,
@@ -43,33 +44,59 @@ static const struct fake_ext exts[] = {
 };
 
 static struct req_mark marks[] = {
-    {"XPrint", "PrintQueryVersion", 0, 0, 0}, {"XPrint", "PrintGetPrinterList", 0, 0, 0},
-    {"XPrint", "PrintRehashPrinterList", 0, 0, 0}, {"XPrint", "CreateContext", 0, 0, 0},
-    {"XPrint", "PrintSetContext", 0, 0, 0}, {"XPrint", "PrintGetContext", 0, 0, 0},
-    {"XPrint", "PrintDestroyContext", 0, 0, 0}, {"XPrint", "PrintGetScreenOfContext", 0, 0, 0},
-    {"XPrint", "PrintStartJob", 0, 0, 0}, {"XPrint", "PrintEndJob", 0, 0, 0},
-    {"XPrint", "PrintStartDoc", 0, 0, 0}, {"XPrint", "PrintEndDoc", 0, 0, 0},
-    {"XPrint", "PrintPutDocumentData", 0, 0, 0}, {"XPrint", "PrintGetDocumentData", 0, 0, 0},
-    {"XPrint", "PrintStartPage", 0, 0, 0}, {"XPrint", "PrintEndPage", 0, 0, 0},
-    {"XPrint", "PrintSelectInput", 0, 0, 0}, {"XPrint", "PrintInputSelected", 0, 0, 0},
-    {"XPrint", "PrintGetAttributes", 0, 0, 0}, {"XPrint", "PrintGetOneAttributes", 0, 0, 0},
-    {"XPrint", "PrintSetAttributes", 0, 0, 0}, {"XPrint", "PrintGetPageDimensions", 0, 0, 0},
-    {"XPrint", "PrintQueryScreens", 0, 0, 0}, {"XPrint", "PrintSetImageResolution", 0, 0, 0},
+    {"XPrint", "PrintQueryVersion", 0, 0, 0},
+    {"XPrint", "PrintGetPrinterList", 0, 0, 0},
+    {"XPrint", "PrintRehashPrinterList", 0, 0, 0},
+    {"XPrint", "CreateContext", 0, 0, 0},
+    {"XPrint", "PrintSetContext", 0, 0, 0},
+    {"XPrint", "PrintGetContext", 0, 0, 0},
+    {"XPrint", "PrintDestroyContext", 0, 0, 0},
+    {"XPrint", "PrintGetScreenOfContext", 0, 0, 0},
+    {"XPrint", "PrintStartJob", 0, 0, 0},
+    {"XPrint", "PrintEndJob", 0, 0, 0},
+    {"XPrint", "PrintStartDoc", 0, 0, 0},
+    {"XPrint", "PrintEndDoc", 0, 0, 0},
+    {"XPrint", "PrintPutDocumentData", 0, 0, 0},
+    {"XPrint", "PrintGetDocumentData", 0, 0, 0},
+    {"XPrint", "PrintStartPage", 0, 0, 0},
+    {"XPrint", "PrintEndPage", 0, 0, 0},
+    {"XPrint", "PrintSelectInput", 0, 0, 0},
+    {"XPrint", "PrintInputSelected", 0, 0, 0},
+    {"XPrint", "PrintGetAttributes", 0, 0, 0},
+    {"XPrint", "PrintGetOneAttributes", 0, 0, 0},
+    {"XPrint", "PrintSetAttributes", 0, 0, 0},
+    {"XPrint", "PrintGetPageDimensions", 0, 0, 0},
+    {"XPrint", "PrintQueryScreens", 0, 0, 0},
+    {"XPrint", "PrintSetImageResolution", 0, 0, 0},
     {"XPrint", "PrintGetImageResolution", 0, 0, 0},
-    {"SELinux", "QueryVersion", 0, 0, 0}, {"SELinux", "SetDeviceCreateContext", 0, 0, 0},
-    {"SELinux", "GetDeviceCreateContext", 0, 0, 0}, {"SELinux", "SetDeviceContext", 0, 0, 0},
-    {"SELinux", "GetDeviceContext", 0, 0, 0}, {"SELinux", "SetWindowCreateContext", 0, 0, 0},
-    {"SELinux", "GetWindowCreateContext", 0, 0, 0}, {"SELinux", "GetWindowContext", 0, 0, 0},
-    {"SELinux", "SetPropertyCreateContext", 0, 0, 0}, {"SELinux", "GetPropertyCreateContext", 0, 0, 0},
-    {"SELinux", "SetPropertyUseContext", 0, 0, 0}, {"SELinux", "GetPropertyUseContext", 0, 0, 0},
-    {"SELinux", "GetPropertyContext", 0, 0, 0}, {"SELinux", "GetPropertyDataContext", 0, 0, 0},
-    {"SELinux", "ListProperties", 0, 0, 0}, {"SELinux", "SetSelectionCreateContext", 0, 0, 0},
-    {"SELinux", "GetSelectionCreateContext", 0, 0, 0}, {"SELinux", "SetSelectionUseContext", 0, 0, 0},
-    {"SELinux", "GetSelectionUseContext", 0, 0, 0}, {"SELinux", "GetSelectionContext", 0, 0, 0},
-    {"SELinux", "GetSelectionDataContext", 0, 0, 0}, {"SELinux", "ListSelections", 0, 0, 0},
+    {"SELinux", "QueryVersion", 0, 0, 0},
+    {"SELinux", "SetDeviceCreateContext", 0, 0, 0},
+    {"SELinux", "GetDeviceCreateContext", 0, 0, 0},
+    {"SELinux", "SetDeviceContext", 0, 0, 0},
+    {"SELinux", "GetDeviceContext", 0, 0, 0},
+    {"SELinux", "SetWindowCreateContext", 0, 0, 0},
+    {"SELinux", "GetWindowCreateContext", 0, 0, 0},
+    {"SELinux", "GetWindowContext", 0, 0, 0},
+    {"SELinux", "SetPropertyCreateContext", 0, 0, 0},
+    {"SELinux", "GetPropertyCreateContext", 0, 0, 0},
+    {"SELinux", "SetPropertyUseContext", 0, 0, 0},
+    {"SELinux", "GetPropertyUseContext", 0, 0, 0},
+    {"SELinux", "GetPropertyContext", 0, 0, 0},
+    {"SELinux", "GetPropertyDataContext", 0, 0, 0},
+    {"SELinux", "ListProperties", 0, 0, 0},
+    {"SELinux", "SetSelectionCreateContext", 0, 0, 0},
+    {"SELinux", "GetSelectionCreateContext", 0, 0, 0},
+    {"SELinux", "SetSelectionUseContext", 0, 0, 0},
+    {"SELinux", "GetSelectionUseContext", 0, 0, 0},
+    {"SELinux", "GetSelectionContext", 0, 0, 0},
+    {"SELinux", "GetSelectionDataContext", 0, 0, 0},
+    {"SELinux", "ListSelections", 0, 0, 0},
     {"SELinux", "GetClientContext", 0, 0, 0},
-    {"XEVIE", "QueryVersion", 0, 0, 0}, {"XEVIE", "Start", 0, 0, 0}, {"XEVIE", "End", 0, 0, 0},
-    {"XEVIE", "Send", 0, 0, 0}, {"XEVIE", "SelectInput", 0, 0, 0},
+    {"XEVIE", "QueryVersion", 0, 0, 0},
+    {"XEVIE", "Start", 0, 0, 0},
+    {"XEVIE", "End", 0, 0, 0},
+    {"XEVIE", "Send", 0, 0, 0},
+    {"XEVIE", "SelectInput", 0, 0, 0},
 };
 
 /* ---- capture: the serving thread records requests of the three extensions ---- */
@@ -138,25 +165,25 @@ static void check(const char *ext, const char *name, const char *what, const uin
 /* Void requests: the default (unchecked) form and the _checked form, whose check waits
  * for a round trip and must find no error. Reply requests: the default (checked) form
  * and the _unchecked form, cookies discarded. ARGS includes the connection. */
-#define VOID2(ext, name, what, want, fn, args)                                                         \
-    do {                                                                                               \
-        begin();                                                                                       \
-        fn args;                                                                                       \
-        check(ext, name, what " (unchecked)", want, sizeof(want));                                     \
-        begin();                                                                                       \
-        xw_generic_error_t *e_ = xw_request_check(c, fn##_checked args);                               \
-        tally_case(tally_find(ext, name), e_ == NULL, what " (_checked: no error expected)");          \
-        free(e_);                                                                                      \
-        check(ext, name, what " (_checked)", want, sizeof(want));                                      \
+#define VOID2(ext, name, what, want, fn, args)                                                                         \
+    do {                                                                                                               \
+        begin();                                                                                                       \
+        fn args;                                                                                                       \
+        check(ext, name, what " (unchecked)", want, sizeof(want));                                                     \
+        begin();                                                                                                       \
+        xw_generic_error_t *e_ = xw_request_check(c, fn##_checked args);                                               \
+        tally_case(tally_find(ext, name), e_ == NULL, what " (_checked: no error expected)");                          \
+        free(e_);                                                                                                      \
+        check(ext, name, what " (_checked)", want, sizeof(want));                                                      \
     } while (0)
-#define REPLY2(ext, name, what, want, fn, args)                                                        \
-    do {                                                                                               \
-        begin();                                                                                       \
-        xw_discard_reply(c, fn args.sequence);                                                         \
-        check(ext, name, what " (checked)", want, sizeof(want));                                       \
-        begin();                                                                                       \
-        xw_discard_reply(c, fn##_unchecked args.sequence);                                             \
-        check(ext, name, what " (_unchecked)", want, sizeof(want));                                    \
+#define REPLY2(ext, name, what, want, fn, args)                                                                        \
+    do {                                                                                                               \
+        begin();                                                                                                       \
+        xw_discard_reply(c, fn args.sequence);                                                                         \
+        check(ext, name, what " (checked)", want, sizeof(want));                                                       \
+        begin();                                                                                                       \
+        xw_discard_reply(c, fn##_unchecked args.sequence);                                                             \
+        check(ext, name, what " (_unchecked)", want, sizeof(want));                                                    \
     } while (0)
 
 /* ---- XPrint (major XP) ---- */
@@ -172,9 +199,9 @@ static void xprint_cases(void)
     static const uint8_t gpl0[] = {XP, 1, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     REPLY2("XPrint", "PrintGetPrinterList", "both lists empty", gpl0, xw_x_print_print_get_printer_list,
            (c, 0, 0, "", ""));
-    static const uint8_t gpl1[] = {XP, 1, 6, 0, 3, 0, 0, 0, 5, 0, 0, 0, /* lengths 3, 5 */
-                                   'a', 'b', 'c', 0,                     /* "abc" + 1 pad */
-                                   'e', 'n', '_', 'U', 'S', 0, 0, 0};    /* "en_US" + 3 pad */
+    static const uint8_t gpl1[] = {XP,  1,   6,   0,   3,   0, 0, 0, 5, 0, 0, 0, /* lengths 3, 5 */
+                                   'a', 'b', 'c', 0,                             /* "abc" + 1 pad */
+                                   'e', 'n', '_', 'U', 'S', 0, 0, 0};            /* "en_US" + 3 pad */
     REPLY2("XPrint", "PrintGetPrinterList", "odd lengths 3 and 5", gpl1, xw_x_print_print_get_printer_list,
            (c, 3, 5, "abc", "en_US"));
     static const uint8_t gpl2[] = {XP, 1, 4, 0, 0, 0, 0, 0, 1, 0, 0, 0, 'C', 0, 0, 0}; /* "" then "C" + 3 pad */
@@ -189,9 +216,9 @@ static void xprint_cases(void)
      * printerName, pad to 4, locale, pad to 4 (xPrintCreateContextReq is 16 bytes). */
     static const uint8_t cc0[] = {XP, 2, 4, 0, 0x01, 0x00, 0x20, 0x00, 0, 0, 0, 0, 0, 0, 0, 0};
     VOID2("XPrint", "CreateContext", "both lists empty", cc0, xw_x_print_create_context, (c, 0x200001, 0, 0, "", ""));
-    static const uint8_t cc1[] = {XP, 2, 7, 0, 0x02, 0x00, 0x20, 0x00, 7, 0, 0, 0, 2, 0, 0, 0,
-                                  'p', 'r', 'i', 'n', 't', 'e', 'r', 0, /* 7 + 1 pad */
-                                  'd', 'e', 0, 0};                     /* 2 + 2 pad */
+    static const uint8_t cc1[] = {XP,  2,   7, 0, 0x02, 0x00, 0x20, 0x00, 7,   0,   0,   0,
+                                  2,   0,   0, 0, 'p',  'r',  'i',  'n',  't', 'e', 'r', 0, /* 7 + 1 pad */
+                                  'd', 'e', 0, 0};                                          /* 2 + 2 pad */
     VOID2("XPrint", "CreateContext", "odd name 7, locale 2", cc1, xw_x_print_create_context,
           (c, 0x200002, 7, 2, "printer", "de"));
     static const uint8_t cc2[] = {XP, 2, 5, 0, 0x03, 0x00, 0x20, 0x00, 3, 0, 0, 0, 0, 0, 0, 0, 'l', 'p', '0', 0};
@@ -208,8 +235,7 @@ static void xprint_cases(void)
 
     /* PrintDestroyContext: [4..7] context */
     static const uint8_t dc[] = {XP, 5, 2, 0, 0x78, 0x56, 0x34, 0x12};
-    VOID2("XPrint", "PrintDestroyContext", "context 0x12345678", dc, xw_x_print_print_destroy_context,
-          (c, 0x12345678));
+    VOID2("XPrint", "PrintDestroyContext", "context 0x12345678", dc, xw_x_print_print_destroy_context, (c, 0x12345678));
 
     /* PrintGetScreenOfContext (X_PrintGetContextScreen, 6): the protocol has [4..7]
      * printContext — Printstr.h: xPrintGetContextScreenReq { reqType, printReqType, length,
@@ -219,8 +245,8 @@ static void xprint_cases(void)
      * and the difference is a listed exception. */
     static const uint8_t gs_xml[] = {XP, 6, 1, 0};
     static const uint8_t gs_protocol[] = {XP, 6, 2, 0, 0x44, 0x33, 0x22, 0x11};
-    REPLY2("XPrint", "PrintGetScreenOfContext", "XML layout (no fields)", gs_xml, xw_x_print_print_get_screen_of_context,
-           (c));
+    REPLY2("XPrint", "PrintGetScreenOfContext", "XML layout (no fields)", gs_xml,
+           xw_x_print_print_get_screen_of_context, (c));
     tally_exception(tally_find("XPrint", "PrintGetScreenOfContext"), "protocol layout not sendable",
                     "xprint.xml omits the PCONTEXT field that Printstr.h (sz_xPrintGetContextScreenReq 8) and the "
                     "server (ProcXpGetContextScreen reads stuff->printContext) require; the xcb-style API cannot "
@@ -254,18 +280,18 @@ static void xprint_cases(void)
     VOID2("XPrint", "PrintPutDocumentData", "all lists empty", pd0, xw_x_print_print_put_document_data,
           (c, 0x100, 0, 0, 0, (const uint8_t *)"", "", ""));
     static const uint8_t pd_data1[] = {1, 2, 3, 4, 5};
-    static const uint8_t pd1[] = {XP, 11, 8, 0, 0x00, 0x01, 0x00, 0x00, 5, 0, 0, 0, 2, 0, 3, 0,
-                                  1, 2, 3, 4, 5, 0, 0, 0, /* data 5 + 3 pad */
-                                  'P', 'S', 0, 0,         /* doc_format 2 + 2 pad */
-                                  'a', '=', '1', 0};      /* options 3 + 1 pad */
+    static const uint8_t pd1[] = {XP,  11,  8,   0, 0x00, 0x01, 0x00, 0x00, 5, 0, 0, 0,
+                                  2,   0,   3,   0, 1,    2,    3,    4,    5, 0, 0, 0, /* data 5 + 3 pad */
+                                  'P', 'S', 0,   0,                                     /* doc_format 2 + 2 pad */
+                                  'a', '=', '1', 0};                                    /* options 3 + 1 pad */
     VOID2("XPrint", "PrintPutDocumentData", "odd lengths 5, 2, 3", pd1, xw_x_print_print_put_document_data,
           (c, 0x100, 5, 2, 3, pd_data1, "PS", "a=1"));
     static const uint8_t pd_data2[] = {9, 8, 7, 6};
-    static const uint8_t pd2[] = {XP, 11, 6, 0, 0x00, 0x01, 0x00, 0x00, 4, 0, 0, 0, 0, 0, 1, 0,
-                                  9, 8, 7, 6,    /* data 4, no pad */
-                                  'x', 0, 0, 0}; /* doc_format empty, options 1 + 3 pad */
-    VOID2("XPrint", "PrintPutDocumentData", "data 4, format empty, options 1", pd2,
-          xw_x_print_print_put_document_data, (c, 0x100, 4, 0, 1, pd_data2, "", "x"));
+    static const uint8_t pd2[] = {XP,  11, 6, 0, 0x00, 0x01, 0x00, 0x00, 4, 0,
+                                  0,   0,  0, 0, 1,    0,    9,    8,    7, 6, /* data 4, no pad */
+                                  'x', 0,  0, 0};                              /* doc_format empty, options 1 + 3 pad */
+    VOID2("XPrint", "PrintPutDocumentData", "data 4, format empty, options 1", pd2, xw_x_print_print_put_document_data,
+          (c, 0x100, 4, 0, 1, pd_data2, "", "x"));
 
     /* PrintGetDocumentData: [4..7] context [8..11] max_bytes */
     static const uint8_t gd[] = {XP, 12, 3, 0, 0x44, 0x33, 0x22, 0x11, 0x00, 0x10, 0x00, 0x00};
@@ -297,8 +323,8 @@ static void xprint_cases(void)
     static const uint8_t go0[] = {XP, 19, 4, 0, 0x44, 0x33, 0x22, 0x11, 0, 0, 0, 0, 3, 0, 0, 0};
     REPLY2("XPrint", "PrintGetOneAttributes", "name empty", go0, xw_x_print_print_get_one_attributes,
            (c, 0x11223344, 0, 3, ""));
-    static const uint8_t go1[] = {XP, 19, 6, 0, 0x44, 0x33, 0x22, 0x11, 6, 0, 0, 0, 3, 0, 0, 0,
-                                  'c', 'o', 'p', 'i', 'e', 's', 0, 0}; /* 6 + 2 pad */
+    static const uint8_t go1[] = {XP, 19, 6, 0, 0x44, 0x33, 0x22, 0x11, 6,   0,   0, 0,
+                                  3,  0,  0, 0, 'c',  'o',  'p',  'i',  'e', 's', 0, 0}; /* 6 + 2 pad */
     REPLY2("XPrint", "PrintGetOneAttributes", "name of 6", go1, xw_x_print_print_get_one_attributes,
            (c, 0x11223344, 6, 3, "copies"));
     static const uint8_t go2[] = {XP, 19, 5, 0, 0x44, 0x33, 0x22, 0x11, 1, 0, 0, 0, 1, 0, 0, 0, 'a', 0, 0, 0};
@@ -310,15 +336,14 @@ static void xprint_cases(void)
     static const uint8_t sa0[] = {XP, 18, 4, 0, 0x44, 0x33, 0x22, 0x11, 0, 0, 0, 0, 2, 1, 0, 0};
     VOID2("XPrint", "PrintSetAttributes", "attributes empty", sa0, xw_x_print_print_set_attributes,
           (c, 0x11223344, 0, 2, 1, 0, ""));
-    static const uint8_t sa1[] = {XP, 18, 7, 0, 0x44, 0x33, 0x22, 0x11, 11, 0, 0, 0, 2, 3, 0, 0,
-                                  '*', 'c', 'o', 'p', 'i', 'e', 's', ':', ' ', '2', '\n', 0}; /* 11 + 1 pad */
+    static const uint8_t sa1[] = {XP, 18,  7,   0,   0x44, 0x33, 0x22, 0x11, 11,  0,   0,   0,    2, 3, 0,
+                                  0,  '*', 'c', 'o', 'p',  'i',  'e',  's',  ':', ' ', '2', '\n', 0}; /* 11 + 1 pad */
     VOID2("XPrint", "PrintSetAttributes", "attributes of 11", sa1, xw_x_print_print_set_attributes,
           (c, 0x11223344, 11, 2, 3, 11, "*copies: 2\n"));
 
     /* PrintGetPageDimensions (21): [4..7] context */
     static const uint8_t gp[] = {XP, 21, 2, 0, 0x44, 0x33, 0x22, 0x11};
-    REPLY2("XPrint", "PrintGetPageDimensions", "context", gp, xw_x_print_print_get_page_dimensions,
-           (c, 0x11223344));
+    REPLY2("XPrint", "PrintGetPageDimensions", "context", gp, xw_x_print_print_get_page_dimensions, (c, 0x11223344));
 
     /* PrintQueryScreens (22): no fields */
     static const uint8_t qs[] = {XP, 22, 1, 0};
@@ -332,8 +357,7 @@ static void xprint_cases(void)
 
     /* PrintGetImageResolution (24): [4..7] context */
     static const uint8_t gr[] = {XP, 24, 2, 0, 0x44, 0x33, 0x22, 0x11};
-    REPLY2("XPrint", "PrintGetImageResolution", "context", gr, xw_x_print_print_get_image_resolution,
-           (c, 0x11223344));
+    REPLY2("XPrint", "PrintGetImageResolution", "context", gr, xw_x_print_print_get_image_resolution, (c, 0x11223344));
 }
 
 /* ---- SELinux (major SE) ---- */
@@ -341,17 +365,32 @@ static void xprint_cases(void)
 /* The six Set*CreateContext/Set*UseContext requests share one layout: [4..7] context_len,
  * [8..] context, pad to 4 (SELinuxSetCreateContextReq is 8 bytes). The literal arrays
  * below differ only in [1], the minor opcode. */
-#define SE_SET_EMPTY(minor) {SE, minor, 2, 0, 0, 0, 0, 0}
-#define SE_SET_5(minor) {SE, minor, 4, 0, 5, 0, 0, 0, 'u', ':', 'r', ':', 't', 0, 0, 0}
-#define SE_SET_8(minor) {SE, minor, 4, 0, 8, 0, 0, 0, 's', 'y', 's', 't', 'e', 'm', '_', 'u'}
+#define SE_SET_EMPTY(minor)                                                                                            \
+    {                                                                                                                  \
+        SE, minor, 2, 0, 0, 0, 0, 0                                                                                    \
+    }
+#define SE_SET_5(minor)                                                                                                \
+    {                                                                                                                  \
+        SE, minor, 4, 0, 5, 0, 0, 0, 'u', ':', 'r', ':', 't', 0, 0, 0                                                  \
+    }
+#define SE_SET_8(minor)                                                                                                \
+    {                                                                                                                  \
+        SE, minor, 4, 0, 8, 0, 0, 0, 's', 'y', 's', 't', 'e', 'm', '_', 'u'                                            \
+    }
 
-static void selinux_set_cases(const char *name, uint8_t minor, xw_void_cookie_t (*fn)(xw_connection_t *, uint32_t,
-                                                                                    const char *),
+static void selinux_set_cases(const char *name, uint8_t minor,
+                              xw_void_cookie_t (*fn)(xw_connection_t *, uint32_t, const char *),
                               xw_void_cookie_t (*fn_checked)(xw_connection_t *, uint32_t, const char *))
 {
     uint8_t e[] = SE_SET_EMPTY(0), f[] = SE_SET_5(0), g[] = SE_SET_8(0);
     e[1] = f[1] = g[1] = minor;
-    struct { const char *what; const uint8_t *want; size_t n; uint32_t len; const char *s; } cs[] = {
+    struct {
+        const char *what;
+        const uint8_t *want;
+        size_t n;
+        uint32_t len;
+        const char *s;
+    } cs[] = {
         {"context empty", e, sizeof(e), 0, ""},
         {"context of 5 (3 pad)", f, sizeof(f), 5, "u:r:t"},
         {"context of 8 (no pad)", g, sizeof(g), 8, "system_u"},
@@ -407,8 +446,8 @@ static void selinux_cases(void)
     VOID2("SELinux", "SetDeviceContext", "context empty", sd0, xw_selinux_set_device_context, (c, 2, 0, ""));
     static const uint8_t sd1[] = {SE, 3, 4, 0, 2, 0, 0, 0, 3, 0, 0, 0, 'x', 'y', 'z', 0}; /* 3 + 1 pad */
     VOID2("SELinux", "SetDeviceContext", "context of 3", sd1, xw_selinux_set_device_context, (c, 2, 3, "xyz"));
-    static const uint8_t sd2[] = {SE, 3, 6, 0, 0x0b, 0, 0, 0, 9, 0, 0, 0,
-                                  'u', ':', 'r', ':', 't', ':', 's', '0', 0, 0, 0, 0}; /* 8 chars + NUL + 3 pad */
+    static const uint8_t sd2[] = {SE,  3,   6,   0,   0x0b, 0,   0,   0,   9, 0, 0, 0,
+                                  'u', ':', 'r', ':', 't',  ':', 's', '0', 0, 0, 0, 0}; /* 8 chars + NUL + 3 pad */
     VOID2("SELinux", "SetDeviceContext", "context of 9 (with its NUL)", sd2, xw_selinux_set_device_context,
           (c, 11, 9, "u:r:t:s0"));
 
@@ -428,8 +467,7 @@ static void selinux_cases(void)
 
     /* GetPropertyContext / GetPropertyDataContext: [4..7] window [8..11] property */
     static const uint8_t gpc[] = {SE, 12, 3, 0, 0x00, 0x01, 0x00, 0x00, 39, 0, 0, 0};
-    REPLY2("SELinux", "GetPropertyContext", "WM_NAME of 0x100", gpc, xw_selinux_get_property_context,
-           (c, 0x100, 39));
+    REPLY2("SELinux", "GetPropertyContext", "WM_NAME of 0x100", gpc, xw_selinux_get_property_context, (c, 0x100, 39));
     static const uint8_t gpd[] = {SE, 13, 3, 0, 0x00, 0x01, 0x00, 0x00, 39, 0, 0, 0};
     REPLY2("SELinux", "GetPropertyDataContext", "WM_NAME of 0x100", gpd, xw_selinux_get_property_data_context,
            (c, 0x100, 39));

@@ -42,20 +42,34 @@
 #define VM DPY_VM_MAJOR
 
 static struct req_mark marks[] = {
-    {"DBE", "QueryVersion", 0, 0, 0}, {"DBE", "AllocateBackBuffer", 0, 0, 0},
-    {"DBE", "DeallocateBackBuffer", 0, 0, 0}, {"DBE", "SwapBuffers", 0, 0, 0},
-    {"DBE", "BeginIdiom", 0, 0, 0}, {"DBE", "EndIdiom", 0, 0, 0},
-    {"DBE", "GetVisualInfo", 0, 0, 0}, {"DBE", "GetBackBufferAttributes", 0, 0, 0},
-    {"XF86VidMode", "QueryVersion", 0, 0, 0}, {"XF86VidMode", "GetModeLine", 0, 0, 0},
-    {"XF86VidMode", "ModModeLine", 0, 0, 0}, {"XF86VidMode", "SwitchMode", 0, 0, 0},
-    {"XF86VidMode", "GetMonitor", 0, 0, 0}, {"XF86VidMode", "LockModeSwitch", 0, 0, 0},
-    {"XF86VidMode", "GetAllModeLines", 0, 0, 0}, {"XF86VidMode", "AddModeLine", 0, 0, 0},
-    {"XF86VidMode", "DeleteModeLine", 0, 0, 0}, {"XF86VidMode", "ValidateModeLine", 0, 0, 0},
-    {"XF86VidMode", "SwitchToMode", 0, 0, 0}, {"XF86VidMode", "GetViewPort", 0, 0, 0},
-    {"XF86VidMode", "SetViewPort", 0, 0, 0}, {"XF86VidMode", "GetDotClocks", 0, 0, 0},
-    {"XF86VidMode", "SetClientVersion", 0, 0, 0}, {"XF86VidMode", "SetGamma", 0, 0, 0},
-    {"XF86VidMode", "GetGamma", 0, 0, 0}, {"XF86VidMode", "GetGammaRamp", 0, 0, 0},
-    {"XF86VidMode", "SetGammaRamp", 0, 0, 0}, {"XF86VidMode", "GetGammaRampSize", 0, 0, 0},
+    {"DBE", "QueryVersion", 0, 0, 0},
+    {"DBE", "AllocateBackBuffer", 0, 0, 0},
+    {"DBE", "DeallocateBackBuffer", 0, 0, 0},
+    {"DBE", "SwapBuffers", 0, 0, 0},
+    {"DBE", "BeginIdiom", 0, 0, 0},
+    {"DBE", "EndIdiom", 0, 0, 0},
+    {"DBE", "GetVisualInfo", 0, 0, 0},
+    {"DBE", "GetBackBufferAttributes", 0, 0, 0},
+    {"XF86VidMode", "QueryVersion", 0, 0, 0},
+    {"XF86VidMode", "GetModeLine", 0, 0, 0},
+    {"XF86VidMode", "ModModeLine", 0, 0, 0},
+    {"XF86VidMode", "SwitchMode", 0, 0, 0},
+    {"XF86VidMode", "GetMonitor", 0, 0, 0},
+    {"XF86VidMode", "LockModeSwitch", 0, 0, 0},
+    {"XF86VidMode", "GetAllModeLines", 0, 0, 0},
+    {"XF86VidMode", "AddModeLine", 0, 0, 0},
+    {"XF86VidMode", "DeleteModeLine", 0, 0, 0},
+    {"XF86VidMode", "ValidateModeLine", 0, 0, 0},
+    {"XF86VidMode", "SwitchToMode", 0, 0, 0},
+    {"XF86VidMode", "GetViewPort", 0, 0, 0},
+    {"XF86VidMode", "SetViewPort", 0, 0, 0},
+    {"XF86VidMode", "GetDotClocks", 0, 0, 0},
+    {"XF86VidMode", "SetClientVersion", 0, 0, 0},
+    {"XF86VidMode", "SetGamma", 0, 0, 0},
+    {"XF86VidMode", "GetGamma", 0, 0, 0},
+    {"XF86VidMode", "GetGammaRamp", 0, 0, 0},
+    {"XF86VidMode", "SetGammaRamp", 0, 0, 0},
+    {"XF86VidMode", "GetGammaRampSize", 0, 0, 0},
     {"XF86VidMode", "GetPermissions", 0, 0, 0},
 };
 
@@ -78,7 +92,15 @@ static int is_pad(int major, int minor, size_t off)
         return 0;
     }
     switch (minor) {
-    case 1: case 4: case 6: case 11: case 12: case 13: case 15: case 19: case 20:
+    case 1:
+    case 4:
+    case 6:
+    case 11:
+    case 12:
+    case 13:
+    case 15:
+    case 19:
+    case 20:
         /* CARD16 screen + 2 pad; SetGamma also 12 pad after blue */
         return off == 6 || off == 7 || (minor == 15 && off >= 20 && off < 32);
     case 16: /* GetGamma: screen + 26 pad */
@@ -87,7 +109,9 @@ static int is_pad(int major, int minor, size_t off)
         return (off >= 26 && off < 28) || (off >= 32 && off < 44);
     case 7: /* AddModeLine: the same twice (new mode, after mode) */
         return (off >= 30 && off < 32) || (off >= 36 && off < 48) || (off >= 74 && off < 76) || (off >= 80 && off < 92);
-    case 8: case 9: case 10: /* Delete/Validate/SwitchToMode: dotclock first */
+    case 8:
+    case 9:
+    case 10: /* Delete/Validate/SwitchToMode: dotclock first */
         return (off >= 30 && off < 32) || (off >= 36 && off < 48);
     }
     return 0;
@@ -148,7 +172,8 @@ static void dbe_cases(Window win)
     xlc_xl_begin();
     XdbeBackBufferAttributes *a = XdbeGetBackBufferAttributes(xlc.dpy, bufs[0]);
     xlc_xl_end();
-    XLC_REPLY(xw_dbe_get_back_buffer_attributes, (xlc.c, (xw_dbe_back_buffer_t)bufs[0]), r->attributes.window == 0x1234);
+    XLC_REPLY(xw_dbe_get_back_buffer_attributes, (xlc.c, (xw_dbe_back_buffer_t)bufs[0]),
+              r->attributes.window == 0x1234);
     compare("DBE", "GetBackBufferAttributes", "buffer from Xlib", DBE, 7);
     tally_case(tally_find("DBE", "GetBackBufferAttributes"), a && a->window == 0x1234, "Xlib parsed the reply");
     XFree(a);
@@ -194,8 +219,8 @@ static void dbe_cases(Window win)
         XdbeScreenVisualInfo *vi = XdbeGetVisualInfo(xlc.dpy, n ? dl : NULL, &n);
         xlc_xl_end();
         int want = counts[k] ? counts[k] : 1;
-        tally_case(tally_find("DBE", "GetVisualInfo"), vi && n == want && vi[0].count == 1 && vi[0].visinfo[0].visual == 0x21,
-                   "Xlib parsed the reply");
+        tally_case(tally_find("DBE", "GetVisualInfo"),
+                   vi && n == want && vi[0].count == 1 && vi[0].visinfo[0].visual == 0x21, "Xlib parsed the reply");
         /* XdbeFreeVisualInfo frees only the first screen's visual list (libXext 1.3.4;
          * LeakSanitizer shows the others), so the rest are freed here. */
         for (int i = 1; vi && i < n; i++)
@@ -203,11 +228,11 @@ static void dbe_cases(Window win)
         if (vi)
             XdbeFreeVisualInfo(vi);
         XLC_REPLY(xw_dbe_get_visual_info, (xlc.c, (uint32_t)counts[k], wd),
-                 r->n_supported_visuals == (uint32_t)want &&
-                     xw_dbe_get_visual_info_supported_visuals_length(r) == want &&
-                     xw_dbe_get_visual_info_supported_visuals_iterator(r).data->n_infos == 1 &&
-                     xw_dbe_visual_infos_infos(xw_dbe_get_visual_info_supported_visuals_iterator(r).data)->visual_id ==
-                         0x21);
+                  r->n_supported_visuals == (uint32_t)want &&
+                      xw_dbe_get_visual_info_supported_visuals_length(r) == want &&
+                      xw_dbe_get_visual_info_supported_visuals_iterator(r).data->n_infos == 1 &&
+                      xw_dbe_visual_infos_infos(xw_dbe_get_visual_info_supported_visuals_iterator(r).data)->visual_id ==
+                          0x21);
         snprintf(what, sizeof(what), "%d drawables", counts[k]);
         compare("DBE", "GetVisualInfo", what, DBE, 6);
     }
@@ -241,8 +266,8 @@ static XF86VidModeModeInfo mode_b(void)
     return m;
 }
 
-#define MODE_ARGS(m)                                                                                   \
-    (m).dotclock, (m).hdisplay, (m).hsyncstart, (m).hsyncend, (m).htotal, (uint16_t)(m).hskew, (m).vdisplay, \
+#define MODE_ARGS(m)                                                                                                   \
+    (m).dotclock, (m).hdisplay, (m).hsyncstart, (m).hsyncend, (m).htotal, (uint16_t)(m).hskew, (m).vdisplay,           \
         (m).vsyncstart, (m).vsyncend, (m).vtotal, (m).flags
 
 /* The mode-line requests whose private list xf86vidmode.xml declares as CARD8[privsize]
@@ -298,16 +323,16 @@ static void vidmode_mode_line_cases(void)
     for (int k = 0; k < 2; k++) {
         XF86VidModeModeInfo mi = ms[k];
         const char *what = k ? "mode with high bits set" : "1280x1024 mode";
-        XF86VidModeModeLine ml = {mi.hdisplay, mi.hsyncstart, mi.hsyncend, mi.htotal, mi.hskew, mi.vdisplay,
-                                  mi.vsyncstart, mi.vsyncend, mi.vtotal, mi.flags, 0, NULL};
+        XF86VidModeModeLine ml = {mi.hdisplay,   mi.hsyncstart, mi.hsyncend, mi.htotal, mi.hskew, mi.vdisplay,
+                                  mi.vsyncstart, mi.vsyncend,   mi.vtotal,   mi.flags,  0,        NULL};
         uint32_t screen = k ? 3 : 0;
 
         xlc_xl_begin();
         XF86VidModeModModeLine(xlc.dpy, (int)screen, &ml);
         xlc_xl_end();
-        XLC_VOID(xw_xf86vidmode_mod_mode_line, (xlc.c, screen, mi.hdisplay, mi.hsyncstart, mi.hsyncend, mi.htotal,
-                                               (uint16_t)mi.hskew, mi.vdisplay, mi.vsyncstart, mi.vsyncend,
-                                               mi.vtotal, mi.flags, 0, NULL));
+        XLC_VOID(xw_xf86vidmode_mod_mode_line,
+                 (xlc.c, screen, mi.hdisplay, mi.hsyncstart, mi.hsyncend, mi.htotal, (uint16_t)mi.hskew, mi.vdisplay,
+                  mi.vsyncstart, mi.vsyncend, mi.vtotal, mi.flags, 0, NULL));
         compare("XF86VidMode", "ModModeLine", what, VM, 2);
 
         XF86VidModeModeInfo after = ms[1 - k];
@@ -319,7 +344,8 @@ static void vidmode_mode_line_cases(void)
         xlc_xl_begin();
         XF86VidModeAddModeLine(xlc.dpy, (int)screen, &mi, NULL);
         xlc_xl_end();
-        XLC_VOID(xw_xf86vidmode_add_mode_line, (xlc.c, screen, MODE_ARGS(mi), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL));
+        XLC_VOID(xw_xf86vidmode_add_mode_line,
+                 (xlc.c, screen, MODE_ARGS(mi), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL));
         compare("XF86VidMode", "AddModeLine", "no after mode (zeros)", VM, 7);
 
         xlc_xl_begin();
@@ -349,14 +375,14 @@ static void vidmode_mode_line_cases(void)
     XF86VidModeModeInfo mi = mode_a();
     mi.privsize = 2;
     mi.private = (INT32 *)(void *)priv_l;
-    XF86VidModeModeLine ml = {mi.hdisplay, mi.hsyncstart, mi.hsyncend, mi.htotal, mi.hskew, mi.vdisplay,
-                              mi.vsyncstart, mi.vsyncend, mi.vtotal, mi.flags, 2, mi.private};
+    XF86VidModeModeLine ml = {mi.hdisplay,   mi.hsyncstart, mi.hsyncend, mi.htotal, mi.hskew, mi.vdisplay,
+                              mi.vsyncstart, mi.vsyncend,   mi.vtotal,   mi.flags,  2,        mi.private};
     xlc_xl_begin();
     XF86VidModeModModeLine(xlc.dpy, 0, &ml);
     xlc_xl_end();
-    XLC_VOID(xw_xf86vidmode_mod_mode_line, (xlc.c, 0, mi.hdisplay, mi.hsyncstart, mi.hsyncend, mi.htotal,
-                                           (uint16_t)mi.hskew, mi.vdisplay, mi.vsyncstart, mi.vsyncend, mi.vtotal,
-                                           mi.flags, 2, priv_b));
+    XLC_VOID(xw_xf86vidmode_mod_mode_line,
+             (xlc.c, 0, mi.hdisplay, mi.hsyncstart, mi.hsyncend, mi.htotal, (uint16_t)mi.hskew, mi.vdisplay,
+              mi.vsyncstart, mi.vsyncend, mi.vtotal, mi.flags, 2, priv_b));
     privsize_exception("ModModeLine", 2, 48);
     xlc_xl_begin();
     XF86VidModeAddModeLine(xlc.dpy, 0, &mi, NULL);
@@ -413,8 +439,8 @@ static void vidmode_gamma_ramp_cases(void)
         XF86VidModeGetGammaRamp(xlc.dpy, 1, size, r, g, b);
         xlc_xl_end();
         XLC_REPLY(xw_xf86vidmode_get_gamma_ramp, (xlc.c, 1, (uint16_t)size),
-                 r->size == ((size + 1) & ~1) && xw_xf86vidmode_get_gamma_ramp_green(r)[0] == r->size &&
-                     xw_xf86vidmode_get_gamma_ramp_blue(r)[1] == 2 * r->size + 1);
+                  r->size == ((size + 1) & ~1) && xw_xf86vidmode_get_gamma_ramp_green(r)[0] == r->size &&
+                      xw_xf86vidmode_get_gamma_ramp_blue(r)[1] == 2 * r->size + 1);
         snprintf(what, sizeof(what), "size %d", size);
         compare("XF86VidMode", "GetGammaRamp", what, VM, 17);
     }
@@ -439,8 +465,8 @@ static void vidmode_cases(void)
         Bool ok = XF86VidModeGetModeLine(xlc.dpy, screen, &dotclock, &ml);
         xlc_xl_end();
         XLC_REPLY(xw_xf86vidmode_get_mode_line, (xlc.c, (uint16_t)screen),
-                 r->dotclock == 25175 && r->hdisplay == 640 && r->vtotal == 525 && r->flags == 0x0a &&
-                     xw_xf86vidmode_get_mode_line_private_length(r) == 0);
+                  r->dotclock == 25175 && r->hdisplay == 640 && r->vtotal == 525 && r->flags == 0x0a &&
+                      xw_xf86vidmode_get_mode_line_private_length(r) == 0);
         compare("XF86VidMode", "GetModeLine", screen ? "screen 1" : "screen 0", VM, 1);
         tally_case(tally_find("XF86VidMode", "GetModeLine"), ok && dotclock == 25175 && ml.hdisplay == 640,
                    "Xlib parsed the reply");
@@ -448,7 +474,9 @@ static void vidmode_cases(void)
 
     vidmode_mode_line_cases();
 
-    static const struct { int screen, zoom; } sw[] = {{0, 1}, {1, -1}};
+    static const struct {
+        int screen, zoom;
+    } sw[] = {{0, 1}, {1, -1}};
     for (int k = 0; k < 2; k++) {
         xlc_xl_begin();
         XF86VidModeSwitchMode(xlc.dpy, sw[k].screen, sw[k].zoom);
@@ -463,13 +491,13 @@ static void vidmode_cases(void)
     Bool gm = XF86VidModeGetMonitor(xlc.dpy, 0, &mon);
     xlc_xl_end();
     XLC_REPLY(xw_xf86vidmode_get_monitor, (xlc.c, 0),
-             r->num_hsync == 1 && r->num_vsync == 1 && r->vendor_length == 3 && r->model_length == 2 &&
-                 !memcmp(xw_xf86vidmode_get_monitor_vendor(r), "abc", 3) &&
-                 !memcmp(xw_xf86vidmode_get_monitor_model(r), "xy", 2) &&
-                 xw_xf86vidmode_get_monitor_vsync(r)[0] == (7500u << 16 | 5000u));
+              r->num_hsync == 1 && r->num_vsync == 1 && r->vendor_length == 3 && r->model_length == 2 &&
+                  !memcmp(xw_xf86vidmode_get_monitor_vendor(r), "abc", 3) &&
+                  !memcmp(xw_xf86vidmode_get_monitor_model(r), "xy", 2) &&
+                  xw_xf86vidmode_get_monitor_vsync(r)[0] == (7500u << 16 | 5000u));
     compare("XF86VidMode", "GetMonitor", "screen 0", VM, 4);
-    tally_case(tally_find("XF86VidMode", "GetMonitor"), gm && mon.nhsync == 1 && mon.vendor && !strcmp(mon.vendor, "abc"),
-               "Xlib parsed the reply");
+    tally_case(tally_find("XF86VidMode", "GetMonitor"),
+               gm && mon.nhsync == 1 && mon.vendor && !strcmp(mon.vendor, "abc"), "Xlib parsed the reply");
     XFree(mon.vendor);
     XFree(mon.model);
     XFree(mon.hsync);
@@ -489,8 +517,8 @@ static void vidmode_cases(void)
     Bool am = XF86VidModeGetAllModeLines(xlc.dpy, 0, &count, &modes);
     xlc_xl_end();
     XLC_REPLY(xw_xf86vidmode_get_all_mode_lines, (xlc.c, 0),
-             r->modecount == 1 && xw_xf86vidmode_get_all_mode_lines_modeinfo(r)[0].vtotal == 525 &&
-                 xw_xf86vidmode_get_all_mode_lines_modeinfo(r)[0].flags == 0x0a);
+              r->modecount == 1 && xw_xf86vidmode_get_all_mode_lines_modeinfo(r)[0].vtotal == 525 &&
+                  xw_xf86vidmode_get_all_mode_lines_modeinfo(r)[0].flags == 0x0a);
     compare("XF86VidMode", "GetAllModeLines", "screen 0", VM, 6);
     tally_case(tally_find("XF86VidMode", "GetAllModeLines"), am && count == 1 && modes[0]->vtotal == 525,
                "Xlib parsed the reply");
@@ -515,8 +543,8 @@ static void vidmode_cases(void)
     XF86VidModeGetDotClocks(xlc.dpy, 0, &flags, &nclocks, &maxclocks, &clocks);
     xlc_xl_end();
     XLC_REPLY(xw_xf86vidmode_get_dot_clocks, (xlc.c, 0),
-             r->clocks == 2 && xw_xf86vidmode_get_dot_clocks_clock_length(r) == 2 &&
-                 xw_xf86vidmode_get_dot_clocks_clock(r)[1] == 28322);
+              r->clocks == 2 && xw_xf86vidmode_get_dot_clocks_clock_length(r) == 2 &&
+                  xw_xf86vidmode_get_dot_clocks_clock(r)[1] == 28322);
     compare("XF86VidMode", "GetDotClocks", "screen 0", VM, 13);
     tally_case(tally_find("XF86VidMode", "GetDotClocks"), nclocks == 2 && clocks && clocks[1] == 28322,
                "Xlib parsed the reply");

@@ -9,7 +9,7 @@
  * the one xwire sent for the same values, in every xwire form (unchecked and _checked; the
  * plain form with a caller-built or _serialize'd list, and the _aux form).
  *
- * Pad bytes: Xlib's output buffer is cleared before each call (xlcapture.c), so the pads
+ * Pad bytes: Xlib's output buffer is cleared before each call by the capture harness, so the pads
  * Xlib never writes read as zero; the few pads Xlib copies from an uninitialised stack
  * struct (libXi's control and feedback blocks) are listed per case and compared as zero.
  */
@@ -37,15 +37,24 @@
 #define RR DPY_RANDR_MAJOR
 
 static struct req_mark marks[] = {
-    {"xkb", "SelectEvents", 0, 0, 0},      {"xkb", "SelectEvents (aux)", 0, 0, 0},
-    {"xkb", "SetMap", 0, 0, 0},            {"xkb", "SetMap (aux)", 0, 0, 0},
-    {"Input", "XIChangeProperty", 0, 0, 0}, {"Input", "XIChangeProperty (aux)", 0, 0, 0},
-    {"Input", "ChangeDeviceProperty", 0, 0, 0}, {"Input", "ChangeDeviceProperty (aux)", 0, 0, 0},
-    {"Input", "ChangeFeedbackControl", 0, 0, 0}, {"Input", "ChangeDeviceControl", 0, 0, 0},
-    {"RandR", "SetMonitor", 0, 0, 0},      {"RandR", "SetCrtcGamma", 0, 0, 0},
-    {"xkb", "SetIndicatorMap", 0, 0, 0},   {"xkb", "SetNamedIndicator", 0, 0, 0},
-    {"xkb", "SetNames", 0, 0, 0},          {"xkb", "SetNames (aux)", 0, 0, 0},
-    {"xkb", "SetCompatMap", 0, 0, 0},      {"xkb", "SetControls", 0, 0, 0},
+    {"xkb", "SelectEvents", 0, 0, 0},
+    {"xkb", "SelectEvents (aux)", 0, 0, 0},
+    {"xkb", "SetMap", 0, 0, 0},
+    {"xkb", "SetMap (aux)", 0, 0, 0},
+    {"Input", "XIChangeProperty", 0, 0, 0},
+    {"Input", "XIChangeProperty (aux)", 0, 0, 0},
+    {"Input", "ChangeDeviceProperty", 0, 0, 0},
+    {"Input", "ChangeDeviceProperty (aux)", 0, 0, 0},
+    {"Input", "ChangeFeedbackControl", 0, 0, 0},
+    {"Input", "ChangeDeviceControl", 0, 0, 0},
+    {"RandR", "SetMonitor", 0, 0, 0},
+    {"RandR", "SetCrtcGamma", 0, 0, 0},
+    {"xkb", "SetIndicatorMap", 0, 0, 0},
+    {"xkb", "SetNamedIndicator", 0, 0, 0},
+    {"xkb", "SetNames", 0, 0, 0},
+    {"xkb", "SetNames (aux)", 0, 0, 0},
+    {"xkb", "SetCompatMap", 0, 0, 0},
+    {"xkb", "SetControls", 0, 0, 0},
     {"xkb", "SetDeviceInfo", 0, 0, 0},
 };
 
@@ -106,8 +115,8 @@ static void compare_alt(const char *ext, const char *name, const char *what, int
         compare_form(m, what, v, masked, ll, major, minor, alt);
 }
 
-static void compare(const char *ext, const char *name, const char *what, int major, int minor,
-                    const struct uninit *un, size_t nun)
+static void compare(const char *ext, const char *name, const char *what, int major, int minor, const struct uninit *un,
+                    size_t nun)
 {
     compare_alt(ext, name, what, major, minor, un, nun, NULL);
 }
@@ -119,12 +128,19 @@ static void compare(const char *ext, const char *name, const char *what, int maj
 static int detail_size(int type)
 {
     switch (type) {
-    case XkbNewKeyboardNotify: case XkbStateNotify: case XkbNamesNotify: case XkbAccessXNotify:
+    case XkbNewKeyboardNotify:
+    case XkbStateNotify:
+    case XkbNamesNotify:
+    case XkbAccessXNotify:
     case XkbExtensionDeviceNotify:
         return 2;
-    case XkbControlsNotify: case XkbIndicatorStateNotify: case XkbIndicatorMapNotify:
+    case XkbControlsNotify:
+    case XkbIndicatorStateNotify:
+    case XkbIndicatorMapNotify:
         return 4;
-    case XkbCompatMapNotify: case XkbBellNotify: case XkbActionMessage:
+    case XkbCompatMapNotify:
+    case XkbBellNotify:
+    case XkbActionMessage:
         return 1;
     }
     return 0;
@@ -134,17 +150,39 @@ static int detail_size(int type)
 static void detail_aux(xw_xkb_select_events_details_t *d, int type, uint32_t affect, uint32_t details)
 {
     switch (type) {
-    case XkbNewKeyboardNotify: d->affectNewKeyboard = (uint16_t)affect, d->newKeyboardDetails = (uint16_t)details; break;
-    case XkbStateNotify: d->affectState = (uint16_t)affect, d->stateDetails = (uint16_t)details; break;
-    case XkbControlsNotify: d->affectCtrls = affect, d->ctrlDetails = details; break;
-    case XkbIndicatorStateNotify: d->affectIndicatorState = affect, d->indicatorStateDetails = details; break;
-    case XkbIndicatorMapNotify: d->affectIndicatorMap = affect, d->indicatorMapDetails = details; break;
-    case XkbNamesNotify: d->affectNames = (uint16_t)affect, d->namesDetails = (uint16_t)details; break;
-    case XkbCompatMapNotify: d->affectCompat = (uint8_t)affect, d->compatDetails = (uint8_t)details; break;
-    case XkbBellNotify: d->affectBell = (uint8_t)affect, d->bellDetails = (uint8_t)details; break;
-    case XkbActionMessage: d->affectMsgDetails = (uint8_t)affect, d->msgDetails = (uint8_t)details; break;
-    case XkbAccessXNotify: d->affectAccessX = (uint16_t)affect, d->accessXDetails = (uint16_t)details; break;
-    case XkbExtensionDeviceNotify: d->affectExtDev = (uint16_t)affect, d->extdevDetails = (uint16_t)details; break;
+    case XkbNewKeyboardNotify:
+        d->affectNewKeyboard = (uint16_t)affect, d->newKeyboardDetails = (uint16_t)details;
+        break;
+    case XkbStateNotify:
+        d->affectState = (uint16_t)affect, d->stateDetails = (uint16_t)details;
+        break;
+    case XkbControlsNotify:
+        d->affectCtrls = affect, d->ctrlDetails = details;
+        break;
+    case XkbIndicatorStateNotify:
+        d->affectIndicatorState = affect, d->indicatorStateDetails = details;
+        break;
+    case XkbIndicatorMapNotify:
+        d->affectIndicatorMap = affect, d->indicatorMapDetails = details;
+        break;
+    case XkbNamesNotify:
+        d->affectNames = (uint16_t)affect, d->namesDetails = (uint16_t)details;
+        break;
+    case XkbCompatMapNotify:
+        d->affectCompat = (uint8_t)affect, d->compatDetails = (uint8_t)details;
+        break;
+    case XkbBellNotify:
+        d->affectBell = (uint8_t)affect, d->bellDetails = (uint8_t)details;
+        break;
+    case XkbActionMessage:
+        d->affectMsgDetails = (uint8_t)affect, d->msgDetails = (uint8_t)details;
+        break;
+    case XkbAccessXNotify:
+        d->affectAccessX = (uint16_t)affect, d->accessXDetails = (uint16_t)details;
+        break;
+    case XkbExtensionDeviceNotify:
+        d->affectExtDev = (uint16_t)affect, d->extdevDetails = (uint16_t)details;
+        break;
     }
 }
 
@@ -332,8 +370,7 @@ struct set_map {
     uint8_t first_vmod, n_vmod, total_vmod;
     uint16_t vmods;
     size_t types_len, syms_len; /* bytes of the types and syms lists */
-    uint8_t types[64], syms[256], acts_count[8], acts[64], beh[64], vmod_values[16], expl[64], modmap[64],
-        vmodmap[64];
+    uint8_t types[64], syms[256], acts_count[8], acts[64], beh[64], vmod_values[16], expl[64], modmap[64], vmodmap[64];
 };
 
 static size_t wire_types(uint8_t *p, int first, int n)
@@ -399,11 +436,11 @@ static void set_map_values(struct set_map *s)
         s->total_syms = (uint16_t)(s->total_syms + XkbKeyNumSyms(&kb, k));
 }
 
-#define SET_MAP_ARGS(s, values)                                                                          \
-    (xlc.c, XkbUseCoreKbd, (s)->present, (s)->flags, 8, 255, (s)->first_type, (s)->n_types, (s)->first_sym,   \
-     (s)->n_syms, (s)->total_syms, (s)->first_act, (s)->n_acts, (s)->total_acts, (s)->first_beh, (s)->n_beh,  \
-     (s)->total_beh, (s)->first_expl, (s)->n_expl, (s)->total_expl, (s)->first_mod, (s)->n_mod,               \
-     (s)->total_mod, (s)->first_vmod, (s)->n_vmod, (s)->total_vmod, (s)->vmods, values)
+#define SET_MAP_ARGS(s, values)                                                                                        \
+    (xlc.c, XkbUseCoreKbd, (s)->present, (s)->flags, 8, 255, (s)->first_type, (s)->n_types, (s)->first_sym,            \
+     (s)->n_syms, (s)->total_syms, (s)->first_act, (s)->n_acts, (s)->total_acts, (s)->first_beh, (s)->n_beh,           \
+     (s)->total_beh, (s)->first_expl, (s)->n_expl, (s)->total_expl, (s)->first_mod, (s)->n_mod, (s)->total_mod,        \
+     (s)->first_vmod, (s)->n_vmod, (s)->total_vmod, (s)->vmods, values)
 
 /* XkbChangeMap with the ranges of s against both xwire forms: the plain form with the
  * values from xw_xkb_set_map_values_serialize, and the _aux form. */
@@ -427,9 +464,14 @@ static void set_map_case(struct set_map *s, const char *what)
 
     s->flags = XW_XKB_SET_MAP_FLAGS_RECOMPUTE_ACTIONS; /* what XkbChangeMap sends */
     set_map_values(s);
-    xw_xkb_set_map_values_t v = {.types = (void *)s->types, .syms = (void *)s->syms, .actionsCount = s->acts_count,
-                                 .actions = (void *)s->acts, .behaviors = (void *)s->beh, .vmods = s->vmod_values,
-                                 .explicit = (void *)s->expl, .modmap = (void *)s->modmap,
+    xw_xkb_set_map_values_t v = {.types = (void *)s->types,
+                                 .syms = (void *)s->syms,
+                                 .actionsCount = s->acts_count,
+                                 .actions = (void *)s->acts,
+                                 .behaviors = (void *)s->beh,
+                                 .vmods = s->vmod_values,
+                                 .explicit = (void *)s->expl,
+                                 .modmap = (void *)s->modmap,
                                  .vmodmap = (void *)s->vmodmap};
     void *buf = NULL;
     int n = xw_xkb_set_map_values_serialize(&buf, s->n_types, s->n_syms, s->n_acts, s->total_acts, s->total_beh,
@@ -446,16 +488,16 @@ static void set_map_case(struct set_map *s, const char *what)
 
 static void set_map_cases(void)
 {
-    /* The case of issue 12: KeySyms|KeyActions|VirtualMods|Explicit|ModifierMap|VirtualModMap;
+    /* The case libxcb's _aux form gets wrong: KeySyms|KeyActions|VirtualMods|Explicit|ModifierMap|VirtualModMap;
      * key syms 38/2/4 (two KeySymMaps of 2 syms, of different shapes), key actions 38/3/2,
      * explicit 38/3/3, modmap 50/2/1, vmodmap 64/1/1, virtual mods 0x0013. */
     kb_reset();
     for (int i = 0; i < 64; i++)
         kb_syms[i] = 0x1000000 + 0x101 * (KeySym)i;
-    kb_key(38, 1, 2, 0);  /* one group, two levels */
-    kb_key(39, 2, 1, 2);  /* two groups, one level */
+    kb_key(38, 1, 2, 0); /* one group, two levels */
+    kb_key(39, 2, 1, 2); /* two groups, one level */
     kb_key(40, 1, 1, 4);
-    kb_key_acts[39] = 1;  /* key 39: 2 actions (one per symbol); keys 38 and 40: none */
+    kb_key_acts[39] = 1; /* key 39: 2 actions (one per symbol); keys 38 and 40: none */
     for (int i = 0; i < 8; i++)
         for (int j = 0; j < 8; j++)
             ((unsigned char *)&kb_acts[i])[j] = (unsigned char)(0x10 * i + j + 1);
@@ -473,7 +515,7 @@ static void set_map_cases(void)
     s.first_mod = 50, s.n_mod = 2;
     s.first_vmod = 64, s.n_vmod = 1;
     s.vmods = 0x0013;
-    set_map_case(&s, "issue 12 case: two KeySymMaps of 2 syms each");
+    set_map_case(&s, "two KeySymMaps of 2 syms each, of different shapes");
 
     /* Key types (one with preserve entries), three KeySymMaps of 1, 0 and 6 symbols, and
      * behaviors on two of four keys. */
@@ -514,8 +556,8 @@ static void indicator_map_fill(XkbIndicatorMapRec *m, int i)
  * writes `realMods` (zero in its cleared buffer); xwire is given those values. */
 static xw_xkb_indicator_map_t indicator_map_wire(const XkbIndicatorMapRec *m)
 {
-    xw_xkb_indicator_map_t w = {m->flags, m->which_groups, m->groups, m->which_mods, m->mods.real_mods, 0,
-                                m->mods.vmods, m->ctrls};
+    xw_xkb_indicator_map_t w = {m->flags, m->which_groups, m->groups, m->which_mods, m->mods.real_mods,
+                                0,        m->mods.vmods,   m->ctrls};
     return w;
 }
 
@@ -556,9 +598,9 @@ static void indicator_cases(void)
         Bool ok = XkbSetNamedDeviceIndicator(xlc.dpy, spec, cls, id, 0x88 + k, !k, True, !k, k ? NULL : &m);
         xlc_xl_end();
         tally_case(tally_find("xkb", "SetNamedIndicator"), ok, "XkbSetNamedDeviceIndicator returned True");
-        XLC_VOID(xw_xkb_set_named_indicator, (xlc.c, (uint16_t)spec, (uint16_t)cls, (uint16_t)id, 0x88 + (uint32_t)k,
-                                              !k, !k, !k, !k, w.flags, w.whichGroups, w.groups, w.whichMods,
-                                              k ? 0 : m.mods.real_mods, w.vmods, w.ctrls));
+        XLC_VOID(xw_xkb_set_named_indicator,
+                 (xlc.c, (uint16_t)spec, (uint16_t)cls, (uint16_t)id, 0x88 + (uint32_t)k, !k, !k, !k, !k, w.flags,
+                  w.whichGroups, w.groups, w.whichMods, k ? 0 : m.mods.real_mods, w.vmods, w.ctrls));
         compare("xkb", "SetNamedIndicator", k ? "no map, state only" : "create a map, state on", XKB, 16, NULL, 0);
     }
 }
@@ -584,7 +626,8 @@ static void names_reset(void)
     for (int i = 0; i < XkbNumKbdGroups; i++)
         kb_names.groups[i] = 0x500 + (Atom)i;
     for (int k = 0; k < 256; k++)
-        memcpy(kb_keynames[k].name, (char[4]){'K', (char)('0' + k / 100), (char)('0' + k / 10 % 10), (char)('0' + k % 10)}, 4);
+        memcpy(kb_keynames[k].name,
+               (char[4]){'K', (char)('0' + k / 100), (char)('0' + k / 10 % 10), (char)('0' + k % 10)}, 4);
     kb_names.keys = kb_keynames;
     for (int i = 0; i < 3; i++) {
         memcpy(kb_aliases[i].real, (char[4]){'R', 'E', 'A', (char)('a' + i)}, 4);
@@ -650,8 +693,8 @@ static void set_names_values(struct set_names *s)
 
 /* libX11 never writes SetNames' totalKTLevelNames (zero in its cleared buffer; the X server
  * sizes the level names from nLevelsPerType), so xwire is given 0 there too. */
-#define SET_NAMES_ARGS(s, values)                                                                        \
-    (xlc.c, XkbUseCoreKbd, (s)->vmods, (s)->which, (s)->first_type, (s)->n_types, (s)->first_lvl, (s)->n_lvls, \
+#define SET_NAMES_ARGS(s, values)                                                                                      \
+    (xlc.c, XkbUseCoreKbd, (s)->vmods, (s)->which, (s)->first_type, (s)->n_types, (s)->first_lvl, (s)->n_lvls,         \
      (s)->indicators, (s)->groups, (s)->n_rg, (s)->first_key, (s)->n_keys, (s)->n_aliases, 0, values)
 
 static const char set_names_levels[] =
@@ -665,10 +708,10 @@ static const char set_names_levels[] =
  * then the values with nLevelsPerType counted by nTypes. Returns the length. */
 static size_t set_names_xml(const struct set_names *s, const uint8_t *fixed, uint8_t *out)
 {
-    static const uint32_t single[] = {XkbKeycodesNameMask, XkbGeometryNameMask, XkbSymbolsNameMask,
-                                      XkbPhysSymbolsNameMask, XkbTypesNameMask, XkbCompatNameMask};
-    const Atom atoms[] = {kb_names.keycodes, kb_names.geometry, kb_names.symbols, kb_names.phys_symbols,
-                          kb_names.types, kb_names.compat};
+    static const uint32_t single[] = {XkbKeycodesNameMask,    XkbGeometryNameMask, XkbSymbolsNameMask,
+                                      XkbPhysSymbolsNameMask, XkbTypesNameMask,    XkbCompatNameMask};
+    const Atom atoms[] = {kb_names.keycodes,     kb_names.geometry, kb_names.symbols,
+                          kb_names.phys_symbols, kb_names.types,    kb_names.compat};
     size_t at = 28;
     memcpy(out, fixed, 28);
     for (int i = 0; i < 6; i++)
@@ -705,11 +748,21 @@ static size_t set_names_xml(const struct set_names *s, const uint8_t *fixed, uin
 static void set_names_compare(struct set_names *s, const char *what)
 {
     set_names_values(s);
-    xw_xkb_set_names_values_t v = {(uint32_t)kb_names.keycodes, (uint32_t)kb_names.geometry,
-                                   (uint32_t)kb_names.symbols, (uint32_t)kb_names.phys_symbols,
-                                   (uint32_t)kb_names.types, (uint32_t)kb_names.compat, s->type_names, s->n_levels,
-                                   s->lvl_names, s->ind_names, s->vmod_names, s->group_names, s->keys,
-                                   s->aliases, s->rg_names};
+    xw_xkb_set_names_values_t v = {(uint32_t)kb_names.keycodes,
+                                   (uint32_t)kb_names.geometry,
+                                   (uint32_t)kb_names.symbols,
+                                   (uint32_t)kb_names.phys_symbols,
+                                   (uint32_t)kb_names.types,
+                                   (uint32_t)kb_names.compat,
+                                   s->type_names,
+                                   s->n_levels,
+                                   s->lvl_names,
+                                   s->ind_names,
+                                   s->vmod_names,
+                                   s->group_names,
+                                   s->keys,
+                                   s->aliases,
+                                   s->rg_names};
     void *buf = NULL;
     int n = xw_xkb_set_names_values_serialize(&buf, s->n_types, s->indicators, s->vmods, s->groups, s->n_keys,
                                               s->n_aliases, s->n_rg, s->which, &v);
@@ -803,7 +856,8 @@ static void compat_cases(void)
     compat.sym_interpret = si;
     compat.num_si = compat.size_si = 3;
     for (int g = 0; g < XkbNumKbdGroups; g++)
-        compat.groups[g] = (XkbModsRec){(unsigned char)(0x11 * g), (unsigned char)(0x01 << g), (unsigned short)(0x100 * g)};
+        compat.groups[g] =
+            (XkbModsRec){(unsigned char)(0x11 * g), (unsigned char)(0x01 << g), (unsigned short)(0x100 * g)};
     xw_xkb_sym_interpret_t wsi[3];
     for (int i = 0; i < 3; i++) {
         wsi[i].sym = (uint32_t)si[i].sym, wsi[i].mods = si[i].mods, wsi[i].match = si[i].match;
@@ -829,8 +883,8 @@ static void compat_cases(void)
         tally_case(tally_find("xkb", "SetCompatMap"), ok, "XkbSetCompatMap returned True");
         int interp = (c[k].which & XkbSymInterpMask) != 0;
         uint8_t groups = c[k].which & XkbGroupCompatMask ? XkbAllGroupsMask : 0;
-        XLC_VOID(xw_xkb_set_compat_map, (xlc.c, XkbUseCoreKbd, (uint8_t)c[k].update, (uint8_t)interp, groups, 0,
-                                         interp ? 3 : 0, wsi, wg));
+        XLC_VOID(xw_xkb_set_compat_map,
+                 (xlc.c, XkbUseCoreKbd, (uint8_t)c[k].update, (uint8_t)interp, groups, 0, interp ? 3 : 0, wsi, wg));
         compare("xkb", "SetCompatMap", c[k].what, XKB, 11, NULL, 0);
     }
 }
@@ -855,13 +909,12 @@ static void controls_case(XkbControlsRec *x, unsigned long which, const char *wh
              (xlc.c, XkbUseCoreKbd, im ? 0xff : 0, im ? x->internal.real_mods : 0, il ? 0xff : 0,
               il ? x->ignore_lock.real_mods : 0, im ? 0xffff : 0, im ? x->internal.vmods : 0, il ? 0xffff : 0,
               il ? x->ignore_lock.vmods : 0, which & XkbMouseKeysMask ? x->mk_dflt_btn : 0,
-              which & XkbGroupsWrapMask ? x->groups_wrap : 0, ax ? x->ax_options : 0,
-              en ? XkbAllBooleanCtrlsMask : 0, en ? x->enabled_ctrls : 0, (uint32_t)which, rk ? x->repeat_delay : 0,
-              rk ? x->repeat_interval : 0, which & XkbSlowKeysMask ? x->slow_keys_delay : 0,
-              which & XkbBounceKeysMask ? x->debounce_delay : 0, mka ? x->mk_delay : 0, mka ? x->mk_interval : 0,
-              mka ? x->mk_time_to_max : 0, mka ? x->mk_max_speed : 0, mka ? x->mk_curve : 0,
-              axt ? x->ax_timeout : 0, axt ? x->axt_ctrls_mask : 0, axt ? x->axt_ctrls_values : 0,
-              axt ? x->axt_opts_mask : 0, axt ? x->axt_opts_values : 0,
+              which & XkbGroupsWrapMask ? x->groups_wrap : 0, ax ? x->ax_options : 0, en ? XkbAllBooleanCtrlsMask : 0,
+              en ? x->enabled_ctrls : 0, (uint32_t)which, rk ? x->repeat_delay : 0, rk ? x->repeat_interval : 0,
+              which & XkbSlowKeysMask ? x->slow_keys_delay : 0, which & XkbBounceKeysMask ? x->debounce_delay : 0,
+              mka ? x->mk_delay : 0, mka ? x->mk_interval : 0, mka ? x->mk_time_to_max : 0, mka ? x->mk_max_speed : 0,
+              mka ? x->mk_curve : 0, axt ? x->ax_timeout : 0, axt ? x->axt_ctrls_mask : 0,
+              axt ? x->axt_ctrls_values : 0, axt ? x->axt_opts_mask : 0, axt ? x->axt_opts_values : 0,
               which & XkbPerKeyRepeatMask ? x->per_key_repeat : zero_keys));
     compare("xkb", "SetControls", what, XKB, 7, NULL, 0);
 }
@@ -882,8 +935,9 @@ static void controls_cases(void)
         x.per_key_repeat[i] = (unsigned char)(0xff - 7 * i);
     controls_case(&x, XkbAllControlsMask, "every control");
     controls_case(&x, XkbRepeatKeysMask | XkbPerKeyRepeatMask, "repeat keys and per-key repeat");
-    controls_case(&x, XkbInternalModsMask | XkbStickyKeysMask | XkbMouseKeysAccelMask, "internal mods, sticky keys, "
-                                                                                       "mouse keys acceleration");
+    controls_case(&x, XkbInternalModsMask | XkbStickyKeysMask | XkbMouseKeysAccelMask,
+                  "internal mods, sticky keys, "
+                  "mouse keys acceleration");
 }
 
 /* One DeviceLedInfo as the wire has it; returns its length. */
@@ -955,9 +1009,9 @@ static void device_info_cases(void)
             at += led_wire(w + at, &only);
         }
         int nb = c[k].which & XkbXI_ButtonActionsMask ? 3 : 0;
-        XLC_VOID(xw_xkb_set_device_info, (xlc.c, 3, 0, (uint8_t)nb, (uint16_t)c[k].which, (uint16_t)nleds,
-                                          (const xw_xkb_action_t *)(const void *)acts,
-                                          (const xw_xkb_device_led_info_t *)(const void *)w));
+        XLC_VOID(xw_xkb_set_device_info,
+                 (xlc.c, 3, 0, (uint8_t)nb, (uint16_t)c[k].which, (uint16_t)nleds,
+                  (const xw_xkb_action_t *)(const void *)acts, (const xw_xkb_device_led_info_t *)(const void *)w));
         compare("xkb", "SetDeviceInfo", c[k].what, XKB, 25, NULL, 0);
     }
 }
@@ -976,7 +1030,10 @@ static void property_cases(void)
     static const short s16[3] = {0x1234, (short)0xfffe, 0x0001};
     static const struct {
         int format, n, mode;
-    } p[] = {{8, 7, PropModeReplace}, {8, 0, PropModeAppend}, {16, 3, PropModePrepend}, {32, 3, PropModeAppend},
+    } p[] = {{8, 7, PropModeReplace},
+             {8, 0, PropModeAppend},
+             {16, 3, PropModePrepend},
+             {32, 3, PropModeAppend},
              {16, 1, PropModeReplace}};
     for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++) {
         const void *data = p[i].format == 8 ? (const void *)d8 : p[i].format == 16 ? (const void *)d16 : d32;
@@ -990,12 +1047,12 @@ static void property_cases(void)
         /* the plain form takes the serialized switch (the items and their pad) */
         void *ser = NULL;
         xw_input_xi_change_property_items_serialize(&ser, (uint32_t)p[i].n, (uint8_t)p[i].format, &xi);
-        XLC_VOID(xw_input_xi_change_property, (xlc.c, 7, (uint8_t)p[i].mode, (uint8_t)p[i].format, 0x45, 0x13,
-                                               (uint32_t)p[i].n, ser));
+        XLC_VOID(xw_input_xi_change_property,
+                 (xlc.c, 7, (uint8_t)p[i].mode, (uint8_t)p[i].format, 0x45, 0x13, (uint32_t)p[i].n, ser));
         free(ser);
         compare("Input", "XIChangeProperty", what, XI, 57, NULL, 0);
-        XLC_VOID(xw_input_xi_change_property_aux, (xlc.c, 7, (uint8_t)p[i].mode, (uint8_t)p[i].format, 0x45, 0x13,
-                                                   (uint32_t)p[i].n, &xi));
+        XLC_VOID(xw_input_xi_change_property_aux,
+                 (xlc.c, 7, (uint8_t)p[i].mode, (uint8_t)p[i].format, 0x45, 0x13, (uint32_t)p[i].n, &xi));
         compare("Input", "XIChangeProperty (aux)", what, XI, 57, NULL, 0);
 
         const void *xdata = p[i].format == 8 ? (const void *)d8 : p[i].format == 16 ? (const void *)s16 : l32;
@@ -1005,13 +1062,12 @@ static void property_cases(void)
         ser = NULL;
         xw_input_change_device_property_items_serialize(&ser, (uint32_t)p[i].n, (uint8_t)p[i].format, &dp);
         XLC_VOID(xw_input_change_device_property, (xlc.c, 0x46, 0x14, (uint8_t)xi_device->device_id,
-                                                   (uint8_t)p[i].format, (uint8_t)p[i].mode, (uint32_t)p[i].n,
-                                                   ser));
+                                                   (uint8_t)p[i].format, (uint8_t)p[i].mode, (uint32_t)p[i].n, ser));
         free(ser);
         compare("Input", "ChangeDeviceProperty", what, XI, 37, NULL, 0);
-        XLC_VOID(xw_input_change_device_property_aux, (xlc.c, 0x46, 0x14, (uint8_t)xi_device->device_id,
-                                                       (uint8_t)p[i].format, (uint8_t)p[i].mode, (uint32_t)p[i].n,
-                                                       &dp));
+        XLC_VOID(xw_input_change_device_property_aux,
+                 (xlc.c, 0x46, 0x14, (uint8_t)xi_device->device_id, (uint8_t)p[i].format, (uint8_t)p[i].mode,
+                  (uint32_t)p[i].n, &dp));
         compare("Input", "ChangeDeviceProperty (aux)", what, XI, 37, NULL, 0);
     }
 }
@@ -1027,8 +1083,8 @@ static void feedback_case(XFeedbackControl *f, unsigned long mask, const uint8_t
     xlc_xl_end();
     static uint8_t buf[64];
     memcpy(buf, ctl, n);
-    XLC_VOID(xw_input_change_feedback_control, (xlc.c, (uint32_t)mask, (uint8_t)xi_device->device_id,
-                                                (uint8_t)f->class, (xw_input_feedback_ctl_t *)(void *)buf));
+    XLC_VOID(xw_input_change_feedback_control, (xlc.c, (uint32_t)mask, (uint8_t)xi_device->device_id, (uint8_t)f->class,
+                                                (xw_input_feedback_ctl_t *)(void *)buf));
     compare("Input", "ChangeFeedbackControl", what, XI, 23, un, nun);
 }
 
@@ -1077,8 +1133,8 @@ static void device_control_case(int control, XDeviceControl *d, const uint8_t *c
     tally_case(tally_find("Input", "ChangeDeviceControl"), st == Success, "libXi read the reply (status Success)");
     static uint8_t buf[64];
     memcpy(buf, ctl, n);
-    XLC_REPLY(xw_input_change_device_control, (xlc.c, (uint16_t)control, (uint8_t)xi_device->device_id,
-                                               (xw_input_device_ctl_t *)(void *)buf),
+    XLC_REPLY(xw_input_change_device_control,
+              (xlc.c, (uint16_t)control, (uint8_t)xi_device->device_id, (xw_input_device_ctl_t *)(void *)buf),
               r->status == 0);
     compare("Input", "ChangeDeviceControl", what, XI, 35, un, nun);
 }

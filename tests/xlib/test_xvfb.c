@@ -19,10 +19,14 @@
 
 static struct req_mark marks[] = {
     {"GE", "QueryVersion", 0, 0, 0},
-    {"DBE", "QueryVersion", 0, 0, 0}, {"DBE", "AllocateBackBuffer", 0, 0, 0},
-    {"DBE", "DeallocateBackBuffer", 0, 0, 0}, {"DBE", "SwapBuffers", 0, 0, 0},
-    {"DBE", "BeginIdiom", 0, 0, 0}, {"DBE", "EndIdiom", 0, 0, 0},
-    {"DBE", "GetVisualInfo", 0, 0, 0}, {"DBE", "GetBackBufferAttributes", 0, 0, 0},
+    {"DBE", "QueryVersion", 0, 0, 0},
+    {"DBE", "AllocateBackBuffer", 0, 0, 0},
+    {"DBE", "DeallocateBackBuffer", 0, 0, 0},
+    {"DBE", "SwapBuffers", 0, 0, 0},
+    {"DBE", "BeginIdiom", 0, 0, 0},
+    {"DBE", "EndIdiom", 0, 0, 0},
+    {"DBE", "GetVisualInfo", 0, 0, 0},
+    {"DBE", "GetBackBufferAttributes", 0, 0, 0},
 };
 
 static struct xvfb X;
@@ -39,8 +43,10 @@ static void error_case(struct req_mark *m, const char *what, xw_generic_error_t 
         return;
     }
     snprintf(label, sizeof(label), "%s: X error %d%s (major %d, minor %d)", what, e->error_code,
-             e->error_code == 16 ? " BadLength" : e->error_code == 1 ? " BadRequest" : "", e->major_code,
-             e->minor_code);
+             e->error_code == 16  ? " BadLength"
+             : e->error_code == 1 ? " BadRequest"
+                                  : "",
+             e->major_code, e->minor_code);
     tally_case(m, 0, label);
     free(e);
 }
@@ -57,19 +63,19 @@ static void void_case(const char *ext, const char *name, const char *what, xw_vo
 
 /* The reply check for a reply request: R non-NULL, no error, COND holds. */
 #define REPLY_CASE(ext, name, what, fn, args, cond) REPLY_CASE_V(ext, name, what, fn, fn, args, cond)
-#define REPLY_CASE_V(ext, name, what, fn, send, args, cond)                                            \
-    do {                                                                                               \
-        xw_generic_error_t *e_ = NULL;                                                                 \
-        __typeof__(fn##_reply(c, send args, NULL)) r = fn##_reply(c, send args, &e_);                  \
-        struct req_mark *m_ = tally_find(ext, name);                                                   \
-        if (e_)                                                                                        \
-            error_case(m_, what, e_);                                                                  \
-        else if (!r)                                                                                   \
-            tally_case(m_, 0, what ": no reply and no error (connection error?)");                     \
-        else {                                                                                         \
-            tally_case(m_, (cond), what ": reply parses with the expected values");                    \
-        }                                                                                              \
-        free(r);                                                                                       \
+#define REPLY_CASE_V(ext, name, what, fn, send, args, cond)                                                            \
+    do {                                                                                                               \
+        xw_generic_error_t *e_ = NULL;                                                                                 \
+        __typeof__(fn##_reply(c, send args, NULL)) r = fn##_reply(c, send args, &e_);                                  \
+        struct req_mark *m_ = tally_find(ext, name);                                                                   \
+        if (e_)                                                                                                        \
+            error_case(m_, what, e_);                                                                                  \
+        else if (!r)                                                                                                   \
+            tally_case(m_, 0, what ": no reply and no error (connection error?)");                                     \
+        else {                                                                                                         \
+            tally_case(m_, (cond), what ": reply parses with the expected values");                                    \
+        }                                                                                                              \
+        free(r);                                                                                                       \
     } while (0)
 
 /* Every VisualInfos of a GetVisualInfo reply has at least one visual, each with a depth. */
@@ -113,17 +119,16 @@ static void dbe_cases(void)
     REPLY_CASE("DBE", "QueryVersion", "client 1.0", xw_dbe_query_version, (c, 1, 0),
                r->major_version == 1 && r->minor_version == 0);
     REPLY_CASE_V("DBE", "QueryVersion", "client 1.0, _unchecked", xw_dbe_query_version, xw_dbe_query_version_unchecked,
-                 (c, 1, 0),
-               r->major_version == 1);
+                 (c, 1, 0), r->major_version == 1);
 
     /* Three windows with a back buffer each, one per swap action (Copied used twice). */
     static const uint8_t actions[] = {XW_DBE_SWAP_ACTION_BACKGROUND, XW_DBE_SWAP_ACTION_UNTOUCHED,
                                       XW_DBE_SWAP_ACTION_COPIED};
     for (int i = 0; i < 3; i++) {
         win[i] = xw_generate_id(c);
-        xw_generic_error_t *e = xw_request_check(
-            c, xw_create_window_checked(c, scr->root_depth, win[i], scr->root, (int16_t)(10 * i), 0, 64, 48, 0, 1,
-                                        scr->root_visual, 0, NULL));
+        xw_generic_error_t *e =
+            xw_request_check(c, xw_create_window_checked(c, scr->root_depth, win[i], scr->root, (int16_t)(10 * i), 0,
+                                                         64, 48, 0, 1, scr->root_visual, 0, NULL));
         if (e) {
             printf("CreateWindow failed: error %d\n", e->error_code);
             free(e);
@@ -132,7 +137,8 @@ static void dbe_cases(void)
         buf[i] = xw_generate_id(c);
         char what[48];
         snprintf(what, sizeof(what), "window %d, swap action %d", i, actions[i]);
-        void_case("DBE", "AllocateBackBuffer", what, xw_dbe_allocate_back_buffer_checked(c, win[i], buf[i], actions[i]));
+        void_case("DBE", "AllocateBackBuffer", what,
+                  xw_dbe_allocate_back_buffer_checked(c, win[i], buf[i], actions[i]));
     }
     /* Undefined (0), unchecked form, on a fourth window: checked afterwards by attributes. */
     xw_window_t w4 = xw_generate_id(c);
@@ -141,8 +147,8 @@ static void dbe_cases(void)
     xw_dbe_allocate_back_buffer(c, w4, b4, XW_DBE_SWAP_ACTION_UNDEFINED);
 
     for (int i = 0; i < 3; i++)
-        REPLY_CASE("DBE", "GetBackBufferAttributes", "allocated buffer", xw_dbe_get_back_buffer_attributes,
-                   (c, buf[i]), r->attributes.window == win[i]);
+        REPLY_CASE("DBE", "GetBackBufferAttributes", "allocated buffer", xw_dbe_get_back_buffer_attributes, (c, buf[i]),
+                   r->attributes.window == win[i]);
     REPLY_CASE_V("DBE", "GetBackBufferAttributes", "buffer allocated unchecked, _unchecked",
                  xw_dbe_get_back_buffer_attributes, xw_dbe_get_back_buffer_attributes_unchecked, (c, b4),
                  r->attributes.window == w4);
@@ -201,7 +207,8 @@ static void dbe_cases(void)
         }
         free(ev);
     }
-    tally_case(tally_find("DBE", "SwapBuffers"), errors == 0, "unchecked forms (Allocate, Swap, Idioms, Deallocate): no error events");
+    tally_case(tally_find("DBE", "SwapBuffers"), errors == 0,
+               "unchecked forms (Allocate, Swap, Idioms, Deallocate): no error events");
     tally_case(tally_find("DBE", "BeginIdiom"), errors == 0, "unchecked form: no error events");
     tally_case(tally_find("DBE", "EndIdiom"), errors == 0, "unchecked form: no error events");
     tally_case(tally_find("DBE", "AllocateBackBuffer"), errors == 0, "unchecked form: no error events");

@@ -52,33 +52,33 @@ const uint8_t *xlc_only(const uint8_t *buf, size_t n, int major, int minor, size
 
 /* xwire, void request: default (unchecked) form into slot 0, _checked into slot 1 (the
  * check must find no error). ARGS includes the connection. */
-#define XLC_VOID(fn, args)                                                                             \
-    do {                                                                                               \
-        xlc_xw_begin();                                                                                \
-        fn args;                                                                                       \
-        xlc_xw_end(0, 1);                                                                              \
-        xlc_xw_begin();                                                                                \
-        xw_generic_error_t *e_ = xw_request_check(xlc.c, fn##_checked args);                           \
-        xlc_xw_end(1, e_ == NULL);                                                                     \
-        free(e_);                                                                                      \
+#define XLC_VOID(fn, args)                                                                                             \
+    do {                                                                                                               \
+        xlc_xw_begin();                                                                                                \
+        fn args;                                                                                                       \
+        xlc_xw_end(0, 1);                                                                                              \
+        xlc_xw_begin();                                                                                                \
+        xw_generic_error_t *e_ = xw_request_check(xlc.c, fn##_checked args);                                           \
+        xlc_xw_end(1, e_ == NULL);                                                                                     \
+        free(e_);                                                                                                      \
     } while (0)
 
 /* xwire, reply request: default (checked) form into slot 0, _unchecked into slot 1; the
  * reply r must arrive without error and satisfy COND. */
-#define XLC_REPLY(fn, args, cond)                                                                      \
-    do {                                                                                               \
-        for (int v_ = 0; v_ < 2; v_++) {                                                               \
-            xlc_xw_begin();                                                                            \
-            __typeof__(fn args) ck_ = v_ ? fn##_unchecked args : fn args;                              \
-            xw_generic_error_t *e_ = NULL;                                                             \
-            __typeof__(fn##_reply(xlc.c, ck_, NULL)) r = fn##_reply(xlc.c, ck_, &e_);                  \
-            int ok_ = r != NULL && e_ == NULL;                                                         \
-            if (ok_ && !(cond))                                                                        \
-                ok_ = 0;                                                                               \
-            free(r);                                                                                   \
-            free(e_);                                                                                  \
-            xlc_xw_end(v_, ok_);                                                                       \
-        }                                                                                              \
+#define XLC_REPLY(fn, args, cond)                                                                                      \
+    do {                                                                                                               \
+        for (int v_ = 0; v_ < 2; v_++) {                                                                               \
+            xlc_xw_begin();                                                                                            \
+            __typeof__(fn args) ck_ = v_ ? fn##_unchecked args : fn args;                                              \
+            xw_generic_error_t *e_ = NULL;                                                                             \
+            __typeof__(fn##_reply(xlc.c, ck_, NULL)) r = fn##_reply(xlc.c, ck_, &e_);                                  \
+            int ok_ = r != NULL && e_ == NULL;                                                                         \
+            if (ok_ && !(cond))                                                                                        \
+                ok_ = 0;                                                                                               \
+            free(r);                                                                                                   \
+            free(e_);                                                                                                  \
+            xlc_xw_end(v_, ok_);                                                                                       \
+        }                                                                                                              \
     } while (0)
 
 #endif

@@ -34,7 +34,8 @@ XW_EXPORT int xw_cursor_context_new(xw_connection_t *conn, xw_screen_t *screen, 
  * one that is truncated, malformed or oversized the answer is XW_NONE, as xcb-util's is
  * for a file it cannot parse (xcb-util sends some malformed ones on; see the tests).
  * The core font is used when no file is found, or when RENDER cannot make cursors (none,
- * older than 0.5, no ARGB32 format, or no depth-32 pixmaps). The cursor is the caller's (free it with xw_free_cursor). Sends
+ * older than 0.5, no ARGB32 format, or no depth-32 pixmaps). The cursor is the caller's (free it with xw_free_cursor).
+ * Sends
  * unchecked requests; allocates while it loads (a cursor may allocate). */
 XW_EXPORT xw_cursor_t xw_cursor_load_cursor(xw_cursor_context_t *ctx, const char *name);
 

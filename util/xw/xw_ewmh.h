@@ -300,12 +300,20 @@ enum xw_ewmh_reply_kind {
 
 /* ---- atoms ---- */
 
-/** Fills ewmh->connection and ewmh->screens and sends, without waiting, one InternAtom for every atom of xw_ewmh_connection_t and for _NET_WM_CM_Sn of each screen (libxcb-ewmh's order). Returns a malloc'd array of their cookies, to be passed to xw_ewmh_init_atoms_replies (which frees it), or NULL when the connection has no screen or memory runs out (nothing is kept). ewmh->screens and ewmh->_NET_WM_CM_Sn are malloc'd: release them with xw_ewmh_connection_wipe. Thread-safe as any request. */
+/** Fills ewmh->connection and ewmh->screens and sends, without waiting, one InternAtom for every atom of
+ * xw_ewmh_connection_t and for _NET_WM_CM_Sn of each screen (libxcb-ewmh's order). Returns a malloc'd array of their
+ * cookies, to be passed to xw_ewmh_init_atoms_replies (which frees it), or NULL when the connection has no screen or
+ * memory runs out (nothing is kept). ewmh->screens and ewmh->_NET_WM_CM_Sn are malloc'd: release them with
+ * xw_ewmh_connection_wipe. Thread-safe as any request. */
 XW_EXPORT xw_intern_atom_cookie_t *xw_ewmh_init_atoms(xw_connection_t *c, xw_ewmh_connection_t *ewmh);
-/** Waits for the InternAtom replies of xw_ewmh_init_atoms and stores the atoms in ewmh; frees ewmh_cookies. Returns 1, or 0 when any reply is missing (X error or connection failure): ewmh is then wiped, and *e (when e is not NULL) is a malloc'd copy of the first error, NULL when none came. Reads the replies into stack storage (no allocation per atom). */
+/** Waits for the InternAtom replies of xw_ewmh_init_atoms and stores the atoms in ewmh; frees ewmh_cookies. Returns 1,
+ * or 0 when any reply is missing (X error or connection failure): ewmh is then wiped, and *e (when e is not NULL) is a
+ * malloc'd copy of the first error, NULL when none came. Reads the replies into stack storage (no allocation per
+ * atom). */
 XW_EXPORT uint8_t xw_ewmh_init_atoms_replies(xw_ewmh_connection_t *ewmh, xw_intern_atom_cookie_t *ewmh_cookies,
                                              xw_generic_error_t **e);
-/** Frees what xw_ewmh_init_atoms allocated (ewmh->screens, ewmh->_NET_WM_CM_Sn) and sets both to NULL; the connection stays the caller's. */
+/** Frees what xw_ewmh_init_atoms allocated (ewmh->screens, ewmh->_NET_WM_CM_Sn) and sets both to NULL; the connection
+ * stays the caller's. */
 static inline void xw_ewmh_connection_wipe(xw_ewmh_connection_t *ewmh)
 {
     free(ewmh->screens);
@@ -316,38 +324,55 @@ static inline void xw_ewmh_connection_wipe(xw_ewmh_connection_t *ewmh)
 
 /* ---- generic parts: client messages and the reply kinds ---- */
 
-/** Sends a 32-bit ClientMessage of type `atom` about `window` to `dest` (SendEvent, propagate 0, mask SubstructureNotify|SubstructureRedirect). `data_len` is in BYTES (at most 20), the rest of the 20 data bytes are zero. Returns sequence 0 without sending when data_len > 20 (libxcb-ewmh asserts). Never allocates; thread-safe. */
+/** Sends a 32-bit ClientMessage of type `atom` about `window` to `dest` (SendEvent, propagate 0, mask
+ * SubstructureNotify|SubstructureRedirect). `data_len` is in BYTES (at most 20), the rest of the 20 data bytes are
+ * zero. Returns sequence 0 without sending when data_len > 20 (libxcb-ewmh asserts). Never allocates; thread-safe. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_send_client_message(xw_connection_t *c, xw_window_t window, xw_window_t dest,
                                                        xw_atom_t atom, uint32_t data_len, const uint32_t *data);
-/** Stores the one WINDOW/32 value of r in *window and returns 1; 0 (*window untouched) when r is NULL, not WINDOW/32, or holds other than exactly one value. r stays the caller's. */
+/** Stores the one WINDOW/32 value of r in *window and returns 1; 0 (*window untouched) when r is NULL, not WINDOW/32,
+ * or holds other than exactly one value. r stays the caller's. */
 XW_EXPORT uint8_t xw_ewmh_get_window_from_reply(xw_window_t *window, xw_get_property_reply_t *r);
-/** Waits for the reply and parses it as xw_ewmh_get_window_from_reply. On an X error returns 0 and *e (when e is not NULL) is a malloc'd copy the caller frees. Allocation-free: the reply is read into stack storage. Thread-safe. */
+/** Waits for the reply and parses it as xw_ewmh_get_window_from_reply. On an X error returns 0 and *e (when e is not
+ * NULL) is a malloc'd copy the caller frees. Allocation-free: the reply is read into stack storage. Thread-safe. */
 XW_EXPORT uint8_t xw_ewmh_get_window_reply(xw_ewmh_connection_t *ewmh, xw_get_property_cookie_t cookie,
                                            xw_window_t *window, xw_generic_error_t **e);
-/** Stores the one CARDINAL/32 value of r in *cardinal and returns 1; 0 (*cardinal untouched) when r is NULL, not CARDINAL/32, or holds other than exactly one value. r stays the caller's. */
+/** Stores the one CARDINAL/32 value of r in *cardinal and returns 1; 0 (*cardinal untouched) when r is NULL, not
+ * CARDINAL/32, or holds other than exactly one value. r stays the caller's. */
 XW_EXPORT uint8_t xw_ewmh_get_cardinal_from_reply(uint32_t *cardinal, xw_get_property_reply_t *r);
-/** Waits for the reply and parses it as xw_ewmh_get_cardinal_from_reply. On an X error returns 0 and *e (when e is not NULL) is a malloc'd copy the caller frees. Allocation-free: the reply is read into stack storage. Thread-safe. */
+/** Waits for the reply and parses it as xw_ewmh_get_cardinal_from_reply. On an X error returns 0 and *e (when e is not
+ * NULL) is a malloc'd copy the caller frees. Allocation-free: the reply is read into stack storage. Thread-safe. */
 XW_EXPORT uint8_t xw_ewmh_get_cardinal_reply(xw_ewmh_connection_t *ewmh, xw_get_property_cookie_t cookie,
                                              uint32_t *cardinal, xw_generic_error_t **e);
-/** Points data at the ATOM/32 list in r (data->_reply = r, which data now owns: free it with the _wipe call) and returns 1; 0, r untouched, when r is NULL, of another type or format, or its value runs past the reply's bytes (libxcb-ewmh reads on there). */
+/** Points data at the ATOM/32 list in r (data->_reply = r, which data now owns: free it with the _wipe call) and
+ * returns 1; 0, r untouched, when r is NULL, of another type or format, or its value runs past the reply's bytes
+ * (libxcb-ewmh reads on there). */
 XW_EXPORT uint8_t xw_ewmh_get_atoms_from_reply(xw_ewmh_get_atoms_reply_t *data, xw_get_property_reply_t *r);
-/** Waits for the reply and parses it as xw_ewmh_get_atoms_from_reply; on failure the reply is freed and 0 returned (*e as in xw_get_property_reply). Allocates the reply, as libxcb-ewmh: xw_ewmh_get_reply_into is the allocation-free form. */
+/** Waits for the reply and parses it as xw_ewmh_get_atoms_from_reply; on failure the reply is freed and 0 returned (*e
+ * as in xw_get_property_reply). Allocates the reply, as libxcb-ewmh: xw_ewmh_get_reply_into is the allocation-free
+ * form. */
 XW_EXPORT uint8_t xw_ewmh_get_atoms_reply(xw_ewmh_connection_t *ewmh, xw_get_property_cookie_t cookie,
                                           xw_ewmh_get_atoms_reply_t *data, xw_generic_error_t **e);
 /** Frees the reply data holds. */
 XW_EXPORT void xw_ewmh_get_atoms_reply_wipe(xw_ewmh_get_atoms_reply_t *data);
-/** Points data at the WINDOW/32 list in r (data->_reply = r, which data now owns: free it with the _wipe call) and returns 1; 0, r untouched, when r is NULL, of another type or format, or its value runs past the reply's bytes (libxcb-ewmh reads on there). */
+/** Points data at the WINDOW/32 list in r (data->_reply = r, which data now owns: free it with the _wipe call) and
+ * returns 1; 0, r untouched, when r is NULL, of another type or format, or its value runs past the reply's bytes
+ * (libxcb-ewmh reads on there). */
 XW_EXPORT uint8_t xw_ewmh_get_windows_from_reply(xw_ewmh_get_windows_reply_t *data, xw_get_property_reply_t *r);
-/** Waits for the reply and parses it as xw_ewmh_get_windows_from_reply; on failure the reply is freed and 0 returned (*e as in xw_get_property_reply). Allocates the reply, as libxcb-ewmh: xw_ewmh_get_reply_into is the allocation-free form. */
+/** Waits for the reply and parses it as xw_ewmh_get_windows_from_reply; on failure the reply is freed and 0 returned
+ * (*e as in xw_get_property_reply). Allocates the reply, as libxcb-ewmh: xw_ewmh_get_reply_into is the allocation-free
+ * form. */
 XW_EXPORT uint8_t xw_ewmh_get_windows_reply(xw_ewmh_connection_t *ewmh, xw_get_property_cookie_t cookie,
                                             xw_ewmh_get_windows_reply_t *data, xw_generic_error_t **e);
 /** Frees the reply data holds. */
 XW_EXPORT void xw_ewmh_get_windows_reply_wipe(xw_ewmh_get_windows_reply_t *data);
-/** Points data at the UTF8_STRING/8 value of r (NUL-separated strings, not NUL-terminated; data->_reply = r, now data's: free it with the _wipe call) and returns 1; 0, r untouched, when r is NULL, of another type or format, or its value runs past the reply's bytes. */
+/** Points data at the UTF8_STRING/8 value of r (NUL-separated strings, not NUL-terminated; data->_reply = r, now
+ * data's: free it with the _wipe call) and returns 1; 0, r untouched, when r is NULL, of another type or format, or its
+ * value runs past the reply's bytes. */
 XW_EXPORT uint8_t xw_ewmh_get_utf8_strings_from_reply(xw_ewmh_connection_t *ewmh,
                                                       xw_ewmh_get_utf8_strings_reply_t *data,
                                                       xw_get_property_reply_t *r);
-/** Waits for the reply and parses it as xw_ewmh_get_utf8_strings_from_reply; on failure the reply is freed and 0 returned. Allocates the reply, as libxcb-ewmh. */
+/** Waits for the reply and parses it as xw_ewmh_get_utf8_strings_from_reply; on failure the reply is freed and 0
+ * returned. Allocates the reply, as libxcb-ewmh. */
 XW_EXPORT uint8_t xw_ewmh_get_utf8_strings_reply(xw_ewmh_connection_t *ewmh, xw_get_property_cookie_t cookie,
                                                  xw_ewmh_get_utf8_strings_reply_t *data, xw_generic_error_t **e);
 /** Frees the reply data holds. */
@@ -356,13 +381,15 @@ XW_EXPORT void xw_ewmh_get_utf8_strings_reply_wipe(xw_ewmh_get_utf8_strings_repl
 /* ---- root window properties ---- */
 
 /* _NET_SUPPORTED */
-/** Sets _NET_SUPPORTED (ATOM[]) on the root window of screen `screen_nbr` (ChangeProperty, mode Replace). Returns the cookie; sequence 0 when the request was refused (see xw_request_error_string). Never allocates; thread-safe. */
+/** Sets _NET_SUPPORTED (ATOM[]) on the root window of screen `screen_nbr` (ChangeProperty, mode Replace). Returns the
+ * cookie; sequence 0 when the request was refused (see xw_request_error_string). Never allocates; thread-safe. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_supported(xw_ewmh_connection_t *ewmh, int screen_nbr, uint32_t list_len,
                                                  xw_atom_t *list);
 /** As xw_ewmh_set_supported, checked: its error waits for xw_request_check. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_supported_checked(xw_ewmh_connection_t *ewmh, int screen_nbr, uint32_t list_len,
                                                          xw_atom_t *list);
-/** Sends the GetProperty for _NET_SUPPORTED (ATOM[]) on the root window of screen `screen_nbr`; errors are kept for the _reply call (or go to the event queue with _unchecked). Never allocates; thread-safe. */
+/** Sends the GetProperty for _NET_SUPPORTED (ATOM[]) on the root window of screen `screen_nbr`; errors are kept for the
+ * _reply call (or go to the event queue with _unchecked). Never allocates; thread-safe. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_supported(xw_ewmh_connection_t *ewmh, int screen_nbr);
 /** As xw_ewmh_get_supported, unchecked. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_supported_unchecked(xw_ewmh_connection_t *ewmh, int screen_nbr);
@@ -379,13 +406,15 @@ static inline uint8_t xw_ewmh_get_supported_reply(xw_ewmh_connection_t *ewmh, xw
 }
 
 /* _NET_CLIENT_LIST */
-/** Sets _NET_CLIENT_LIST (WINDOW[]) on the root window of screen `screen_nbr` (ChangeProperty, mode Replace). Returns the cookie; sequence 0 when the request was refused (see xw_request_error_string). Never allocates; thread-safe. */
+/** Sets _NET_CLIENT_LIST (WINDOW[]) on the root window of screen `screen_nbr` (ChangeProperty, mode Replace). Returns
+ * the cookie; sequence 0 when the request was refused (see xw_request_error_string). Never allocates; thread-safe. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_client_list(xw_ewmh_connection_t *ewmh, int screen_nbr, uint32_t list_len,
                                                    xw_window_t *list);
 /** As xw_ewmh_set_client_list, checked: its error waits for xw_request_check. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_client_list_checked(xw_ewmh_connection_t *ewmh, int screen_nbr,
                                                            uint32_t list_len, xw_window_t *list);
-/** Sends the GetProperty for _NET_CLIENT_LIST (WINDOW[]) on the root window of screen `screen_nbr`; errors are kept for the _reply call (or go to the event queue with _unchecked). Never allocates; thread-safe. */
+/** Sends the GetProperty for _NET_CLIENT_LIST (WINDOW[]) on the root window of screen `screen_nbr`; errors are kept for
+ * the _reply call (or go to the event queue with _unchecked). Never allocates; thread-safe. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_client_list(xw_ewmh_connection_t *ewmh, int screen_nbr);
 /** As xw_ewmh_get_client_list, unchecked. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_client_list_unchecked(xw_ewmh_connection_t *ewmh, int screen_nbr);
@@ -402,13 +431,16 @@ static inline uint8_t xw_ewmh_get_client_list_reply(xw_ewmh_connection_t *ewmh, 
 }
 
 /* _NET_CLIENT_LIST_STACKING */
-/** Sets _NET_CLIENT_LIST_STACKING (WINDOW[]) on the root window of screen `screen_nbr` (ChangeProperty, mode Replace). Returns the cookie; sequence 0 when the request was refused (see xw_request_error_string). Never allocates; thread-safe. */
+/** Sets _NET_CLIENT_LIST_STACKING (WINDOW[]) on the root window of screen `screen_nbr` (ChangeProperty, mode Replace).
+ * Returns the cookie; sequence 0 when the request was refused (see xw_request_error_string). Never allocates;
+ * thread-safe. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_client_list_stacking(xw_ewmh_connection_t *ewmh, int screen_nbr,
                                                             uint32_t list_len, xw_window_t *list);
 /** As xw_ewmh_set_client_list_stacking, checked: its error waits for xw_request_check. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_client_list_stacking_checked(xw_ewmh_connection_t *ewmh, int screen_nbr,
                                                                     uint32_t list_len, xw_window_t *list);
-/** Sends the GetProperty for _NET_CLIENT_LIST_STACKING (WINDOW[]) on the root window of screen `screen_nbr`; errors are kept for the _reply call (or go to the event queue with _unchecked). Never allocates; thread-safe. */
+/** Sends the GetProperty for _NET_CLIENT_LIST_STACKING (WINDOW[]) on the root window of screen `screen_nbr`; errors are
+ * kept for the _reply call (or go to the event queue with _unchecked). Never allocates; thread-safe. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_client_list_stacking(xw_ewmh_connection_t *ewmh, int screen_nbr);
 /** As xw_ewmh_get_client_list_stacking, unchecked. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_client_list_stacking_unchecked(xw_ewmh_connection_t *ewmh,
@@ -428,13 +460,16 @@ static inline uint8_t xw_ewmh_get_client_list_stacking_reply(xw_ewmh_connection_
 }
 
 /* _NET_NUMBER_OF_DESKTOPS */
-/** Sets _NET_NUMBER_OF_DESKTOPS (CARDINAL) on the root window of screen `screen_nbr` (ChangeProperty, mode Replace). Returns the cookie; sequence 0 when the request was refused (see xw_request_error_string). Never allocates; thread-safe. */
+/** Sets _NET_NUMBER_OF_DESKTOPS (CARDINAL) on the root window of screen `screen_nbr` (ChangeProperty, mode Replace).
+ * Returns the cookie; sequence 0 when the request was refused (see xw_request_error_string). Never allocates;
+ * thread-safe. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_number_of_desktops(xw_ewmh_connection_t *ewmh, int screen_nbr,
                                                           uint32_t number_of_desktops);
 /** As xw_ewmh_set_number_of_desktops, checked: its error waits for xw_request_check. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_number_of_desktops_checked(xw_ewmh_connection_t *ewmh, int screen_nbr,
                                                                   uint32_t number_of_desktops);
-/** Sends the GetProperty for _NET_NUMBER_OF_DESKTOPS (CARDINAL) on the root window of screen `screen_nbr`; errors are kept for the _reply call (or go to the event queue with _unchecked). Never allocates; thread-safe. */
+/** Sends the GetProperty for _NET_NUMBER_OF_DESKTOPS (CARDINAL) on the root window of screen `screen_nbr`; errors are
+ * kept for the _reply call (or go to the event queue with _unchecked). Never allocates; thread-safe. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_number_of_desktops(xw_ewmh_connection_t *ewmh, int screen_nbr);
 /** As xw_ewmh_get_number_of_desktops, unchecked. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_number_of_desktops_unchecked(xw_ewmh_connection_t *ewmh, int screen_nbr);
@@ -459,44 +494,54 @@ static inline xw_void_cookie_t xw_ewmh_request_change_number_of_desktops(xw_ewmh
 }
 
 /* _NET_DESKTOP_GEOMETRY */
-/** Sets _NET_DESKTOP_GEOMETRY (CARDINAL[2]) on the root window of screen `screen_nbr` (ChangeProperty, mode Replace). Returns the cookie; sequence 0 when the request was refused (see xw_request_error_string). Never allocates; thread-safe. */
+/** Sets _NET_DESKTOP_GEOMETRY (CARDINAL[2]) on the root window of screen `screen_nbr` (ChangeProperty, mode Replace).
+ * Returns the cookie; sequence 0 when the request was refused (see xw_request_error_string). Never allocates;
+ * thread-safe. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_desktop_geometry(xw_ewmh_connection_t *ewmh, int screen_nbr, uint32_t new_width,
                                                         uint32_t new_height);
 /** As xw_ewmh_set_desktop_geometry, checked: its error waits for xw_request_check. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_desktop_geometry_checked(xw_ewmh_connection_t *ewmh, int screen_nbr,
                                                                 uint32_t new_width, uint32_t new_height);
-/** Sends the GetProperty for _NET_DESKTOP_GEOMETRY (CARDINAL[2]) on the root window of screen `screen_nbr`; errors are kept for the _reply call (or go to the event queue with _unchecked). Never allocates; thread-safe. */
+/** Sends the GetProperty for _NET_DESKTOP_GEOMETRY (CARDINAL[2]) on the root window of screen `screen_nbr`; errors are
+ * kept for the _reply call (or go to the event queue with _unchecked). Never allocates; thread-safe. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_desktop_geometry(xw_ewmh_connection_t *ewmh, int screen_nbr);
 /** As xw_ewmh_get_desktop_geometry, unchecked. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_desktop_geometry_unchecked(xw_ewmh_connection_t *ewmh, int screen_nbr);
 /** Asks the window manager to change _NET_DESKTOP_GEOMETRY (a ClientMessage to the root). Never allocates. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_request_change_desktop_geometry(xw_ewmh_connection_t *ewmh, int screen_nbr,
                                                                    uint32_t new_width, uint32_t new_height);
-/** Parses _NET_DESKTOP_GEOMETRY: 1 and *width, *height when r is CARDINAL/32 with exactly two values; 0 otherwise. r stays the caller's. */
+/** Parses _NET_DESKTOP_GEOMETRY: 1 and *width, *height when r is CARDINAL/32 with exactly two values; 0 otherwise. r
+ * stays the caller's. */
 XW_EXPORT uint8_t xw_ewmh_get_desktop_geometry_from_reply(uint32_t *width, uint32_t *height,
                                                           xw_get_property_reply_t *r);
-/** Waits for _NET_DESKTOP_GEOMETRY and parses it; 0 on failure (*e, when e is not NULL, a malloc'd copy of an X error). Allocation-free. */
+/** Waits for _NET_DESKTOP_GEOMETRY and parses it; 0 on failure (*e, when e is not NULL, a malloc'd copy of an X error).
+ * Allocation-free. */
 XW_EXPORT uint8_t xw_ewmh_get_desktop_geometry_reply(xw_ewmh_connection_t *ewmh, xw_get_property_cookie_t cookie,
                                                      uint32_t *width, uint32_t *height, xw_generic_error_t **e);
 
 /* _NET_DESKTOP_VIEWPORT */
-/** Sets _NET_DESKTOP_VIEWPORT (CARDINAL[][2]) on the root window of screen `screen_nbr` (ChangeProperty, mode Replace). Returns the cookie; sequence 0 when the request was refused (see xw_request_error_string). Never allocates; thread-safe. */
+/** Sets _NET_DESKTOP_VIEWPORT (CARDINAL[][2]) on the root window of screen `screen_nbr` (ChangeProperty, mode Replace).
+ * Returns the cookie; sequence 0 when the request was refused (see xw_request_error_string). Never allocates;
+ * thread-safe. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_desktop_viewport(xw_ewmh_connection_t *ewmh, int screen_nbr, uint32_t list_len,
                                                         xw_ewmh_coordinates_t *list);
 /** As xw_ewmh_set_desktop_viewport, checked: its error waits for xw_request_check. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_desktop_viewport_checked(xw_ewmh_connection_t *ewmh, int screen_nbr,
                                                                 uint32_t list_len, xw_ewmh_coordinates_t *list);
-/** Sends the GetProperty for _NET_DESKTOP_VIEWPORT (CARDINAL[][2]) on the root window of screen `screen_nbr`; errors are kept for the _reply call (or go to the event queue with _unchecked). Never allocates; thread-safe. */
+/** Sends the GetProperty for _NET_DESKTOP_VIEWPORT (CARDINAL[][2]) on the root window of screen `screen_nbr`; errors
+ * are kept for the _reply call (or go to the event queue with _unchecked). Never allocates; thread-safe. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_desktop_viewport(xw_ewmh_connection_t *ewmh, int screen_nbr);
 /** As xw_ewmh_get_desktop_viewport, unchecked. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_desktop_viewport_unchecked(xw_ewmh_connection_t *ewmh, int screen_nbr);
 /** Asks the window manager to change _NET_DESKTOP_VIEWPORT (a ClientMessage to the root). Never allocates. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_request_change_desktop_viewport(xw_ewmh_connection_t *ewmh, int screen_nbr,
                                                                    uint32_t x, uint32_t y);
-/** Parses _NET_DESKTOP_VIEWPORT from a GetProperty reply (CARDINAL/32): data points into r, which data now owns (free both with the _wipe call). 1 on success; 0, r untouched, when the type, format or lengths do not fit. */
+/** Parses _NET_DESKTOP_VIEWPORT from a GetProperty reply (CARDINAL/32): data points into r, which data now owns (free
+ * both with the _wipe call). 1 on success; 0, r untouched, when the type, format or lengths do not fit. */
 XW_EXPORT uint8_t xw_ewmh_get_desktop_viewport_from_reply(xw_ewmh_get_desktop_viewport_reply_t *data,
                                                           xw_get_property_reply_t *r);
-/** Waits for _NET_DESKTOP_VIEWPORT and parses it as the _from_reply call; 0 on failure (the reply freed, *e as in xw_get_property_reply). The reply is malloc'd: release it with the _wipe call. */
+/** Waits for _NET_DESKTOP_VIEWPORT and parses it as the _from_reply call; 0 on failure (the reply freed, *e as in
+ * xw_get_property_reply). The reply is malloc'd: release it with the _wipe call. */
 XW_EXPORT uint8_t xw_ewmh_get_desktop_viewport_reply(xw_ewmh_connection_t *ewmh, xw_get_property_cookie_t cookie,
                                                      xw_ewmh_get_desktop_viewport_reply_t *data,
                                                      xw_generic_error_t **e);
@@ -504,13 +549,16 @@ XW_EXPORT uint8_t xw_ewmh_get_desktop_viewport_reply(xw_ewmh_connection_t *ewmh,
 XW_EXPORT void xw_ewmh_get_desktop_viewport_reply_wipe(xw_ewmh_get_desktop_viewport_reply_t *data);
 
 /* _NET_CURRENT_DESKTOP */
-/** Sets _NET_CURRENT_DESKTOP (CARDINAL) on the root window of screen `screen_nbr` (ChangeProperty, mode Replace). Returns the cookie; sequence 0 when the request was refused (see xw_request_error_string). Never allocates; thread-safe. */
+/** Sets _NET_CURRENT_DESKTOP (CARDINAL) on the root window of screen `screen_nbr` (ChangeProperty, mode Replace).
+ * Returns the cookie; sequence 0 when the request was refused (see xw_request_error_string). Never allocates;
+ * thread-safe. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_current_desktop(xw_ewmh_connection_t *ewmh, int screen_nbr,
                                                        uint32_t new_current_desktop);
 /** As xw_ewmh_set_current_desktop, checked: its error waits for xw_request_check. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_current_desktop_checked(xw_ewmh_connection_t *ewmh, int screen_nbr,
                                                                uint32_t new_current_desktop);
-/** Sends the GetProperty for _NET_CURRENT_DESKTOP (CARDINAL) on the root window of screen `screen_nbr`; errors are kept for the _reply call (or go to the event queue with _unchecked). Never allocates; thread-safe. */
+/** Sends the GetProperty for _NET_CURRENT_DESKTOP (CARDINAL) on the root window of screen `screen_nbr`; errors are kept
+ * for the _reply call (or go to the event queue with _unchecked). Never allocates; thread-safe. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_current_desktop(xw_ewmh_connection_t *ewmh, int screen_nbr);
 /** As xw_ewmh_get_current_desktop, unchecked. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_current_desktop_unchecked(xw_ewmh_connection_t *ewmh, int screen_nbr);
@@ -530,13 +578,16 @@ XW_EXPORT xw_void_cookie_t xw_ewmh_request_change_current_desktop(xw_ewmh_connec
                                                                   uint32_t new_desktop, xw_timestamp_t timestamp);
 
 /* _NET_DESKTOP_NAMES */
-/** Sets _NET_DESKTOP_NAMES (UTF8_STRING[]) on the root window of screen `screen_nbr` (ChangeProperty, mode Replace). Returns the cookie; sequence 0 when the request was refused (see xw_request_error_string). Never allocates; thread-safe. */
+/** Sets _NET_DESKTOP_NAMES (UTF8_STRING[]) on the root window of screen `screen_nbr` (ChangeProperty, mode Replace).
+ * Returns the cookie; sequence 0 when the request was refused (see xw_request_error_string). Never allocates;
+ * thread-safe. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_desktop_names(xw_ewmh_connection_t *ewmh, int screen_nbr, uint32_t strings_len,
                                                      const char *strings);
 /** As xw_ewmh_set_desktop_names, checked: its error waits for xw_request_check. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_desktop_names_checked(xw_ewmh_connection_t *ewmh, int screen_nbr,
                                                              uint32_t strings_len, const char *strings);
-/** Sends the GetProperty for _NET_DESKTOP_NAMES (UTF8_STRING[]) on the root window of screen `screen_nbr`; errors are kept for the _reply call (or go to the event queue with _unchecked). Never allocates; thread-safe. */
+/** Sends the GetProperty for _NET_DESKTOP_NAMES (UTF8_STRING[]) on the root window of screen `screen_nbr`; errors are
+ * kept for the _reply call (or go to the event queue with _unchecked). Never allocates; thread-safe. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_desktop_names(xw_ewmh_connection_t *ewmh, int screen_nbr);
 /** As xw_ewmh_get_desktop_names, unchecked. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_desktop_names_unchecked(xw_ewmh_connection_t *ewmh, int screen_nbr);
@@ -555,13 +606,15 @@ static inline uint8_t xw_ewmh_get_desktop_names_reply(xw_ewmh_connection_t *ewmh
 }
 
 /* _NET_ACTIVE_WINDOW */
-/** Sets _NET_ACTIVE_WINDOW (WINDOW) on the root window of screen `screen_nbr` (ChangeProperty, mode Replace). Returns the cookie; sequence 0 when the request was refused (see xw_request_error_string). Never allocates; thread-safe. */
+/** Sets _NET_ACTIVE_WINDOW (WINDOW) on the root window of screen `screen_nbr` (ChangeProperty, mode Replace). Returns
+ * the cookie; sequence 0 when the request was refused (see xw_request_error_string). Never allocates; thread-safe. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_active_window(xw_ewmh_connection_t *ewmh, int screen_nbr,
                                                      xw_window_t new_active_window);
 /** As xw_ewmh_set_active_window, checked: its error waits for xw_request_check. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_active_window_checked(xw_ewmh_connection_t *ewmh, int screen_nbr,
                                                              xw_window_t new_active_window);
-/** Sends the GetProperty for _NET_ACTIVE_WINDOW (WINDOW) on the root window of screen `screen_nbr`; errors are kept for the _reply call (or go to the event queue with _unchecked). Never allocates; thread-safe. */
+/** Sends the GetProperty for _NET_ACTIVE_WINDOW (WINDOW) on the root window of screen `screen_nbr`; errors are kept for
+ * the _reply call (or go to the event queue with _unchecked). Never allocates; thread-safe. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_active_window(xw_ewmh_connection_t *ewmh, int screen_nbr);
 /** As xw_ewmh_get_active_window, unchecked. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_active_window_unchecked(xw_ewmh_connection_t *ewmh, int screen_nbr);
@@ -584,19 +637,23 @@ XW_EXPORT xw_void_cookie_t xw_ewmh_request_change_active_window(xw_ewmh_connecti
                                                                 xw_window_t current_active_window);
 
 /* _NET_WORKAREA */
-/** Sets _NET_WORKAREA (CARDINAL[][4]) on the root window of screen `screen_nbr` (ChangeProperty, mode Replace). Returns the cookie; sequence 0 when the request was refused (see xw_request_error_string). Never allocates; thread-safe. */
+/** Sets _NET_WORKAREA (CARDINAL[][4]) on the root window of screen `screen_nbr` (ChangeProperty, mode Replace). Returns
+ * the cookie; sequence 0 when the request was refused (see xw_request_error_string). Never allocates; thread-safe. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_workarea(xw_ewmh_connection_t *ewmh, int screen_nbr, uint32_t list_len,
                                                 xw_ewmh_geometry_t *list);
 /** As xw_ewmh_set_workarea, checked: its error waits for xw_request_check. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_workarea_checked(xw_ewmh_connection_t *ewmh, int screen_nbr, uint32_t list_len,
                                                         xw_ewmh_geometry_t *list);
-/** Sends the GetProperty for _NET_WORKAREA (CARDINAL[][4]) on the root window of screen `screen_nbr`; errors are kept for the _reply call (or go to the event queue with _unchecked). Never allocates; thread-safe. */
+/** Sends the GetProperty for _NET_WORKAREA (CARDINAL[][4]) on the root window of screen `screen_nbr`; errors are kept
+ * for the _reply call (or go to the event queue with _unchecked). Never allocates; thread-safe. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_workarea(xw_ewmh_connection_t *ewmh, int screen_nbr);
 /** As xw_ewmh_get_workarea, unchecked. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_workarea_unchecked(xw_ewmh_connection_t *ewmh, int screen_nbr);
-/** Parses _NET_WORKAREA from a GetProperty reply (CARDINAL/32): data points into r, which data now owns (free both with the _wipe call). 1 on success; 0, r untouched, when the type, format or lengths do not fit. */
+/** Parses _NET_WORKAREA from a GetProperty reply (CARDINAL/32): data points into r, which data now owns (free both with
+ * the _wipe call). 1 on success; 0, r untouched, when the type, format or lengths do not fit. */
 XW_EXPORT uint8_t xw_ewmh_get_workarea_from_reply(xw_ewmh_get_workarea_reply_t *data, xw_get_property_reply_t *r);
-/** Waits for _NET_WORKAREA and parses it as the _from_reply call; 0 on failure (the reply freed, *e as in xw_get_property_reply). The reply is malloc'd: release it with the _wipe call. */
+/** Waits for _NET_WORKAREA and parses it as the _from_reply call; 0 on failure (the reply freed, *e as in
+ * xw_get_property_reply). The reply is malloc'd: release it with the _wipe call. */
 XW_EXPORT uint8_t xw_ewmh_get_workarea_reply(xw_ewmh_connection_t *ewmh, xw_get_property_cookie_t cookie,
                                              xw_ewmh_get_workarea_reply_t *data, xw_generic_error_t **e);
 /** Frees the reply a successful _reply or _from_reply call left in data. */
@@ -609,7 +666,8 @@ XW_EXPORT xw_void_cookie_t xw_ewmh_set_supporting_wm_check(xw_ewmh_connection_t 
 /** As xw_ewmh_set_supporting_wm_check, checked. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_supporting_wm_check_checked(xw_ewmh_connection_t *ewmh,
                                                                    xw_window_t parent_window, xw_window_t child_window);
-/** Sends the GetProperty for _NET_SUPPORTING_WM_CHECK (WINDOW) on `window`; errors are kept for the _reply call (or go to the event queue with _unchecked). Never allocates; thread-safe. */
+/** Sends the GetProperty for _NET_SUPPORTING_WM_CHECK (WINDOW) on `window`; errors are kept for the _reply call (or go
+ * to the event queue with _unchecked). Never allocates; thread-safe. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_supporting_wm_check(xw_ewmh_connection_t *ewmh, xw_window_t window);
 /** As xw_ewmh_get_supporting_wm_check, unchecked. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_supporting_wm_check_unchecked(xw_ewmh_connection_t *ewmh,
@@ -627,13 +685,15 @@ static inline uint8_t xw_ewmh_get_supporting_wm_check_reply(xw_ewmh_connection_t
 }
 
 /* _NET_VIRTUAL_ROOTS */
-/** Sets _NET_VIRTUAL_ROOTS (WINDOW[]) on the root window of screen `screen_nbr` (ChangeProperty, mode Replace). Returns the cookie; sequence 0 when the request was refused (see xw_request_error_string). Never allocates; thread-safe. */
+/** Sets _NET_VIRTUAL_ROOTS (WINDOW[]) on the root window of screen `screen_nbr` (ChangeProperty, mode Replace). Returns
+ * the cookie; sequence 0 when the request was refused (see xw_request_error_string). Never allocates; thread-safe. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_virtual_roots(xw_ewmh_connection_t *ewmh, int screen_nbr, uint32_t list_len,
                                                      xw_window_t *list);
 /** As xw_ewmh_set_virtual_roots, checked: its error waits for xw_request_check. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_virtual_roots_checked(xw_ewmh_connection_t *ewmh, int screen_nbr,
                                                              uint32_t list_len, xw_window_t *list);
-/** Sends the GetProperty for _NET_VIRTUAL_ROOTS (WINDOW[]) on the root window of screen `screen_nbr`; errors are kept for the _reply call (or go to the event queue with _unchecked). Never allocates; thread-safe. */
+/** Sends the GetProperty for _NET_VIRTUAL_ROOTS (WINDOW[]) on the root window of screen `screen_nbr`; errors are kept
+ * for the _reply call (or go to the event queue with _unchecked). Never allocates; thread-safe. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_virtual_roots(xw_ewmh_connection_t *ewmh, int screen_nbr);
 /** As xw_ewmh_get_virtual_roots, unchecked. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_virtual_roots_unchecked(xw_ewmh_connection_t *ewmh, int screen_nbr);
@@ -651,7 +711,9 @@ static inline uint8_t xw_ewmh_get_virtual_roots_reply(xw_ewmh_connection_t *ewmh
 }
 
 /* _NET_DESKTOP_LAYOUT */
-/** Sets _NET_DESKTOP_LAYOUT (CARDINAL[4]) on the root window of screen `screen_nbr` (ChangeProperty, mode Replace). Returns the cookie; sequence 0 when the request was refused (see xw_request_error_string). Never allocates; thread-safe. */
+/** Sets _NET_DESKTOP_LAYOUT (CARDINAL[4]) on the root window of screen `screen_nbr` (ChangeProperty, mode Replace).
+ * Returns the cookie; sequence 0 when the request was refused (see xw_request_error_string). Never allocates;
+ * thread-safe. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_desktop_layout(xw_ewmh_connection_t *ewmh, int screen_nbr,
                                                       xw_ewmh_desktop_layout_orientation_t orientation,
                                                       uint32_t columns, uint32_t rows,
@@ -661,24 +723,31 @@ XW_EXPORT xw_void_cookie_t xw_ewmh_set_desktop_layout_checked(xw_ewmh_connection
                                                               xw_ewmh_desktop_layout_orientation_t orientation,
                                                               uint32_t columns, uint32_t rows,
                                                               xw_ewmh_desktop_layout_starting_corner_t starting_corner);
-/** Sends the GetProperty for _NET_DESKTOP_LAYOUT (CARDINAL[4]) on the root window of screen `screen_nbr`; errors are kept for the _reply call (or go to the event queue with _unchecked). Never allocates; thread-safe. */
+/** Sends the GetProperty for _NET_DESKTOP_LAYOUT (CARDINAL[4]) on the root window of screen `screen_nbr`; errors are
+ * kept for the _reply call (or go to the event queue with _unchecked). Never allocates; thread-safe. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_desktop_layout(xw_ewmh_connection_t *ewmh, int screen_nbr);
 /** As xw_ewmh_get_desktop_layout, unchecked. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_desktop_layout_unchecked(xw_ewmh_connection_t *ewmh, int screen_nbr);
-/** Parses _NET_DESKTOP_LAYOUT (CARDINAL[4]) from a GetProperty reply into *out: 1 when r is CARDINAL/32 with exactly the fields *out has, inside the reply's bytes; 0 otherwise (*out untouched). r stays the caller's. */
+/** Parses _NET_DESKTOP_LAYOUT (CARDINAL[4]) from a GetProperty reply into *out: 1 when r is CARDINAL/32 with exactly
+ * the fields *out has, inside the reply's bytes; 0 otherwise (*out untouched). r stays the caller's. */
 XW_EXPORT uint8_t xw_ewmh_get_desktop_layout_from_reply(xw_ewmh_get_desktop_layout_reply_t *out,
                                                         xw_get_property_reply_t *r);
-/** Waits for _NET_DESKTOP_LAYOUT (CARDINAL[4]) and parses it into *out (1) or returns 0 (no such property, another type, malformed, or an X error: *e, when e is not NULL, is then a malloc'd copy the caller frees). Allocation-free: the reply is read into stack storage. Thread-safe. */
+/** Waits for _NET_DESKTOP_LAYOUT (CARDINAL[4]) and parses it into *out (1) or returns 0 (no such property, another
+ * type, malformed, or an X error: *e, when e is not NULL, is then a malloc'd copy the caller frees). Allocation-free:
+ * the reply is read into stack storage. Thread-safe. */
 XW_EXPORT uint8_t xw_ewmh_get_desktop_layout_reply(xw_ewmh_connection_t *ewmh, xw_get_property_cookie_t cookie,
                                                    xw_ewmh_get_desktop_layout_reply_t *out, xw_generic_error_t **e);
 
 /* _NET_SHOWING_DESKTOP */
-/** Sets _NET_SHOWING_DESKTOP (CARDINAL) on the root window of screen `screen_nbr` (ChangeProperty, mode Replace). Returns the cookie; sequence 0 when the request was refused (see xw_request_error_string). Never allocates; thread-safe. */
+/** Sets _NET_SHOWING_DESKTOP (CARDINAL) on the root window of screen `screen_nbr` (ChangeProperty, mode Replace).
+ * Returns the cookie; sequence 0 when the request was refused (see xw_request_error_string). Never allocates;
+ * thread-safe. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_showing_desktop(xw_ewmh_connection_t *ewmh, int screen_nbr, uint32_t desktop);
 /** As xw_ewmh_set_showing_desktop, checked: its error waits for xw_request_check. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_showing_desktop_checked(xw_ewmh_connection_t *ewmh, int screen_nbr,
                                                                uint32_t desktop);
-/** Sends the GetProperty for _NET_SHOWING_DESKTOP (CARDINAL) on the root window of screen `screen_nbr`; errors are kept for the _reply call (or go to the event queue with _unchecked). Never allocates; thread-safe. */
+/** Sends the GetProperty for _NET_SHOWING_DESKTOP (CARDINAL) on the root window of screen `screen_nbr`; errors are kept
+ * for the _reply call (or go to the event queue with _unchecked). Never allocates; thread-safe. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_showing_desktop(xw_ewmh_connection_t *ewmh, int screen_nbr);
 /** As xw_ewmh_get_showing_desktop, unchecked. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_showing_desktop_unchecked(xw_ewmh_connection_t *ewmh, int screen_nbr);
@@ -734,13 +803,15 @@ static inline xw_void_cookie_t xw_ewmh_request_frame_extents(xw_ewmh_connection_
 /* ---- application window properties ---- */
 
 /* _NET_WM_NAME */
-/** Sets _NET_WM_NAME (UTF8_STRING) on `window` (ChangeProperty, mode Replace). Returns the cookie; sequence 0 when the request was refused (see xw_request_error_string). Never allocates; thread-safe. */
+/** Sets _NET_WM_NAME (UTF8_STRING) on `window` (ChangeProperty, mode Replace). Returns the cookie; sequence 0 when the
+ * request was refused (see xw_request_error_string). Never allocates; thread-safe. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_wm_name(xw_ewmh_connection_t *ewmh, xw_window_t window, uint32_t strings_len,
                                                const char *strings);
 /** As xw_ewmh_set_wm_name, checked: its error waits for xw_request_check. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_wm_name_checked(xw_ewmh_connection_t *ewmh, xw_window_t window,
                                                        uint32_t strings_len, const char *strings);
-/** Sends the GetProperty for _NET_WM_NAME (UTF8_STRING) on `window`; errors are kept for the _reply call (or go to the event queue with _unchecked). Never allocates; thread-safe. */
+/** Sends the GetProperty for _NET_WM_NAME (UTF8_STRING) on `window`; errors are kept for the _reply call (or go to the
+ * event queue with _unchecked). Never allocates; thread-safe. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_wm_name(xw_ewmh_connection_t *ewmh, xw_window_t window);
 /** As xw_ewmh_get_wm_name, unchecked. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_wm_name_unchecked(xw_ewmh_connection_t *ewmh, xw_window_t window);
@@ -758,13 +829,15 @@ static inline uint8_t xw_ewmh_get_wm_name_reply(xw_ewmh_connection_t *ewmh, xw_g
 }
 
 /* _NET_WM_VISIBLE_NAME */
-/** Sets _NET_WM_VISIBLE_NAME (UTF8_STRING) on `window` (ChangeProperty, mode Replace). Returns the cookie; sequence 0 when the request was refused (see xw_request_error_string). Never allocates; thread-safe. */
+/** Sets _NET_WM_VISIBLE_NAME (UTF8_STRING) on `window` (ChangeProperty, mode Replace). Returns the cookie; sequence 0
+ * when the request was refused (see xw_request_error_string). Never allocates; thread-safe. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_wm_visible_name(xw_ewmh_connection_t *ewmh, xw_window_t window,
                                                        uint32_t strings_len, const char *strings);
 /** As xw_ewmh_set_wm_visible_name, checked: its error waits for xw_request_check. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_wm_visible_name_checked(xw_ewmh_connection_t *ewmh, xw_window_t window,
                                                                uint32_t strings_len, const char *strings);
-/** Sends the GetProperty for _NET_WM_VISIBLE_NAME (UTF8_STRING) on `window`; errors are kept for the _reply call (or go to the event queue with _unchecked). Never allocates; thread-safe. */
+/** Sends the GetProperty for _NET_WM_VISIBLE_NAME (UTF8_STRING) on `window`; errors are kept for the _reply call (or go
+ * to the event queue with _unchecked). Never allocates; thread-safe. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_wm_visible_name(xw_ewmh_connection_t *ewmh, xw_window_t window);
 /** As xw_ewmh_get_wm_visible_name, unchecked. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_wm_visible_name_unchecked(xw_ewmh_connection_t *ewmh,
@@ -784,13 +857,15 @@ static inline uint8_t xw_ewmh_get_wm_visible_name_reply(xw_ewmh_connection_t *ew
 }
 
 /* _NET_WM_ICON_NAME */
-/** Sets _NET_WM_ICON_NAME (UTF8_STRING) on `window` (ChangeProperty, mode Replace). Returns the cookie; sequence 0 when the request was refused (see xw_request_error_string). Never allocates; thread-safe. */
+/** Sets _NET_WM_ICON_NAME (UTF8_STRING) on `window` (ChangeProperty, mode Replace). Returns the cookie; sequence 0 when
+ * the request was refused (see xw_request_error_string). Never allocates; thread-safe. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_wm_icon_name(xw_ewmh_connection_t *ewmh, xw_window_t window,
                                                     uint32_t strings_len, const char *strings);
 /** As xw_ewmh_set_wm_icon_name, checked: its error waits for xw_request_check. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_wm_icon_name_checked(xw_ewmh_connection_t *ewmh, xw_window_t window,
                                                             uint32_t strings_len, const char *strings);
-/** Sends the GetProperty for _NET_WM_ICON_NAME (UTF8_STRING) on `window`; errors are kept for the _reply call (or go to the event queue with _unchecked). Never allocates; thread-safe. */
+/** Sends the GetProperty for _NET_WM_ICON_NAME (UTF8_STRING) on `window`; errors are kept for the _reply call (or go to
+ * the event queue with _unchecked). Never allocates; thread-safe. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_wm_icon_name(xw_ewmh_connection_t *ewmh, xw_window_t window);
 /** As xw_ewmh_get_wm_icon_name, unchecked. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_wm_icon_name_unchecked(xw_ewmh_connection_t *ewmh, xw_window_t window);
@@ -809,18 +884,21 @@ static inline uint8_t xw_ewmh_get_wm_icon_name_reply(xw_ewmh_connection_t *ewmh,
 }
 
 /* _NET_WM_VISIBLE_ICON_NAME */
-/** Sets _NET_WM_VISIBLE_ICON_NAME (UTF8_STRING) on `window` (ChangeProperty, mode Replace). Returns the cookie; sequence 0 when the request was refused (see xw_request_error_string). Never allocates; thread-safe. */
+/** Sets _NET_WM_VISIBLE_ICON_NAME (UTF8_STRING) on `window` (ChangeProperty, mode Replace). Returns the cookie;
+ * sequence 0 when the request was refused (see xw_request_error_string). Never allocates; thread-safe. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_wm_visible_icon_name(xw_ewmh_connection_t *ewmh, xw_window_t window,
                                                             uint32_t strings_len, const char *strings);
 /** As xw_ewmh_set_wm_visible_icon_name, checked: its error waits for xw_request_check. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_wm_visible_icon_name_checked(xw_ewmh_connection_t *ewmh, xw_window_t window,
                                                                     uint32_t strings_len, const char *strings);
-/** Sends the GetProperty for _NET_WM_VISIBLE_ICON_NAME (UTF8_STRING) on `window`; errors are kept for the _reply call (or go to the event queue with _unchecked). Never allocates; thread-safe. */
+/** Sends the GetProperty for _NET_WM_VISIBLE_ICON_NAME (UTF8_STRING) on `window`; errors are kept for the _reply call
+ * (or go to the event queue with _unchecked). Never allocates; thread-safe. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_wm_visible_icon_name(xw_ewmh_connection_t *ewmh, xw_window_t window);
 /** As xw_ewmh_get_wm_visible_icon_name, unchecked. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_wm_visible_icon_name_unchecked(xw_ewmh_connection_t *ewmh,
                                                                               xw_window_t window);
-/** Parses _NET_WM_VISIBLE_ICON_NAME (UTF8_STRING) from a GetProperty reply (see xw_ewmh_get_utf8_strings_from_reply). */
+/** Parses _NET_WM_VISIBLE_ICON_NAME (UTF8_STRING) from a GetProperty reply (see
+ * xw_ewmh_get_utf8_strings_from_reply). */
 static inline uint8_t xw_ewmh_get_wm_visible_icon_name_from_reply(xw_ewmh_connection_t *ewmh,
                                                                   xw_ewmh_get_utf8_strings_reply_t *data,
                                                                   xw_get_property_reply_t *r)
@@ -837,12 +915,14 @@ static inline uint8_t xw_ewmh_get_wm_visible_icon_name_reply(xw_ewmh_connection_
 }
 
 /* _NET_WM_DESKTOP */
-/** Sets _NET_WM_DESKTOP (CARDINAL) on `window` (ChangeProperty, mode Replace). Returns the cookie; sequence 0 when the request was refused (see xw_request_error_string). Never allocates; thread-safe. */
+/** Sets _NET_WM_DESKTOP (CARDINAL) on `window` (ChangeProperty, mode Replace). Returns the cookie; sequence 0 when the
+ * request was refused (see xw_request_error_string). Never allocates; thread-safe. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_wm_desktop(xw_ewmh_connection_t *ewmh, xw_window_t window, uint32_t desktop);
 /** As xw_ewmh_set_wm_desktop, checked: its error waits for xw_request_check. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_wm_desktop_checked(xw_ewmh_connection_t *ewmh, xw_window_t window,
                                                           uint32_t desktop);
-/** Sends the GetProperty for _NET_WM_DESKTOP (CARDINAL) on `window`; errors are kept for the _reply call (or go to the event queue with _unchecked). Never allocates; thread-safe. */
+/** Sends the GetProperty for _NET_WM_DESKTOP (CARDINAL) on `window`; errors are kept for the _reply call (or go to the
+ * event queue with _unchecked). Never allocates; thread-safe. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_wm_desktop(xw_ewmh_connection_t *ewmh, xw_window_t window);
 /** As xw_ewmh_get_wm_desktop, unchecked. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_wm_desktop_unchecked(xw_ewmh_connection_t *ewmh, xw_window_t window);
@@ -863,13 +943,15 @@ XW_EXPORT xw_void_cookie_t xw_ewmh_request_change_wm_desktop(xw_ewmh_connection_
                                                              xw_ewmh_client_source_type_t source_indication);
 
 /* _NET_WM_WINDOW_TYPE */
-/** Sets _NET_WM_WINDOW_TYPE (ATOM[]) on `window` (ChangeProperty, mode Replace). Returns the cookie; sequence 0 when the request was refused (see xw_request_error_string). Never allocates; thread-safe. */
+/** Sets _NET_WM_WINDOW_TYPE (ATOM[]) on `window` (ChangeProperty, mode Replace). Returns the cookie; sequence 0 when
+ * the request was refused (see xw_request_error_string). Never allocates; thread-safe. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_wm_window_type(xw_ewmh_connection_t *ewmh, xw_window_t window, uint32_t list_len,
                                                       xw_atom_t *list);
 /** As xw_ewmh_set_wm_window_type, checked: its error waits for xw_request_check. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_wm_window_type_checked(xw_ewmh_connection_t *ewmh, xw_window_t window,
                                                               uint32_t list_len, xw_atom_t *list);
-/** Sends the GetProperty for _NET_WM_WINDOW_TYPE (ATOM[]) on `window`; errors are kept for the _reply call (or go to the event queue with _unchecked). Never allocates; thread-safe. */
+/** Sends the GetProperty for _NET_WM_WINDOW_TYPE (ATOM[]) on `window`; errors are kept for the _reply call (or go to
+ * the event queue with _unchecked). Never allocates; thread-safe. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_wm_window_type(xw_ewmh_connection_t *ewmh, xw_window_t window);
 /** As xw_ewmh_get_wm_window_type, unchecked. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_wm_window_type_unchecked(xw_ewmh_connection_t *ewmh, xw_window_t window);
@@ -880,13 +962,15 @@ XW_EXPORT uint8_t xw_ewmh_get_wm_window_type_reply(xw_ewmh_connection_t *ewmh, x
                                                    xw_ewmh_get_atoms_reply_t *data, xw_generic_error_t **e);
 
 /* _NET_WM_STATE */
-/** Sets _NET_WM_STATE (ATOM[]) on `window` (ChangeProperty, mode Replace). Returns the cookie; sequence 0 when the request was refused (see xw_request_error_string). Never allocates; thread-safe. */
+/** Sets _NET_WM_STATE (ATOM[]) on `window` (ChangeProperty, mode Replace). Returns the cookie; sequence 0 when the
+ * request was refused (see xw_request_error_string). Never allocates; thread-safe. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_wm_state(xw_ewmh_connection_t *ewmh, xw_window_t window, uint32_t list_len,
                                                 xw_atom_t *list);
 /** As xw_ewmh_set_wm_state, checked: its error waits for xw_request_check. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_wm_state_checked(xw_ewmh_connection_t *ewmh, xw_window_t window,
                                                         uint32_t list_len, xw_atom_t *list);
-/** Sends the GetProperty for _NET_WM_STATE (ATOM[]) on `window`; errors are kept for the _reply call (or go to the event queue with _unchecked). Never allocates; thread-safe. */
+/** Sends the GetProperty for _NET_WM_STATE (ATOM[]) on `window`; errors are kept for the _reply call (or go to the
+ * event queue with _unchecked). Never allocates; thread-safe. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_wm_state(xw_ewmh_connection_t *ewmh, xw_window_t window);
 /** As xw_ewmh_get_wm_state, unchecked. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_wm_state_unchecked(xw_ewmh_connection_t *ewmh, xw_window_t window);
@@ -902,13 +986,15 @@ XW_EXPORT xw_void_cookie_t xw_ewmh_request_change_wm_state(xw_ewmh_connection_t 
                                                            xw_ewmh_client_source_type_t source_indication);
 
 /* _NET_WM_ALLOWED_ACTIONS */
-/** Sets _NET_WM_ALLOWED_ACTIONS (ATOM[]) on `window` (ChangeProperty, mode Replace). Returns the cookie; sequence 0 when the request was refused (see xw_request_error_string). Never allocates; thread-safe. */
+/** Sets _NET_WM_ALLOWED_ACTIONS (ATOM[]) on `window` (ChangeProperty, mode Replace). Returns the cookie; sequence 0
+ * when the request was refused (see xw_request_error_string). Never allocates; thread-safe. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_wm_allowed_actions(xw_ewmh_connection_t *ewmh, xw_window_t window,
                                                           uint32_t list_len, xw_atom_t *list);
 /** As xw_ewmh_set_wm_allowed_actions, checked: its error waits for xw_request_check. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_wm_allowed_actions_checked(xw_ewmh_connection_t *ewmh, xw_window_t window,
                                                                   uint32_t list_len, xw_atom_t *list);
-/** Sends the GetProperty for _NET_WM_ALLOWED_ACTIONS (ATOM[]) on `window`; errors are kept for the _reply call (or go to the event queue with _unchecked). Never allocates; thread-safe. */
+/** Sends the GetProperty for _NET_WM_ALLOWED_ACTIONS (ATOM[]) on `window`; errors are kept for the _reply call (or go
+ * to the event queue with _unchecked). Never allocates; thread-safe. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_wm_allowed_actions(xw_ewmh_connection_t *ewmh, xw_window_t window);
 /** As xw_ewmh_get_wm_allowed_actions, unchecked. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_wm_allowed_actions_unchecked(xw_ewmh_connection_t *ewmh,
@@ -921,30 +1007,37 @@ XW_EXPORT uint8_t xw_ewmh_get_wm_allowed_actions_reply(xw_ewmh_connection_t *ewm
                                                        xw_ewmh_get_atoms_reply_t *data, xw_generic_error_t **e);
 
 /* _NET_WM_STRUT */
-/** Sets _NET_WM_STRUT (CARDINAL[4]) on `window` (ChangeProperty, mode Replace). Returns the cookie; sequence 0 when the request was refused (see xw_request_error_string). Never allocates; thread-safe. */
+/** Sets _NET_WM_STRUT (CARDINAL[4]) on `window` (ChangeProperty, mode Replace). Returns the cookie; sequence 0 when the
+ * request was refused (see xw_request_error_string). Never allocates; thread-safe. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_wm_strut(xw_ewmh_connection_t *ewmh, xw_window_t window, uint32_t left,
                                                 uint32_t right, uint32_t top, uint32_t bottom);
 /** As xw_ewmh_set_wm_strut, checked: its error waits for xw_request_check. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_wm_strut_checked(xw_ewmh_connection_t *ewmh, xw_window_t window, uint32_t left,
                                                         uint32_t right, uint32_t top, uint32_t bottom);
-/** Sends the GetProperty for _NET_WM_STRUT (CARDINAL[4]) on `window`; errors are kept for the _reply call (or go to the event queue with _unchecked). Never allocates; thread-safe. */
+/** Sends the GetProperty for _NET_WM_STRUT (CARDINAL[4]) on `window`; errors are kept for the _reply call (or go to the
+ * event queue with _unchecked). Never allocates; thread-safe. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_wm_strut(xw_ewmh_connection_t *ewmh, xw_window_t window);
 /** As xw_ewmh_get_wm_strut, unchecked. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_wm_strut_unchecked(xw_ewmh_connection_t *ewmh, xw_window_t window);
-/** Parses _NET_WM_STRUT (CARDINAL[4]) from a GetProperty reply into *out: 1 when r is CARDINAL/32 with exactly the fields *out has, inside the reply's bytes; 0 otherwise (*out untouched). r stays the caller's. */
+/** Parses _NET_WM_STRUT (CARDINAL[4]) from a GetProperty reply into *out: 1 when r is CARDINAL/32 with exactly the
+ * fields *out has, inside the reply's bytes; 0 otherwise (*out untouched). r stays the caller's. */
 XW_EXPORT uint8_t xw_ewmh_get_wm_strut_from_reply(xw_ewmh_get_extents_reply_t *out, xw_get_property_reply_t *r);
-/** Waits for _NET_WM_STRUT (CARDINAL[4]) and parses it into *out (1) or returns 0 (no such property, another type, malformed, or an X error: *e, when e is not NULL, is then a malloc'd copy the caller frees). Allocation-free: the reply is read into stack storage. Thread-safe. */
+/** Waits for _NET_WM_STRUT (CARDINAL[4]) and parses it into *out (1) or returns 0 (no such property, another type,
+ * malformed, or an X error: *e, when e is not NULL, is then a malloc'd copy the caller frees). Allocation-free: the
+ * reply is read into stack storage. Thread-safe. */
 XW_EXPORT uint8_t xw_ewmh_get_wm_strut_reply(xw_ewmh_connection_t *ewmh, xw_get_property_cookie_t cookie,
                                              xw_ewmh_get_extents_reply_t *out, xw_generic_error_t **e);
 
 /* _NET_WM_STRUT_PARTIAL */
-/** Sets _NET_WM_STRUT_PARTIAL (CARDINAL[12]) on `window` (ChangeProperty, mode Replace). Returns the cookie; sequence 0 when the request was refused (see xw_request_error_string). Never allocates; thread-safe. */
+/** Sets _NET_WM_STRUT_PARTIAL (CARDINAL[12]) on `window` (ChangeProperty, mode Replace). Returns the cookie; sequence 0
+ * when the request was refused (see xw_request_error_string). Never allocates; thread-safe. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_wm_strut_partial(xw_ewmh_connection_t *ewmh, xw_window_t window,
                                                         xw_ewmh_wm_strut_partial_t wm_strut);
 /** As xw_ewmh_set_wm_strut_partial, checked: its error waits for xw_request_check. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_wm_strut_partial_checked(xw_ewmh_connection_t *ewmh, xw_window_t window,
                                                                 xw_ewmh_wm_strut_partial_t wm_strut);
-/** Sends the GetProperty for _NET_WM_STRUT_PARTIAL (CARDINAL[12]) on `window`; errors are kept for the _reply call (or go to the event queue with _unchecked). Never allocates; thread-safe. */
+/** Sends the GetProperty for _NET_WM_STRUT_PARTIAL (CARDINAL[12]) on `window`; errors are kept for the _reply call (or
+ * go to the event queue with _unchecked). Never allocates; thread-safe. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_wm_strut_partial(xw_ewmh_connection_t *ewmh, xw_window_t window);
 /** As xw_ewmh_get_wm_strut_partial, unchecked. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_wm_strut_partial_unchecked(xw_ewmh_connection_t *ewmh,
@@ -956,21 +1049,26 @@ XW_EXPORT uint8_t xw_ewmh_get_wm_strut_partial_reply(xw_ewmh_connection_t *ewmh,
                                                      xw_ewmh_wm_strut_partial_t *out, xw_generic_error_t **e);
 
 /* _NET_WM_ICON_GEOMETRY */
-/** Sets _NET_WM_ICON_GEOMETRY (CARDINAL[4]) on `window` (ChangeProperty, mode Replace). Returns the cookie; sequence 0 when the request was refused (see xw_request_error_string). Never allocates; thread-safe. */
+/** Sets _NET_WM_ICON_GEOMETRY (CARDINAL[4]) on `window` (ChangeProperty, mode Replace). Returns the cookie; sequence 0
+ * when the request was refused (see xw_request_error_string). Never allocates; thread-safe. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_wm_icon_geometry(xw_ewmh_connection_t *ewmh, xw_window_t window, uint32_t left,
                                                         uint32_t right, uint32_t top, uint32_t bottom);
 /** As xw_ewmh_set_wm_icon_geometry, checked: its error waits for xw_request_check. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_wm_icon_geometry_checked(xw_ewmh_connection_t *ewmh, xw_window_t window,
                                                                 uint32_t left, uint32_t right, uint32_t top,
                                                                 uint32_t bottom);
-/** Sends the GetProperty for _NET_WM_ICON_GEOMETRY (CARDINAL[4]) on `window`; errors are kept for the _reply call (or go to the event queue with _unchecked). Never allocates; thread-safe. */
+/** Sends the GetProperty for _NET_WM_ICON_GEOMETRY (CARDINAL[4]) on `window`; errors are kept for the _reply call (or
+ * go to the event queue with _unchecked). Never allocates; thread-safe. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_wm_icon_geometry(xw_ewmh_connection_t *ewmh, xw_window_t window);
 /** As xw_ewmh_get_wm_icon_geometry, unchecked. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_wm_icon_geometry_unchecked(xw_ewmh_connection_t *ewmh,
                                                                           xw_window_t window);
-/** Parses _NET_WM_ICON_GEOMETRY (CARDINAL[4]) from a GetProperty reply into *out: 1 when r is CARDINAL/32 with exactly the fields *out has, inside the reply's bytes; 0 otherwise (*out untouched). r stays the caller's. */
+/** Parses _NET_WM_ICON_GEOMETRY (CARDINAL[4]) from a GetProperty reply into *out: 1 when r is CARDINAL/32 with exactly
+ * the fields *out has, inside the reply's bytes; 0 otherwise (*out untouched). r stays the caller's. */
 XW_EXPORT uint8_t xw_ewmh_get_wm_icon_geometry_from_reply(xw_ewmh_geometry_t *out, xw_get_property_reply_t *r);
-/** Waits for _NET_WM_ICON_GEOMETRY (CARDINAL[4]) and parses it into *out (1) or returns 0 (no such property, another type, malformed, or an X error: *e, when e is not NULL, is then a malloc'd copy the caller frees). Allocation-free: the reply is read into stack storage. Thread-safe. */
+/** Waits for _NET_WM_ICON_GEOMETRY (CARDINAL[4]) and parses it into *out (1) or returns 0 (no such property, another
+ * type, malformed, or an X error: *e, when e is not NULL, is then a malloc'd copy the caller frees). Allocation-free:
+ * the reply is read into stack storage. Thread-safe. */
 XW_EXPORT uint8_t xw_ewmh_get_wm_icon_geometry_reply(xw_ewmh_connection_t *ewmh, xw_get_property_cookie_t cookie,
                                                      xw_ewmh_geometry_t *out, xw_generic_error_t **e);
 
@@ -989,20 +1087,25 @@ static inline xw_void_cookie_t xw_ewmh_set_wm_icon(xw_ewmh_connection_t *ewmh, u
 {
     return xw_change_property(ewmh->connection, mode, window, ewmh->_NET_WM_ICON, XW_ATOM_CARDINAL, 32, data_len, data);
 }
-/** Appends one icon (width, height, then the img_len ARGB values of img) to _NET_WM_ICON, as one ChangeProperty whose value is sent straight from img (no copy, no allocation). Checked. */
+/** Appends one icon (width, height, then the img_len ARGB values of img) to _NET_WM_ICON, as one ChangeProperty whose
+ * value is sent straight from img (no copy, no allocation). Checked. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_append_wm_icon_checked(xw_ewmh_connection_t *ewmh, xw_window_t window,
                                                           uint32_t width, uint32_t height, uint32_t img_len,
                                                           uint32_t *img);
 /** As xw_ewmh_append_wm_icon_checked, unchecked. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_append_wm_icon(xw_ewmh_connection_t *ewmh, xw_window_t window, uint32_t width,
                                                   uint32_t height, uint32_t img_len, uint32_t *img);
-/** Sends the GetProperty for _NET_WM_ICON (CARDINAL[]) on `window`; errors are kept for the _reply call (or go to the event queue with _unchecked). Never allocates; thread-safe. */
+/** Sends the GetProperty for _NET_WM_ICON (CARDINAL[]) on `window`; errors are kept for the _reply call (or go to the
+ * event queue with _unchecked). Never allocates; thread-safe. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_wm_icon(xw_ewmh_connection_t *ewmh, xw_window_t window);
 /** As xw_ewmh_get_wm_icon, unchecked. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_wm_icon_unchecked(xw_ewmh_connection_t *ewmh, xw_window_t window);
-/** Counts the whole icons in r (each width, height and width * height values, inside the reply's bytes; counting stops at the first that is empty or does not fit) and keeps r in wm_icon (now its owner: free with xw_ewmh_get_wm_icon_reply_wipe). 1 when there is at least one icon; 0, r untouched, otherwise. */
+/** Counts the whole icons in r (each width, height and width * height values, inside the reply's bytes; counting stops
+ * at the first that is empty or does not fit) and keeps r in wm_icon (now its owner: free with
+ * xw_ewmh_get_wm_icon_reply_wipe). 1 when there is at least one icon; 0, r untouched, otherwise. */
 XW_EXPORT uint8_t xw_ewmh_get_wm_icon_from_reply(xw_ewmh_get_wm_icon_reply_t *wm_icon, xw_get_property_reply_t *r);
-/** Waits for _NET_WM_ICON and parses it as xw_ewmh_get_wm_icon_from_reply (the reply freed on failure). Allocates the reply, as libxcb-ewmh. */
+/** Waits for _NET_WM_ICON and parses it as xw_ewmh_get_wm_icon_from_reply (the reply freed on failure). Allocates the
+ * reply, as libxcb-ewmh. */
 XW_EXPORT uint8_t xw_ewmh_get_wm_icon_reply(xw_ewmh_connection_t *ewmh, xw_get_property_cookie_t cookie,
                                             xw_ewmh_get_wm_icon_reply_t *wm_icon, xw_generic_error_t **e);
 /** An iterator over the icons wm_icon holds (width, height, data of the first; rem icons left). */
@@ -1015,11 +1118,13 @@ XW_EXPORT void xw_ewmh_get_wm_icon_next(xw_ewmh_wm_icon_iterator_t *iterator);
 XW_EXPORT void xw_ewmh_get_wm_icon_reply_wipe(xw_ewmh_get_wm_icon_reply_t *wm_icon);
 
 /* _NET_WM_PID */
-/** Sets _NET_WM_PID (CARDINAL) on `window` (ChangeProperty, mode Replace). Returns the cookie; sequence 0 when the request was refused (see xw_request_error_string). Never allocates; thread-safe. */
+/** Sets _NET_WM_PID (CARDINAL) on `window` (ChangeProperty, mode Replace). Returns the cookie; sequence 0 when the
+ * request was refused (see xw_request_error_string). Never allocates; thread-safe. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_wm_pid(xw_ewmh_connection_t *ewmh, xw_window_t window, uint32_t pid);
 /** As xw_ewmh_set_wm_pid, checked: its error waits for xw_request_check. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_wm_pid_checked(xw_ewmh_connection_t *ewmh, xw_window_t window, uint32_t pid);
-/** Sends the GetProperty for _NET_WM_PID (CARDINAL) on `window`; errors are kept for the _reply call (or go to the event queue with _unchecked). Never allocates; thread-safe. */
+/** Sends the GetProperty for _NET_WM_PID (CARDINAL) on `window`; errors are kept for the _reply call (or go to the
+ * event queue with _unchecked). Never allocates; thread-safe. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_wm_pid(xw_ewmh_connection_t *ewmh, xw_window_t window);
 /** As xw_ewmh_get_wm_pid, unchecked. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_wm_pid_unchecked(xw_ewmh_connection_t *ewmh, xw_window_t window);
@@ -1036,13 +1141,15 @@ static inline uint8_t xw_ewmh_get_wm_pid_reply(xw_ewmh_connection_t *ewmh, xw_ge
 }
 
 /* _NET_WM_HANDLED_ICONS */
-/** Sets _NET_WM_HANDLED_ICONS (CARDINAL) on `window` (ChangeProperty, mode Replace). Returns the cookie; sequence 0 when the request was refused (see xw_request_error_string). Never allocates; thread-safe. */
+/** Sets _NET_WM_HANDLED_ICONS (CARDINAL) on `window` (ChangeProperty, mode Replace). Returns the cookie; sequence 0
+ * when the request was refused (see xw_request_error_string). Never allocates; thread-safe. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_wm_handled_icons(xw_ewmh_connection_t *ewmh, xw_window_t window,
                                                         uint32_t handled_icons);
 /** As xw_ewmh_set_wm_handled_icons, checked: its error waits for xw_request_check. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_wm_handled_icons_checked(xw_ewmh_connection_t *ewmh, xw_window_t window,
                                                                 uint32_t handled_icons);
-/** Sends the GetProperty for _NET_WM_HANDLED_ICONS (CARDINAL) on `window`; errors are kept for the _reply call (or go to the event queue with _unchecked). Never allocates; thread-safe. */
+/** Sends the GetProperty for _NET_WM_HANDLED_ICONS (CARDINAL) on `window`; errors are kept for the _reply call (or go
+ * to the event queue with _unchecked). Never allocates; thread-safe. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_wm_handled_icons(xw_ewmh_connection_t *ewmh, xw_window_t window);
 /** As xw_ewmh_get_wm_handled_icons, unchecked. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_wm_handled_icons_unchecked(xw_ewmh_connection_t *ewmh,
@@ -1060,12 +1167,14 @@ static inline uint8_t xw_ewmh_get_wm_handled_icons_reply(xw_ewmh_connection_t *e
 }
 
 /* _NET_WM_USER_TIME */
-/** Sets _NET_WM_USER_TIME (CARDINAL) on `window` (ChangeProperty, mode Replace). Returns the cookie; sequence 0 when the request was refused (see xw_request_error_string). Never allocates; thread-safe. */
+/** Sets _NET_WM_USER_TIME (CARDINAL) on `window` (ChangeProperty, mode Replace). Returns the cookie; sequence 0 when
+ * the request was refused (see xw_request_error_string). Never allocates; thread-safe. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_wm_user_time(xw_ewmh_connection_t *ewmh, xw_window_t window, uint32_t xtime);
 /** As xw_ewmh_set_wm_user_time, checked: its error waits for xw_request_check. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_wm_user_time_checked(xw_ewmh_connection_t *ewmh, xw_window_t window,
                                                             uint32_t xtime);
-/** Sends the GetProperty for _NET_WM_USER_TIME (CARDINAL) on `window`; errors are kept for the _reply call (or go to the event queue with _unchecked). Never allocates; thread-safe. */
+/** Sends the GetProperty for _NET_WM_USER_TIME (CARDINAL) on `window`; errors are kept for the _reply call (or go to
+ * the event queue with _unchecked). Never allocates; thread-safe. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_wm_user_time(xw_ewmh_connection_t *ewmh, xw_window_t window);
 /** As xw_ewmh_get_wm_user_time, unchecked. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_wm_user_time_unchecked(xw_ewmh_connection_t *ewmh, xw_window_t window);
@@ -1082,23 +1191,29 @@ static inline uint8_t xw_ewmh_get_wm_user_time_reply(xw_ewmh_connection_t *ewmh,
 }
 
 /* _NET_WM_USER_TIME_WINDOW */
-/** Sets _NET_WM_USER_TIME_WINDOW (CARDINAL/32 as libxcb-ewmh writes it; the specification says WINDOW) on `window` (ChangeProperty, mode Replace). Returns the cookie; sequence 0 when the request was refused (see xw_request_error_string). Never allocates; thread-safe. */
+/** Sets _NET_WM_USER_TIME_WINDOW (CARDINAL/32 as libxcb-ewmh writes it; the specification says WINDOW) on `window`
+ * (ChangeProperty, mode Replace). Returns the cookie; sequence 0 when the request was refused (see
+ * xw_request_error_string). Never allocates; thread-safe. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_wm_user_time_window(xw_ewmh_connection_t *ewmh, xw_window_t window,
                                                            uint32_t xtime);
 /** As xw_ewmh_set_wm_user_time_window, checked: its error waits for xw_request_check. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_wm_user_time_window_checked(xw_ewmh_connection_t *ewmh, xw_window_t window,
                                                                    uint32_t xtime);
-/** Sends the GetProperty for _NET_WM_USER_TIME_WINDOW (CARDINAL/32 as libxcb-ewmh writes it; the specification says WINDOW) on `window`; errors are kept for the _reply call (or go to the event queue with _unchecked). Never allocates; thread-safe. */
+/** Sends the GetProperty for _NET_WM_USER_TIME_WINDOW (CARDINAL/32 as libxcb-ewmh writes it; the specification says
+ * WINDOW) on `window`; errors are kept for the _reply call (or go to the event queue with _unchecked). Never allocates;
+ * thread-safe. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_wm_user_time_window(xw_ewmh_connection_t *ewmh, xw_window_t window);
 /** As xw_ewmh_get_wm_user_time_window, unchecked. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_wm_user_time_window_unchecked(xw_ewmh_connection_t *ewmh,
                                                                              xw_window_t window);
-/** Parses _NET_WM_USER_TIME_WINDOW (CARDINAL/32 as libxcb-ewmh writes it; the specification says WINDOW) from a GetProperty reply (see xw_ewmh_get_cardinal_from_reply). */
+/** Parses _NET_WM_USER_TIME_WINDOW (CARDINAL/32 as libxcb-ewmh writes it; the specification says WINDOW) from a
+ * GetProperty reply (see xw_ewmh_get_cardinal_from_reply). */
 static inline uint8_t xw_ewmh_get_wm_user_time_window_from_reply(uint32_t *value, xw_get_property_reply_t *r)
 {
     return xw_ewmh_get_cardinal_from_reply(value, r);
 }
-/** Waits for and parses _NET_WM_USER_TIME_WINDOW (CARDINAL/32 as libxcb-ewmh writes it; the specification says WINDOW) (see xw_ewmh_get_cardinal_reply). */
+/** Waits for and parses _NET_WM_USER_TIME_WINDOW (CARDINAL/32 as libxcb-ewmh writes it; the specification says WINDOW)
+ * (see xw_ewmh_get_cardinal_reply). */
 static inline uint8_t xw_ewmh_get_wm_user_time_window_reply(xw_ewmh_connection_t *ewmh, xw_get_property_cookie_t cookie,
                                                             uint32_t *value, xw_generic_error_t **e)
 {
@@ -1106,20 +1221,25 @@ static inline uint8_t xw_ewmh_get_wm_user_time_window_reply(xw_ewmh_connection_t
 }
 
 /* _NET_FRAME_EXTENTS */
-/** Sets _NET_FRAME_EXTENTS (CARDINAL[4]) on `window` (ChangeProperty, mode Replace). Returns the cookie; sequence 0 when the request was refused (see xw_request_error_string). Never allocates; thread-safe. */
+/** Sets _NET_FRAME_EXTENTS (CARDINAL[4]) on `window` (ChangeProperty, mode Replace). Returns the cookie; sequence 0
+ * when the request was refused (see xw_request_error_string). Never allocates; thread-safe. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_frame_extents(xw_ewmh_connection_t *ewmh, xw_window_t window, uint32_t left,
                                                      uint32_t right, uint32_t top, uint32_t bottom);
 /** As xw_ewmh_set_frame_extents, checked: its error waits for xw_request_check. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_frame_extents_checked(xw_ewmh_connection_t *ewmh, xw_window_t window,
                                                              uint32_t left, uint32_t right, uint32_t top,
                                                              uint32_t bottom);
-/** Sends the GetProperty for _NET_FRAME_EXTENTS (CARDINAL[4]) on `window`; errors are kept for the _reply call (or go to the event queue with _unchecked). Never allocates; thread-safe. */
+/** Sends the GetProperty for _NET_FRAME_EXTENTS (CARDINAL[4]) on `window`; errors are kept for the _reply call (or go
+ * to the event queue with _unchecked). Never allocates; thread-safe. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_frame_extents(xw_ewmh_connection_t *ewmh, xw_window_t window);
 /** As xw_ewmh_get_frame_extents, unchecked. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_frame_extents_unchecked(xw_ewmh_connection_t *ewmh, xw_window_t window);
-/** Parses _NET_FRAME_EXTENTS (CARDINAL[4]) from a GetProperty reply into *out: 1 when r is CARDINAL/32 with exactly the fields *out has, inside the reply's bytes; 0 otherwise (*out untouched). r stays the caller's. */
+/** Parses _NET_FRAME_EXTENTS (CARDINAL[4]) from a GetProperty reply into *out: 1 when r is CARDINAL/32 with exactly the
+ * fields *out has, inside the reply's bytes; 0 otherwise (*out untouched). r stays the caller's. */
 XW_EXPORT uint8_t xw_ewmh_get_frame_extents_from_reply(xw_ewmh_get_extents_reply_t *out, xw_get_property_reply_t *r);
-/** Waits for _NET_FRAME_EXTENTS (CARDINAL[4]) and parses it into *out (1) or returns 0 (no such property, another type, malformed, or an X error: *e, when e is not NULL, is then a malloc'd copy the caller frees). Allocation-free: the reply is read into stack storage. Thread-safe. */
+/** Waits for _NET_FRAME_EXTENTS (CARDINAL[4]) and parses it into *out (1) or returns 0 (no such property, another type,
+ * malformed, or an X error: *e, when e is not NULL, is then a malloc'd copy the caller frees). Allocation-free: the
+ * reply is read into stack storage. Thread-safe. */
 XW_EXPORT uint8_t xw_ewmh_get_frame_extents_reply(xw_ewmh_connection_t *ewmh, xw_get_property_cookie_t cookie,
                                                   xw_ewmh_get_extents_reply_t *out, xw_generic_error_t **e);
 
@@ -1129,7 +1249,9 @@ XW_EXPORT xw_void_cookie_t xw_ewmh_send_wm_ping(xw_ewmh_connection_t *ewmh, xw_w
                                                 xw_timestamp_t timestamp);
 
 /* _NET_WM_SYNC_REQUEST, _NET_WM_SYNC_REQUEST_COUNTER */
-/** Sets _NET_WM_SYNC_REQUEST_COUNTER (CARDINAL[2]; `wm_sync_request_counter_atom` is unused, as in libxcb-ewmh: the atom interned in ewmh is used) on `window` (ChangeProperty, mode Replace). Returns the cookie; sequence 0 when the request was refused (see xw_request_error_string). Never allocates; thread-safe. */
+/** Sets _NET_WM_SYNC_REQUEST_COUNTER (CARDINAL[2]; `wm_sync_request_counter_atom` is unused, as in libxcb-ewmh: the
+ * atom interned in ewmh is used) on `window` (ChangeProperty, mode Replace). Returns the cookie; sequence 0 when the
+ * request was refused (see xw_request_error_string). Never allocates; thread-safe. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_wm_sync_request_counter(xw_ewmh_connection_t *ewmh, xw_window_t window,
                                                                xw_atom_t wm_sync_request_counter_atom, uint32_t low,
                                                                uint32_t high);
@@ -1137,23 +1259,27 @@ XW_EXPORT xw_void_cookie_t xw_ewmh_set_wm_sync_request_counter(xw_ewmh_connectio
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_wm_sync_request_counter_checked(xw_ewmh_connection_t *ewmh, xw_window_t window,
                                                                        xw_atom_t wm_sync_request_counter_atom,
                                                                        uint32_t low, uint32_t high);
-/** Sends the GetProperty for _NET_WM_SYNC_REQUEST_COUNTER (CARDINAL[2]) on `window`; errors are kept for the _reply call (or go to the event queue with _unchecked). Never allocates; thread-safe. */
+/** Sends the GetProperty for _NET_WM_SYNC_REQUEST_COUNTER (CARDINAL[2]) on `window`; errors are kept for the _reply
+ * call (or go to the event queue with _unchecked). Never allocates; thread-safe. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_wm_sync_request_counter(xw_ewmh_connection_t *ewmh, xw_window_t window);
 /** As xw_ewmh_get_wm_sync_request_counter, unchecked. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_wm_sync_request_counter_unchecked(xw_ewmh_connection_t *ewmh,
                                                                                  xw_window_t window);
-/** Parses _NET_WM_SYNC_REQUEST_COUNTER: *counter = low | high << 32, 1 when r is CARDINAL/32 with exactly two values; 0 otherwise. */
+/** Parses _NET_WM_SYNC_REQUEST_COUNTER: *counter = low | high << 32, 1 when r is CARDINAL/32 with exactly two values; 0
+ * otherwise. */
 XW_EXPORT uint8_t xw_ewmh_get_wm_sync_request_counter_from_reply(uint64_t *counter, xw_get_property_reply_t *r);
 /** Waits for _NET_WM_SYNC_REQUEST_COUNTER and parses it (allocation-free; *e as in xw_ewmh_get_cardinal_reply). */
 XW_EXPORT uint8_t xw_ewmh_get_wm_sync_request_counter_reply(xw_ewmh_connection_t *ewmh, xw_get_property_cookie_t cookie,
                                                             uint64_t *counter, xw_generic_error_t **e);
-/** Sends _NET_WM_SYNC_REQUEST with `counter` to `window` (a WM_PROTOCOLS ClientMessage). The two atom arguments are unused, as in libxcb-ewmh: the atoms interned in ewmh are sent. */
+/** Sends _NET_WM_SYNC_REQUEST with `counter` to `window` (a WM_PROTOCOLS ClientMessage). The two atom arguments are
+ * unused, as in libxcb-ewmh: the atoms interned in ewmh are sent. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_send_wm_sync_request(xw_ewmh_connection_t *ewmh, xw_window_t window,
                                                         xw_atom_t wm_protocols_atom, xw_atom_t wm_sync_request_atom,
                                                         xw_timestamp_t timestamp, uint64_t counter);
 
 /* _NET_WM_FULLSCREEN_MONITORS */
-/** Sets _NET_WM_FULLSCREEN_MONITORS (CARDINAL[4]) on `window` (ChangeProperty, mode Replace). Returns the cookie; sequence 0 when the request was refused (see xw_request_error_string). Never allocates; thread-safe. */
+/** Sets _NET_WM_FULLSCREEN_MONITORS (CARDINAL[4]) on `window` (ChangeProperty, mode Replace). Returns the cookie;
+ * sequence 0 when the request was refused (see xw_request_error_string). Never allocates; thread-safe. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_wm_fullscreen_monitors(xw_ewmh_connection_t *ewmh, xw_window_t window,
                                                               uint32_t top, uint32_t bottom, uint32_t left,
                                                               uint32_t right);
@@ -1161,15 +1287,19 @@ XW_EXPORT xw_void_cookie_t xw_ewmh_set_wm_fullscreen_monitors(xw_ewmh_connection
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_wm_fullscreen_monitors_checked(xw_ewmh_connection_t *ewmh, xw_window_t window,
                                                                       uint32_t top, uint32_t bottom, uint32_t left,
                                                                       uint32_t right);
-/** Sends the GetProperty for _NET_WM_FULLSCREEN_MONITORS (CARDINAL[4]) on `window`; errors are kept for the _reply call (or go to the event queue with _unchecked). Never allocates; thread-safe. */
+/** Sends the GetProperty for _NET_WM_FULLSCREEN_MONITORS (CARDINAL[4]) on `window`; errors are kept for the _reply call
+ * (or go to the event queue with _unchecked). Never allocates; thread-safe. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_wm_fullscreen_monitors(xw_ewmh_connection_t *ewmh, xw_window_t window);
 /** As xw_ewmh_get_wm_fullscreen_monitors, unchecked. */
 XW_EXPORT xw_get_property_cookie_t xw_ewmh_get_wm_fullscreen_monitors_unchecked(xw_ewmh_connection_t *ewmh,
                                                                                 xw_window_t window);
-/** Parses _NET_WM_FULLSCREEN_MONITORS (CARDINAL[4]) from a GetProperty reply into *out: 1 when r is CARDINAL/32 with exactly the fields *out has, inside the reply's bytes; 0 otherwise (*out untouched). r stays the caller's. */
+/** Parses _NET_WM_FULLSCREEN_MONITORS (CARDINAL[4]) from a GetProperty reply into *out: 1 when r is CARDINAL/32 with
+ * exactly the fields *out has, inside the reply's bytes; 0 otherwise (*out untouched). r stays the caller's. */
 XW_EXPORT uint8_t xw_ewmh_get_wm_fullscreen_monitors_from_reply(xw_ewmh_get_wm_fullscreen_monitors_reply_t *out,
                                                                 xw_get_property_reply_t *r);
-/** Waits for _NET_WM_FULLSCREEN_MONITORS (CARDINAL[4]) and parses it into *out (1) or returns 0 (no such property, another type, malformed, or an X error: *e, when e is not NULL, is then a malloc'd copy the caller frees). Allocation-free: the reply is read into stack storage. Thread-safe. */
+/** Waits for _NET_WM_FULLSCREEN_MONITORS (CARDINAL[4]) and parses it into *out (1) or returns 0 (no such property,
+ * another type, malformed, or an X error: *e, when e is not NULL, is then a malloc'd copy the caller frees).
+ * Allocation-free: the reply is read into stack storage. Thread-safe. */
 XW_EXPORT uint8_t xw_ewmh_get_wm_fullscreen_monitors_reply(xw_ewmh_connection_t *ewmh, xw_get_property_cookie_t cookie,
                                                            xw_ewmh_get_wm_fullscreen_monitors_reply_t *out,
                                                            xw_generic_error_t **e);
@@ -1179,11 +1309,14 @@ XW_EXPORT xw_void_cookie_t xw_ewmh_request_change_wm_fullscreen_monitors(
     uint32_t right, xw_ewmh_client_source_type_t source_indication);
 
 /* _NET_WM_CM_Sn */
-/** Takes the _NET_WM_CM_Sn selection of screen `screen_nbr` for `owner` (SetSelectionOwner, time CurrentTime) and announces it with a MANAGER ClientMessage to the root (StructureNotify). Returns the announcement's cookie. Never allocates. */
+/** Takes the _NET_WM_CM_Sn selection of screen `screen_nbr` for `owner` (SetSelectionOwner, time CurrentTime) and
+ * announces it with a MANAGER ClientMessage to the root (StructureNotify). Returns the announcement's cookie. Never
+ * allocates. */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_wm_cm_owner(xw_ewmh_connection_t *ewmh, int screen_nbr, xw_window_t owner,
                                                    xw_timestamp_t timestamp, uint32_t selection_data1,
                                                    uint32_t selection_data2);
-/** As xw_ewmh_set_wm_cm_owner with the announcement checked (the SetSelectionOwner goes unchecked: its error, if any, to the event queue; libxcb-ewmh sends it checked and drops the cookie). */
+/** As xw_ewmh_set_wm_cm_owner with the announcement checked (the SetSelectionOwner goes unchecked: its error, if any,
+ * to the event queue; libxcb-ewmh sends it checked and drops the cookie). */
 XW_EXPORT xw_void_cookie_t xw_ewmh_set_wm_cm_owner_checked(xw_ewmh_connection_t *ewmh, int screen_nbr,
                                                            xw_window_t owner, xw_timestamp_t timestamp,
                                                            uint32_t selection_data1, uint32_t selection_data2);
@@ -1193,7 +1326,8 @@ XW_EXPORT xw_get_selection_owner_cookie_t xw_ewmh_get_wm_cm_owner(xw_ewmh_connec
 XW_EXPORT xw_get_selection_owner_cookie_t xw_ewmh_get_wm_cm_owner_unchecked(xw_ewmh_connection_t *ewmh, int screen_nbr);
 /** Stores the owner r names and FREES r (as libxcb-ewmh does); 1, or 0 when r is NULL. */
 XW_EXPORT uint8_t xw_ewmh_get_wm_cm_owner_from_reply(xw_window_t *owner, xw_get_selection_owner_reply_t *r);
-/** Waits for the GetSelectionOwner reply and stores its owner (1), or returns 0 (*e as in xw_ewmh_get_cardinal_reply). Allocation-free. */
+/** Waits for the GetSelectionOwner reply and stores its owner (1), or returns 0 (*e as in xw_ewmh_get_cardinal_reply).
+ * Allocation-free. */
 XW_EXPORT uint8_t xw_ewmh_get_wm_cm_owner_reply(xw_ewmh_connection_t *ewmh, xw_get_selection_owner_cookie_t cookie,
                                                 xw_window_t *owner, xw_generic_error_t **e);
 

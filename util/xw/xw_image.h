@@ -117,8 +117,8 @@ XW_EXPORT xw_image_t *xw_image_shm_put(xw_connection_t *c, xw_drawable_t draw, x
 /** MIT-SHM GetImage of image's size at (x, y) into image's data, which lies in the
  * segment. Returns 1, or 0 on an X error or when shminfo has no address. Waits for
  * the reply (read into stack storage: no allocation on xwire's own connection). */
-XW_EXPORT int xw_image_shm_get(xw_connection_t *c, xw_drawable_t draw, xw_image_t *image,
-                               xw_shm_segment_info_t shminfo, int16_t x, int16_t y, uint32_t plane_mask);
+XW_EXPORT int xw_image_shm_get(xw_connection_t *c, xw_drawable_t draw, xw_image_t *image, xw_shm_segment_info_t shminfo,
+                               int16_t x, int16_t y, uint32_t plane_mask);
 
 /** A 1-bit image over caller's data in X bitmap file layout (XY pixmap, unit and pad
  * 8, LSB first). The caller keeps data alive and frees it. */

@@ -59,7 +59,8 @@ XW_EXPORT int xw_refresh_keyboard_mapping(xw_key_symbols_t *syms, xw_mapping_not
 
 /** Keysym classes, as Xlib's IsKeypadKey and friends (<X11/Xutil.h>): the keypad
  * (KP_Space to KP_Equal), vendor keypad keysyms (0x11000000 to 0x1100ffff), the cursor
- * keys (Home to Select: one more than Xlib's, as xcb-util-keysyms), the keypad's PF1 to PF4, F1 to F35, the miscellaneous
+ * keys (Home to Select: one more than Xlib's, as xcb-util-keysyms), the keypad's PF1 to PF4, F1 to F35, the
+ * miscellaneous
  * function keys (Select to Break), and the modifiers (Shift_L to Hyper_R, the ISO
  * lock and level keys, Mode_switch, Num_Lock). Return 1 or 0. Pure functions. */
 XW_EXPORT int xw_is_keypad_key(xw_keysym_t keysym);

@@ -77,8 +77,8 @@ XW_EXPORT int xw_xrm_resource_get_string(xw_xrm_database_t *database, const char
 /** xwire only: as xw_xrm_resource_get_string, but *out points into the database (valid
  * until the entry is replaced or the database changes or is freed). Never allocates
  * (queries up to 64 components; longer ones fail). */
-XW_EXPORT int xw_xrm_resource_get_string_ref(xw_xrm_database_t *database, const char *res_name,
-                                             const char *res_class, const char **out);
+XW_EXPORT int xw_xrm_resource_get_string_ref(xw_xrm_database_t *database, const char *res_name, const char *res_class,
+                                             const char **out);
 
 /** The value as a decimal long (the whole value; a sign allowed, no spaces). Returns
  * 0 and *out; -1 when found but not a number in range (*out LONG_MIN); -2 when not
