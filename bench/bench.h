@@ -11,10 +11,10 @@ enum server_kind { SERVER_XVFB, SERVER_DRAIN, SERVER_PER_READ, SERVER_PER_REPLY,
 
 struct server {
     enum server_kind kind;
-    int pid;          /* child process, 0 when not running */
-    int display;      /* display number */
-    char name[32];    /* ":N", what the libraries connect to */
-    char lock[64];    /* fake servers only: lock file and socket we created */
+    int pid;       /* child process, 0 when not running */
+    int display;   /* display number */
+    char name[32]; /* ":N", what the libraries connect to */
+    char lock[64]; /* fake servers only: lock file and socket we created */
     char sock[64];
 };
 
@@ -30,8 +30,8 @@ static inline int server_is_fake(const struct server *s)
  * printing why it failed. The case calls meter_start/meter_stop itself. */
 struct target {
     const struct server *server;
-    long n;                 /* operations to do in the timed part */
-    long depth;             /* CASE_ATOM_DEPTH: requests sent before their replies are claimed */
+    long n;     /* operations to do in the timed part */
+    long depth; /* CASE_ATOM_DEPTH: requests sent before their replies are claimed */
 };
 struct meter;
 typedef long (*case_fn)(const struct target *t, struct meter *m);

@@ -56,9 +56,22 @@ double callgrind_per_op(const char *case_name, const struct library *lib, const 
     snprintf(count, sizeof count, "%ld", n);
     /* a child row's child runs the case of the library it stands for (and checks it is on the shim) */
     char *name = (char *)(lib->child_of ? lib->child_of->name : lib->name);
-    char *argv[] = {"valgrind", "--tool=callgrind", "--instr-atstart=no", "-q", outarg, self, "--one",
-                    (char *)case_name, "--lib", name, "--display", (char *)s->name, "--count", count,
-                    lib->on_shim ? "--shim" : NULL, NULL};
+    char *argv[] = {"valgrind",
+                    "--tool=callgrind",
+                    "--instr-atstart=no",
+                    "-q",
+                    outarg,
+                    self,
+                    "--one",
+                    (char *)case_name,
+                    "--lib",
+                    name,
+                    "--display",
+                    (char *)s->name,
+                    "--count",
+                    count,
+                    lib->on_shim ? "--shim" : NULL,
+                    NULL};
     if (run_child(argv, lib->on_shim) < 0) {
         fprintf(stderr, "xwbench: callgrind run of %s for %s failed\n", case_name, lib->name);
         return -1;

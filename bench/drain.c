@@ -34,10 +34,10 @@ enum {
 
 /* How one fake server uses its socket. */
 struct fake_io {
-    size_t read_max;   /* bytes asked for per read */
-    size_t out_max;    /* replies are written once this many are queued (and after
+    size_t read_max; /* bytes asked for per read */
+    size_t out_max;  /* replies are written once this many are queued (and after
                           each read); 32: every reply goes out in its own write */
-    int sockbuf;       /* SO_SNDBUF and SO_RCVBUF asked for, 0: the system's default */
+    int sockbuf;     /* SO_SNDBUF and SO_RCVBUF asked for, 0: the system's default */
 };
 
 /* Indexed by enum server_kind. */
@@ -57,13 +57,13 @@ static const struct fake_io fake_io[SERVER_COUNT] = {
 struct conn {
     int fd;
     const struct fake_io *io;
-    int swap;          /* client's byte order differs from ours */
-    int bigreq;        /* BigReqEnable answered: a zero length means a 32-bit one follows */
-    uint64_t seq;      /* requests parsed so far: the sequence number of the last one */
-    uint64_t counted;  /* NoOperation and value-list requests seen */
-    uint64_t rows;     /* PutImage rows seen */
-    uint64_t skip;     /* bytes of the current request still to discard */
-    long events_due;   /* events to stream once the pending replies are out */
+    int swap;         /* client's byte order differs from ours */
+    int bigreq;       /* BigReqEnable answered: a zero length means a 32-bit one follows */
+    uint64_t seq;     /* requests parsed so far: the sequence number of the last one */
+    uint64_t counted; /* NoOperation and value-list requests seen */
+    uint64_t rows;    /* PutImage rows seen */
+    uint64_t skip;    /* bytes of the current request still to discard */
+    long events_due;  /* events to stream once the pending replies are out */
     size_t in_len, out_len;
     unsigned char in[IN_SIZE];
     unsigned char out[OUT_SIZE];
@@ -184,21 +184,21 @@ static size_t build_setup(const struct conn *c, unsigned char *buf)
     static const char vendor[] = "xwbench drain"; /* 13 bytes, padded to 16 */
     struct wbuf w = {c, buf, 0};
     w8(&w, 1), w8(&w, 0), w16(&w, 11), w16(&w, 0), w16(&w, 0); /* length patched below */
-    w32(&w, 12101007);     /* release */
-    w32(&w, 0x00400000);   /* resource-id base */
-    w32(&w, 0x001fffff);   /* resource-id mask */
-    w32(&w, 256);          /* motion buffer */
+    w32(&w, 12101007);                                         /* release */
+    w32(&w, 0x00400000);                                       /* resource-id base */
+    w32(&w, 0x001fffff);                                       /* resource-id mask */
+    w32(&w, 256);                                              /* motion buffer */
     w16(&w, sizeof vendor - 1);
-    w16(&w, 65535);        /* maximum request length, 4-byte units */
-    w8(&w, 1), w8(&w, 2);  /* screens, pixmap formats */
+    w16(&w, 65535);                               /* maximum request length, 4-byte units */
+    w8(&w, 1), w8(&w, 2);                         /* screens, pixmap formats */
     w8(&w, 0), w8(&w, 0), w8(&w, 32), w8(&w, 32); /* LSBFirst, LSBFirst, scanline unit, pad */
     w8(&w, 8), w8(&w, 255), wpad(&w, 4);
     memcpy(w.p + w.len, vendor, sizeof vendor - 1), w.len += sizeof vendor - 1, wpad(&w, 3);
-    w8(&w, 1), w8(&w, 1), w8(&w, 32), wpad(&w, 5);   /* depth 1: 1 bpp */
-    w8(&w, 24), w8(&w, 32), w8(&w, 32), wpad(&w, 5); /* depth 24: 32 bpp */
+    w8(&w, 1), w8(&w, 1), w8(&w, 32), wpad(&w, 5);                /* depth 1: 1 bpp */
+    w8(&w, 24), w8(&w, 32), w8(&w, 32), wpad(&w, 5);              /* depth 24: 32 bpp */
     w32(&w, 0x100), w32(&w, 0x20), w32(&w, 0xffffff), w32(&w, 0); /* root, colormap, white, black */
     w32(&w, 0), w16(&w, 1280), w16(&w, 1024), w16(&w, 338), w16(&w, 270);
-    w16(&w, 1), w16(&w, 1), w32(&w, 0x21);     /* installed maps, root visual */
+    w16(&w, 1), w16(&w, 1), w32(&w, 0x21);       /* installed maps, root visual */
     w8(&w, 0), w8(&w, 0), w8(&w, 24), w8(&w, 1); /* backing stores, save unders, root depth, depths */
     w8(&w, 24), w8(&w, 0), w16(&w, 1), wpad(&w, 4);
     w32(&w, 0x21), w8(&w, 4), w8(&w, 8), w16(&w, 256); /* TrueColor, 8 bits per RGB */
@@ -288,9 +288,9 @@ static int answer_get_property(struct conn *c, const unsigned char *req, size_t 
         return -1;
     if (!bytes)
         return 0;
-    put32(c, r + 8, 31);                          /* type STRING */
+    put32(c, r + 8, 31);                            /* type STRING */
     put32(c, r + 12, DRAIN_PROPERTY_BYTES - bytes); /* bytes after */
-    put32(c, r + 16, bytes);                      /* value length in format units */
+    put32(c, r + 16, bytes);                        /* value length in format units */
     /* The value goes out straight from its own buffer in the same write as what is
      * queued (one writev, as Xvfb's output buffer does it): one write per reply on
      * per-reply, one per read on per-read. */
@@ -301,8 +301,8 @@ static int answer_get_property(struct conn *c, const unsigned char *req, size_t 
  * libraries send on their own (counts of zero, no focus, no such thing). */
 static int has_reply(uint8_t op)
 {
-    static const uint8_t ops[] = {3,  14, 15, 16, 17, 20,  21,  23,  26,  31,  38,  39,  40,  43,
-                                  44, 47, 48, 49, 50, 52,  73,  83,  84,  85,  86,  87,  91,  92,
+    static const uint8_t ops[] = {3,  14, 15, 16,  17,  20,  21,  23,  26,  31,  38,  39, 40, 43,
+                                  44, 47, 48, 49,  50,  52,  73,  83,  84,  85,  86,  87, 91, 92,
                                   97, 98, 99, 101, 103, 106, 108, 110, 116, 117, 118, 119};
     return memchr(ops, op, sizeof ops) != NULL;
 }
@@ -344,8 +344,8 @@ static int needs_answer(uint8_t op)
 
 static int is_counted(uint8_t op)
 {
-    return op == OP_NO_OPERATION || op == OP_CHANGE_WINDOW_ATTRIBUTES ||
-           op == OP_CONFIGURE_WINDOW || op == OP_CHANGE_GC;
+    return op == OP_NO_OPERATION || op == OP_CHANGE_WINDOW_ATTRIBUTES || op == OP_CONFIGURE_WINDOW ||
+           op == OP_CHANGE_GC;
 }
 
 /* ---- the request stream ---- */

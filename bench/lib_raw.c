@@ -318,8 +318,7 @@ static uint32_t raw_property(xcb_connection_t *c, const struct target *t, uint32
     uint32_t win = xcb_generate_id(c);
     xcb_create_window(c, XCB_COPY_FROM_PARENT, win, s->root, 0, 0, 1, 1, 0, XCB_WINDOW_CLASS_INPUT_OUTPUT,
                       s->root_visual, 0, NULL);
-    xcb_change_property(c, XCB_PROP_MODE_REPLACE, win, *atom, XCB_ATOM_STRING, 8, DRAIN_PROPERTY_BYTES,
-                        bench_image);
+    xcb_change_property(c, XCB_PROP_MODE_REPLACE, win, *atom, XCB_ATOM_STRING, 8, DRAIN_PROPERTY_BYTES, bench_image);
     xcb_get_input_focus_reply_t *f = xcb_get_input_focus_reply(c, xcb_get_input_focus(c), NULL);
     free(f);
     return f ? win : 0;
@@ -361,7 +360,9 @@ static long run_getproperty(const struct target *t, struct meter *m)
 
 const struct library lib_raw = {
     .name = "raw client",
-    .cases = {[CASE_NOOP] = run_noop, [CASE_ATOM_PIPELINED] = run_atom_pipelined,
+    .cases = {[CASE_NOOP] = run_noop,
+              [CASE_ATOM_PIPELINED] = run_atom_pipelined,
               [CASE_ATOM_SEQUENTIAL] = run_atom_sequential,
-              [CASE_EVENTS] = run_events, [CASE_GETPROPERTY] = run_getproperty},
+              [CASE_EVENTS] = run_events,
+              [CASE_GETPROPERTY] = run_getproperty},
 };

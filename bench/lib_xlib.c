@@ -146,13 +146,16 @@ static long run_value_lists(const struct target *t, struct meter *m)
     meter_start(m);
     for (long i = 0; i < t->n; i++) {
         XSetWindowAttributes wa = {
-            .background_pixel = (unsigned long)i, .border_pixel = ~(unsigned long)i,
+            .background_pixel = (unsigned long)i,
+            .border_pixel = ~(unsigned long)i,
             .event_mask = KeyPressMask | ButtonPressMask,
         };
         XChangeWindowAttributes(d, win, CWBackPixel | CWBorderPixel | CWEventMask, &wa);
         XWindowChanges wc = {.x = (int)(i & 63), .y = (int)(i & 31), .width = 100 + (int)(i & 15), .height = 80};
         XConfigureWindow(d, win, CWX | CWY | CWWidth | CWHeight, &wc);
-        XGCValues gv = {.function = GXcopy, .foreground = (unsigned long)i, .background = ~(unsigned long)i,
+        XGCValues gv = {.function = GXcopy,
+                        .foreground = (unsigned long)i,
+                        .background = ~(unsigned long)i,
                         .line_width = (int)(i & 7)};
         XChangeGC(d, gc, GCFunction | GCForeground | GCBackground | GCLineWidth, &gv);
         XFlushGC(d, gc);
@@ -255,13 +258,14 @@ static long run_getproperty(const struct target *t, struct meter *m)
 
 const struct library lib_xlib = {
     .name = "Xlib",
-    .cases = {
-        [CASE_NOOP] = run_noop,
-        [CASE_ATOM_PIPELINED] = run_atom_pipelined,
-        [CASE_ATOM_SEQUENTIAL] = run_atom_sequential,
-        [CASE_PUTIMAGE] = run_putimage,
-        [CASE_VALUE_LISTS] = run_value_lists,
-        [CASE_EVENTS] = run_events,
-        [CASE_GETPROPERTY] = run_getproperty,
-    },
+    .cases =
+        {
+            [CASE_NOOP] = run_noop,
+            [CASE_ATOM_PIPELINED] = run_atom_pipelined,
+            [CASE_ATOM_SEQUENTIAL] = run_atom_sequential,
+            [CASE_PUTIMAGE] = run_putimage,
+            [CASE_VALUE_LISTS] = run_value_lists,
+            [CASE_EVENTS] = run_events,
+            [CASE_GETPROPERTY] = run_getproperty,
+        },
 };

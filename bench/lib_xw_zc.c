@@ -103,10 +103,13 @@ static long run_events(const struct target *t, struct meter *m)
         return finish(c, ok);
     }
     uint32_t win = xw_generate_id(c);
-    xw_create_window(c, XW_COPY_FROM_PARENT, win, s->root, 0, 0, 1, 1, 0, XW_WINDOW_CLASS_INPUT_OUTPUT,
-                     s->root_visual, 0, NULL);
+    xw_create_window(c, XW_COPY_FROM_PARENT, win, s->root, 0, 0, 1, 1, 0, XW_WINDOW_CLASS_INPUT_OUTPUT, s->root_visual,
+                     0, NULL);
     xw_client_message_event_t cm = {
-        .response_type = XW_CLIENT_MESSAGE, .format = 32, .window = win, .type = XW_ATOM_STRING,
+        .response_type = XW_CLIENT_MESSAGE,
+        .format = 32,
+        .window = win,
+        .type = XW_ATOM_STRING,
     };
     cm.data.data32[0] = DRAIN_EVENT_MAGIC;
     meter_start(m);
@@ -137,8 +140,7 @@ static long run_getproperty(const struct target *t, struct meter *m)
         xw_get_property_cookie_t ck =
             xw_get_property(c, 0, win, atom, XW_GET_PROPERTY_TYPE_ANY, 0, DRAIN_PROPERTY_BYTES / 4);
         xw_get_property_reply_t *r = (xw_get_property_reply_t *)buf;
-        ok += reply_into(c, ck.sequence, buf, sizeof buf) &&
-              xw_get_property_value_length(r) == DRAIN_PROPERTY_BYTES;
+        ok += reply_into(c, ck.sequence, buf, sizeof buf) && xw_get_property_value_length(r) == DRAIN_PROPERTY_BYTES;
     }
     meter_stop(m);
     return finish(c, ok);
@@ -146,11 +148,12 @@ static long run_getproperty(const struct target *t, struct meter *m)
 
 const struct library lib_xw_zc = {
     .name = LIB_NAME,
-    .cases = {
-        [CASE_ATOM_PIPELINED] = run_atom_pipelined,
-        [CASE_ATOM_SEQUENTIAL] = run_atom_sequential,
-        [CASE_EVENTS] = run_events,
-        [CASE_GETPROPERTY] = run_getproperty,
-        [CASE_ATOM_DEPTH] = run_atom_depth,
-    },
+    .cases =
+        {
+            [CASE_ATOM_PIPELINED] = run_atom_pipelined,
+            [CASE_ATOM_SEQUENTIAL] = run_atom_sequential,
+            [CASE_EVENTS] = run_events,
+            [CASE_GETPROPERTY] = run_getproperty,
+            [CASE_ATOM_DEPTH] = run_atom_depth,
+        },
 };

@@ -28,8 +28,8 @@ static void usage_report(const char *lib, long n, double secs)
     getrusage(RUSAGE_SELF, &ru);
     double user = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
     double sys = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
-    printf("%-7s %ld events in %.2f s: user %.3f s sys %.3f s, %.0f ns CPU/event, %.3f sleeps/event\n", lib, n,
-           secs, user, sys, (user + sys) * 1e9 / (double)n, (double)ru.ru_nvcsw / (double)n);
+    printf("%-7s %ld events in %.2f s: user %.3f s sys %.3f s, %.0f ns CPU/event, %.3f sleeps/event\n", lib, n, secs,
+           user, sys, (user + sys) * 1e9 / (double)n, (double)ru.ru_nvcsw / (double)n);
     fflush(stdout);
 }
 
@@ -99,8 +99,11 @@ static int send_all(const char *display, long n, long rate, long batch)
     if (xcb_connection_has_error(c))
         return 1;
     xcb_window_t root = xcb_setup_roots_iterator(xcb_get_setup(c)).data->root;
-    xcb_client_message_event_t cm = {.response_type = XCB_CLIENT_MESSAGE, .format = 32, .window = root,
-                                     .type = XCB_ATOM_STRING, .data.data32 = {MAGIC}};
+    xcb_client_message_event_t cm = {.response_type = XCB_CLIENT_MESSAGE,
+                                     .format = 32,
+                                     .window = root,
+                                     .type = XCB_ATOM_STRING,
+                                     .data.data32 = {MAGIC}};
     double t0 = mono();
     for (long i = 0; i < n; i += batch) {
         for (long j = i; j < n && j < i + batch; j++)
@@ -121,7 +124,8 @@ int main(int argc, char **argv)
 {
     if (argc < 3) {
         fprintf(stderr, "usage: xwrecv DISPLAY EVENTS [RATE [BATCH [xcb|xw]]]\n  DISPLAY of a real server (Xvfb); RATE "
-                        "events/s, 0 or none: as fast as it goes; BATCH events per round trip (100);\n  xcb or xw: that receiver alone\n");
+                        "events/s, 0 or none: as fast as it goes; BATCH events per round trip (100);\n  xcb or xw: "
+                        "that receiver alone\n");
         return 2;
     }
     long n = strtol(argv[2], NULL, 10), rate = argc > 3 ? strtol(argv[3], NULL, 10) : 0;

@@ -183,8 +183,9 @@ static void table_row(FILE *f, const struct series *v, int n, const struct serie
 
 void report_table(FILE *f, const struct series *v, int n)
 {
-    fprintf(f, "\nmedian [min–max] over %d runs; CPU = client user+sys per operation; rate÷ and CPU÷ are "
-               "ratios of medians to libxcb's\n",
+    fprintf(f,
+            "\nmedian [min–max] over %d runs; CPU = client user+sys per operation; rate÷ and CPU÷ are "
+            "ratios of medians to libxcb's\n",
             n ? v[0].runs : 0);
     for (int i = 0; i < n; i++) {
         if (v[i].depth)
@@ -231,9 +232,9 @@ static int write_csv(const char *dir, const struct series *v, int n)
             }
             if (s->server_cpu >= 0)
                 snprintf(server, sizeof server, "%.9f", s->server_cpu);
-            fprintf(f, "%s,%s,%s,%d,%ld,%.9f,%.9f,%s,%s,%.6g,%s,%.4f,%s,%ld,%ld,%.9f\n", v[i].case_name,
-                    v[i].server, v[i].lib, r, v[i].ops, s->wall, s->cpu, allocs, server, value(&v[i], s, M_RATE),
-                    v[i].unit, value(&v[i], s, M_CPU) * 1e9, per_op, s->faults, s->switches, s->sys);
+            fprintf(f, "%s,%s,%s,%d,%ld,%.9f,%.9f,%s,%s,%.6g,%s,%.4f,%s,%ld,%ld,%.9f\n", v[i].case_name, v[i].server,
+                    v[i].lib, r, v[i].ops, s->wall, s->cpu, allocs, server, value(&v[i], s, M_RATE), v[i].unit,
+                    value(&v[i], s, M_CPU) * 1e9, per_op, s->faults, s->switches, s->sys);
         }
     return fclose(f);
 }
@@ -262,8 +263,9 @@ static int write_json(const char *dir, const struct series *v, int n, const char
         return -1;
     fprintf(f, "{\"context\": \"%s\",\n \"results\": [\n", context);
     for (int i = 0; i < n; i++) {
-        fprintf(f, "  {\"case\": \"%s\", \"server\": \"%s\", \"library\": \"%s\", \"ops\": %ld, \"runs\": %d, "
-                   "\"rate_unit\": \"%s\", \"failed\": %s, ",
+        fprintf(f,
+                "  {\"case\": \"%s\", \"server\": \"%s\", \"library\": \"%s\", \"ops\": %ld, \"runs\": %d, "
+                "\"rate_unit\": \"%s\", \"failed\": %s, ",
                 v[i].case_name, v[i].server, v[i].lib, v[i].ops, v[i].runs, v[i].unit, v[i].failed ? "true" : "false");
         json_stat(f, "rate", stats(&v[i], M_RATE));
         json_stat(f, "client_cpu_s_per_op", stats(&v[i], M_CPU));
@@ -324,13 +326,15 @@ static int write_svg(const char *dir, const struct series *v, int n)
     if (!f)
         return -1;
     int width = SVG_LABEL + 2 * SVG_PANEL + 50, height = (rows + 2) * SVG_ROW;
-    fprintf(f, "<svg xmlns='http://www.w3.org/2000/svg' width='%d' height='%d' font-family='sans-serif' "
-               "font-size='11'>\n<rect width='100%%' height='100%%' fill='white'/>\n",
+    fprintf(f,
+            "<svg xmlns='http://www.w3.org/2000/svg' width='%d' height='%d' font-family='sans-serif' "
+            "font-size='11'>\n<rect width='100%%' height='100%%' fill='white'/>\n",
             width, height);
     fprintf(f, "<text x='%d' y='13' font-weight='bold' text-anchor='middle'>rate ÷ libxcb</text>",
             SVG_LABEL + SVG_PANEL / 2);
-    fprintf(f, "<text x='%d' y='13' font-weight='bold' text-anchor='middle'>libxcb client CPU ÷ this "
-               "library's</text>\n",
+    fprintf(f,
+            "<text x='%d' y='13' font-weight='bold' text-anchor='middle'>libxcb client CPU ÷ this "
+            "library's</text>\n",
             SVG_LABEL + SVG_PANEL + SVG_PANEL / 2);
     int y = SVG_ROW;
     for (int i = 0; i < n; i++, y += SVG_ROW) {
@@ -339,8 +343,8 @@ static int write_svg(const char *dir, const struct series *v, int n)
             continue;
         }
         if (new_group(v, i)) {
-            fprintf(f, "<text x='4' y='%d' font-weight='bold'>%s — vs %s</text>\n", y + SVG_ROW - 5,
-                    v[i].case_label, v[i].server);
+            fprintf(f, "<text x='4' y='%d' font-weight='bold'>%s — vs %s</text>\n", y + SVG_ROW - 5, v[i].case_label,
+                    v[i].server);
             y += SVG_ROW;
         }
         fprintf(f, "<text x='16' y='%d'>%s</text>", y + SVG_ROW - 5, v[i].lib);
@@ -439,23 +443,25 @@ static double curve_y(double ns, double lo, double hi)
     return DSVG_M + (DSVG_H - 2 * DSVG_M) * (1 - (log10(ns) - lo) / (hi - lo));
 }
 
-static void depth_panel(FILE *f, const struct series *v, int n, const char *server, const char **libs, int nl,
-                        int x0, double lo, double hi)
+static void depth_panel(FILE *f, const struct series *v, int n, const char *server, const char **libs, int nl, int x0,
+                        double lo, double hi)
 {
     static const char *const colours[] = {"#c54", "#37a", "#3a7", "#a73", "#777", "#a3a", "#333", "#7a3"};
     fprintf(f, "<text x='%d' y='16' font-weight='bold' text-anchor='middle'>vs %s</text>\n", x0 + DSVG_W / 2, server);
     for (double e = ceil(lo); e <= hi; e++)
-        fprintf(f, "<line x1='%d' x2='%d' y1='%.1f' y2='%.1f' stroke='#ddd'/><text x='%d' y='%.1f' "
-                   "text-anchor='end'>%g ns</text>\n",
-                x0 + DSVG_M, x0 + DSVG_W - 10, curve_y(pow(10, e), lo, hi), curve_y(pow(10, e), lo, hi), x0 + DSVG_M - 2,
-                curve_y(pow(10, e), lo, hi) + 4, pow(10, e));
+        fprintf(f,
+                "<line x1='%d' x2='%d' y1='%.1f' y2='%.1f' stroke='#ddd'/><text x='%d' y='%.1f' "
+                "text-anchor='end'>%g ns</text>\n",
+                x0 + DSVG_M, x0 + DSVG_W - 10, curve_y(pow(10, e), lo, hi), curve_y(pow(10, e), lo, hi),
+                x0 + DSVG_M - 2, curve_y(pow(10, e), lo, hi) + 4, pow(10, e));
     for (int l = 0; l < nl; l++) {
         const struct series *p;
         fprintf(f, "<polyline fill='none' stroke='%s' stroke-width='2' points='", colours[l % 8]);
         for (int d = 0; (p = curve_point(v, n, server, libs[l], d)); d++) {
             double ns = stats(p, M_CPU).med * 1e9;
             if (stats(p, M_CPU).valid && ns > 0)
-                fprintf(f, "%.1f,%.1f ", x0 + DSVG_M + (DSVG_W - DSVG_M - 20) * log10((double)p->depth) / log10(DSVG_DEPTH),
+                fprintf(f, "%.1f,%.1f ",
+                        x0 + DSVG_M + (DSVG_W - DSVG_M - 20) * log10((double)p->depth) / log10(DSVG_DEPTH),
                         curve_y(ns, lo, hi));
         }
         fprintf(f, "'/>\n<text x='%d' y='%d' fill='%s'>%s</text>\n", x0 + DSVG_M + 4, DSVG_H + 12 + 12 * l,
@@ -464,7 +470,8 @@ static void depth_panel(FILE *f, const struct series *v, int n, const char *serv
     for (int d = 0; curve_point(v, n, server, libs[0], d); d++) {
         long depth = curve_point(v, n, server, libs[0], d)->depth;
         fprintf(f, "<text x='%.1f' y='%d' text-anchor='middle'>%ld</text>\n",
-                x0 + DSVG_M + (DSVG_W - DSVG_M - 20) * log10((double)depth) / log10(DSVG_DEPTH), DSVG_H - DSVG_M + 14, depth);
+                x0 + DSVG_M + (DSVG_W - DSVG_M - 20) * log10((double)depth) / log10(DSVG_DEPTH), DSVG_H - DSVG_M + 14,
+                depth);
     }
 }
 
@@ -488,13 +495,15 @@ static int write_depth_svg(const char *dir, const struct series *v, int n)
     FILE *f = open_in(dir, "depth.svg");
     if (!f)
         return -1;
-    fprintf(f, "<svg xmlns='http://www.w3.org/2000/svg' width='%d' height='%d' font-family='sans-serif' "
-               "font-size='11'>\n<rect width='100%%' height='100%%' fill='white'/>\n",
+    fprintf(f,
+            "<svg xmlns='http://www.w3.org/2000/svg' width='%d' height='%d' font-family='sans-serif' "
+            "font-size='11'>\n<rect width='100%%' height='100%%' fill='white'/>\n",
             ns * DSVG_W, DSVG_H + 20 + 12 * nl);
     for (int s = 0; s < ns; s++)
         depth_panel(f, v, n, servers[s], libs, nl, s * DSVG_W, lo, hi);
-    fprintf(f, "<text x='4' y='%d'>client CPU (user+sys) per InternAtom against requests outstanding "
-               "(x: 1 to 1048576, log)</text>\n</svg>\n",
+    fprintf(f,
+            "<text x='4' y='%d'>client CPU (user+sys) per InternAtom against requests outstanding "
+            "(x: 1 to 1048576, log)</text>\n</svg>\n",
             DSVG_H - 4);
     return fclose(f);
 }

@@ -163,9 +163,22 @@ long shim_run(const struct library *lib, const char *case_name, const char *serv
     self[len] = 0;
     snprintf(count, sizeof count, "%ld", t->n);
     snprintf(pid, sizeof pid, "%d", t->server->pid);
-    char *argv[] = {self, "--one", (char *)case_name, "--lib", (char *)lib->child_of->name, "--display",
-                    (char *)t->server->name, "--server", (char *)server_name, "--server-pid", pid, "--count",
-                    count, "--sample", lib->on_shim ? "--shim" : NULL, NULL};
+    char *argv[] = {self,
+                    "--one",
+                    (char *)case_name,
+                    "--lib",
+                    (char *)lib->child_of->name,
+                    "--display",
+                    (char *)t->server->name,
+                    "--server",
+                    (char *)server_name,
+                    "--server-pid",
+                    pid,
+                    "--count",
+                    count,
+                    "--sample",
+                    lib->on_shim ? "--shim" : NULL,
+                    NULL};
     fflush(NULL);
     pid_t child = spawn(argv, fds[1], lib->on_shim);
     close(fds[1]);

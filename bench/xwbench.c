@@ -21,17 +21,17 @@
 struct case_def {
     enum case_id id;
     const char *name;
-    const char *label;     /* printf format taking the count as a string */
+    const char *label; /* printf format taking the count as a string */
     long n_full, n_quick;
-    int ops_per_n;         /* requests one unit of n stands for */
+    int ops_per_n; /* requests one unit of n stands for */
     double units_per_op;
     const char *unit;
-    int xvfb_div;          /* Xvfb runs n / xvfb_div; 0: the case is for the drain server only */
-    unsigned also;         /* fake servers besides the drain that run it (bits of enum server_kind) */
-    int others_div;        /* the other fake servers run n / server_div / this (0: 1): streamed events
+    int xvfb_div;   /* Xvfb runs n / xvfb_div; 0: the case is for the drain server only */
+    unsigned also;  /* fake servers besides the drain that run it (bits of enum server_kind) */
+    int others_div; /* the other fake servers run n / server_div / this (0: 1): streamed events
                               cost ~0.1 µs of wall time apiece on the drain, ~10 µs on per-reply
                               (one write each), and the suite must stay near 3 minutes */
-    int runs;              /* runs when --runs is not given; 0: DEFAULT_RUNS */
+    int runs;       /* runs when --runs is not given; 0: DEFAULT_RUNS */
 };
 
 #define DEFAULT_RUNS 5
@@ -42,8 +42,8 @@ struct case_def {
 /* In order of importance, which is also the order of the table. */
 static const struct case_def cases[] = {
     {CASE_NOOP, "noop", "NoOperation ×%s + GetInputFocus", 10000000, 200000, 1, 1, "req/s", 1, 0, 0, 0},
-    {CASE_ATOM_PIPELINED, "atom-pipelined", "InternAtom ×%s pipelined", 100000, 2000, 1, 1, "req/s", 1,
-     OTHER_FAKES, 0, 0},
+    {CASE_ATOM_PIPELINED, "atom-pipelined", "InternAtom ×%s pipelined", 100000, 2000, 1, 1, "req/s", 1, OTHER_FAKES, 0,
+     0},
     {CASE_ATOM_SEQUENTIAL, "atom-sequential", "InternAtom ×%s sequential", 10000, 200, 1, 1, "req/s", 1, 0, 0, 0},
     /* Nine runs: its rate is Xvfb's, whose spread on this shared machine is wide. */
     {CASE_PUTIMAGE, "putimage", "PutImage 1024×1024×32 ×%s", 200, 3, 1, 4, "MiB/s", 1, 0, 0, 9},
@@ -51,8 +51,8 @@ static const struct case_def cases[] = {
      "req/s", 1, 0, 0, 0},
     /* Streamed by the fake servers, each writing them as it writes replies; sent with
      * SendEvent to our own window on Xvfb. */
-    {CASE_EVENTS, "events", "ClientMessage events ×%s (fake servers: streamed; Xvfb: SendEvent to self)",
-     1000000, 20000, 1, 1, "ev/s", 10, OTHER_FAKES, 10, 0},
+    {CASE_EVENTS, "events", "ClientMessage events ×%s (fake servers: streamed; Xvfb: SendEvent to self)", 1000000,
+     20000, 1, 1, "ev/s", 10, OTHER_FAKES, 10, 0},
     /* 250, and half that on the other fake servers: a fresh process's Xlib on libxcb
      * ("Xlib (child)") takes 6–9 ms a reply, small-buf ~2 ms for every library, and at
      * 1,000 on every server this case alone took 5 of the suite's 8 minutes. */
@@ -72,13 +72,13 @@ static const struct library lib_xcb_xw = {.name = "xcb_ on xwire", .child_of = &
 
 /* Alternation order within a round, rotated every round so that no library always
  * goes first (after a pause, or on a freshly warmed server). */
-static const struct library *const libraries[] = {&lib_xw,     &lib_xw_fast, &lib_xw_zc,   &lib_xw_xcb, &lib_xcb,
+static const struct library *const libraries[] = {&lib_xw,     &lib_xw_fast, &lib_xw_zc,      &lib_xw_xcb,  &lib_xcb,
                                                   &lib_xcb_xw, &lib_xlib,    &lib_xlib_child, &lib_xlib_xw, &lib_raw};
 #define N_LIBS (int)(sizeof libraries / sizeof libraries[0])
 
 struct options {
     int quick, runs, callgrind;
-    int runs_given;            /* --runs N: every case runs N times */
+    int runs_given; /* --runs N: every case runs N times */
     const char *results, *only_case, *only_lib, *only_server;
     const char *one, *display; /* child mode (callgrind, child rows): one case against display */
     int server_pid, sample;    /* child mode: the server's pid (its CPU time), print the sample */
@@ -93,8 +93,8 @@ static const char *const server_names[SERVER_COUNT] = {"Xvfb", "drain", "per-rea
  * 1 µs per reply in the kernel (an skb each), for every library alike. */
 static const int server_div[SERVER_COUNT] = {1, 1, 1, 4, 1};
 /* What each server is, for the table's headings. */
-static const char *const server_notes[SERVER_COUNT] = {
-    "", "", " (one write per read of 64 KiB)", " (one write per reply)", " (4 KiB socket buffers and reads)"};
+static const char *const server_notes[SERVER_COUNT] = {"", "", " (one write per read of 64 KiB)",
+                                                       " (one write per reply)", " (4 KiB socket buffers and reads)"};
 static const long depths[] = {1, 16, 256, 4096, 65536, 1048576};
 static const char *const depth_names[] = {"atom-depth-1",    "atom-depth-16",    "atom-depth-256",
                                           "atom-depth-4096", "atom-depth-65536", "atom-depth-1048576"};
@@ -193,8 +193,8 @@ static void run_one(struct series *s, const struct library *lib, enum case_id id
         return;
     }
     if (sm.server_cpu < 0) { /* every server here is a process whose pid we know */
-        fprintf(stderr, "\nxwbench: %s vs %s, %s: the server's CPU time could not be read\n", s->case_name,
-                s->server, s->lib);
+        fprintf(stderr, "\nxwbench: %s vs %s, %s: the server's CPU time could not be read\n", s->case_name, s->server,
+                s->lib);
         s->failed = 1;
         return;
     }
@@ -276,14 +276,25 @@ static void run_curve(const struct options *o)
             continue;
         fprintf(stderr, "xwbench: InternAtom depth curve — vs %s ", server_names[sk]);
         for (int d = 0; d < N_DEPTHS; d++) {
-            const struct case_def cd = {CASE_ATOM_DEPTH, depth_names[d], "InternAtom, %s at a time",
-                                        curve_count(depths[d], 0), curve_count(depths[d], 1), 1, 1, "req/s", 0, 0, 0, 0};
+            const struct case_def cd = {CASE_ATOM_DEPTH,
+                                        depth_names[d],
+                                        "InternAtom, %s at a time",
+                                        curve_count(depths[d], 0),
+                                        curve_count(depths[d], 1),
+                                        1,
+                                        1,
+                                        "req/s",
+                                        0,
+                                        0,
+                                        0,
+                                        0};
             char count[32];
             struct series *group[N_CURVE_LIBS];
             int k = 0;
             for (int i = 0; i < N_CURVE_LIBS; i++)
                 if (wanted(o->only_lib, curve_libs[i]->name)) {
-                    group[k] = new_series(&cd, curve_n(&cd, sk, depths[d], o->quick), (enum server_kind)sk, curve_libs[i]);
+                    group[k] =
+                        new_series(&cd, curve_n(&cd, sk, depths[d], o->quick), (enum server_kind)sk, curve_libs[i]);
                     group[k]->depth = depths[d];
                     fmt_count(count, sizeof count, depths[d]);
                     snprintf(group[k++]->case_label, sizeof group[0]->case_label, cd.label, count);
@@ -315,7 +326,6 @@ static const struct case_def *find_case(const char *name)
             return &cases[i];
     return NULL;
 }
-
 
 /* With no --server, the setup's vendor says which kind display is: the fake servers
  * send "xwbench drain", anything else is a real server. Without it the events case
@@ -467,13 +477,20 @@ static void usage(FILE *f)
 static int parse_options(int argc, char **argv, struct options *o)
 {
     static const struct option longs[] = {
-        {"quick", no_argument, NULL, 'q'},         {"runs", required_argument, NULL, 'r'},
-        {"results", required_argument, NULL, 'o'}, {"case", required_argument, NULL, 'c'},
-        {"lib", required_argument, NULL, 'l'},     {"server", required_argument, NULL, 's'},
-        {"callgrind", no_argument, NULL, 'g'},     {"one", required_argument, NULL, '1'},
-        {"display", required_argument, NULL, 'd'}, {"count", required_argument, NULL, 'n'},
-        {"serve", required_argument, NULL, 'S'},   {"help", no_argument, NULL, 'h'},
-        {"server-pid", required_argument, NULL, 'P'}, {"sample", no_argument, NULL, 'm'},
+        {"quick", no_argument, NULL, 'q'},
+        {"runs", required_argument, NULL, 'r'},
+        {"results", required_argument, NULL, 'o'},
+        {"case", required_argument, NULL, 'c'},
+        {"lib", required_argument, NULL, 'l'},
+        {"server", required_argument, NULL, 's'},
+        {"callgrind", no_argument, NULL, 'g'},
+        {"one", required_argument, NULL, '1'},
+        {"display", required_argument, NULL, 'd'},
+        {"count", required_argument, NULL, 'n'},
+        {"serve", required_argument, NULL, 'S'},
+        {"help", no_argument, NULL, 'h'},
+        {"server-pid", required_argument, NULL, 'P'},
+        {"sample", no_argument, NULL, 'm'},
         {"shim", no_argument, NULL, 'x'},
         {0},
     };
@@ -481,22 +498,54 @@ static int parse_options(int argc, char **argv, struct options *o)
     int ch;
     while ((ch = getopt_long(argc, argv, "qr:o:c:l:s:gh", longs, NULL)) != -1) {
         switch (ch) {
-        case 'q': o->quick = 1; break;
-        case 'r': o->runs = atoi(optarg), o->runs_given = 1; break;
-        case 'o': o->results = optarg; break;
-        case 'c': o->only_case = optarg; break;
-        case 'l': o->only_lib = optarg; break;
-        case 's': o->only_server = optarg; break;
-        case 'g': o->callgrind = 1; break;
-        case '1': o->one = optarg; break;
-        case 'd': o->display = optarg; break;
-        case 'n': o->count = atol(optarg); break;
-        case 'S': o->serve = optarg; break;
-        case 'P': o->server_pid = atoi(optarg); break;
-        case 'm': o->sample = 1; break;
-        case 'x': o->shim = 1; break;
-        case 'h': usage(stdout); exit(0);
-        default: usage(stderr); return -1;
+        case 'q':
+            o->quick = 1;
+            break;
+        case 'r':
+            o->runs = atoi(optarg), o->runs_given = 1;
+            break;
+        case 'o':
+            o->results = optarg;
+            break;
+        case 'c':
+            o->only_case = optarg;
+            break;
+        case 'l':
+            o->only_lib = optarg;
+            break;
+        case 's':
+            o->only_server = optarg;
+            break;
+        case 'g':
+            o->callgrind = 1;
+            break;
+        case '1':
+            o->one = optarg;
+            break;
+        case 'd':
+            o->display = optarg;
+            break;
+        case 'n':
+            o->count = atol(optarg);
+            break;
+        case 'S':
+            o->serve = optarg;
+            break;
+        case 'P':
+            o->server_pid = atoi(optarg);
+            break;
+        case 'm':
+            o->sample = 1;
+            break;
+        case 'x':
+            o->shim = 1;
+            break;
+        case 'h':
+            usage(stdout);
+            exit(0);
+        default:
+            usage(stderr);
+            return -1;
         }
     }
     if (o->runs == 0)

@@ -8,7 +8,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 # The directories kept formatted. src/ and bench/ join once they have been formatted
 # in a commit of their own.
-dirs=(gen util xcb libxcb examples tests)
+dirs=(src bench gen util xcb libxcb examples tests)
 # Left as they are: xwgen's expected output (compared byte for byte with what it writes)
 # and third-party code kept unmodified (tests/ported/*/SOURCE).
 skip='^tests/(gen/good|ported)/'

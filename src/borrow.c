@@ -70,7 +70,7 @@ static void borrow_write(xw_connection_t *c, struct iovec *iov, size_t n)
  * fds go through the owner, which keeps their errors for a check and carries fds;
  * it first asks for our buffered bytes (xw_borrow_return_socket), so order holds. */
 static uint64_t borrow_send(xw_connection_t *c, int flags, struct iovec *vector, const xw_protocol_request_t *req,
-                           unsigned nfds, int *fds)
+                            unsigned nfds, int *fds)
 {
     int owner_flags = flags & (XW_REQUEST_CHECKED | XW_REQUEST_RAW | XW_REQUEST_DISCARD_REPLY | XW_REQUEST_REPLY_FDS);
     xw__unlock(c);

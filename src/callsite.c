@@ -22,7 +22,7 @@
 struct xw_cs_entry {
     uint64_t first, last; /* the requests sent from this stack; last 0: unused */
     unsigned n;
-    int rank;             /* XW_CS_SEND, _CALL or _WRITE: how surely the stack made them */
+    int rank; /* XW_CS_SEND, _CALL or _WRITE: how surely the stack made them */
     void *pc[XW_CS_DEPTH];
 };
 
@@ -66,7 +66,7 @@ int xw__callsite_enable(xw_connection_t *c)
         return 0;
     }
     __atomic_store_n(&c->cs, cs, __ATOMIC_RELEASE); /* read without the lock by the callers of the record */
-    xw__out_refresh(c); /* closes the fast paths: every request now reaches the record */
+    xw__out_refresh(c);                             /* closes the fast paths: every request now reaches the record */
     xw__unlock(c);
     return 0;
 }

@@ -220,8 +220,8 @@ static __attribute__((noinline)) int fit_offer(xw_connection_t *c, uint64_t seq,
  * a reply held inline in its entry goes straight to buf (returns 2, 32 bytes). When
  * cap is not SIZE_MAX, buf has cap bytes and a reply arriving while this call waits
  * may be received straight into it: returns 3, *need its length. */
-int xw__in_reply_fit(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need,
-                     struct xw_pkt **pkt, void *buf)
+int xw__in_reply_fit(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need, struct xw_pkt **pkt,
+                     void *buf)
 {
     struct xw_pend *e;
     *pkt = NULL;

@@ -26,8 +26,7 @@ static int fail_errno(int code)
 {
     if (code == XW_CONN_CLOSED_MEM_INSUFFICIENT)
         return ENOMEM;
-    if (code == XW_CONN_CLOSED_MALFORMED || code == XW_CONN_CLOSED_PARSE_ERR ||
-        code == XW_CONN_CLOSED_FDPASSING_FAILED)
+    if (code == XW_CONN_CLOSED_MALFORMED || code == XW_CONN_CLOSED_PARSE_ERR || code == XW_CONN_CLOSED_FDPASSING_FAILED)
         return EPROTO;
     return EPIPE;
 }
@@ -35,7 +34,7 @@ static int fail_errno(int code)
 /* Lock held (or connection not yet shared). Records the first failure, with err as
  * the errno it leaves, and wakes every waiter so nothing hangs. */
 static __attribute__((format(printf, 4, 0))) int vfail(xw_connection_t *c, int code, int err, const char *fmt,
-                                                        va_list ap)
+                                                       va_list ap)
 {
     if (c->error)
         return -EPIPE;

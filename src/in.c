@@ -64,8 +64,7 @@ static void queue_free(xw_connection_t *c, struct xw_queue *q)
 
 /* ---- routing complete packets ---- */
 
-static int fail_pkt(xw_connection_t *c, struct xw_pkt *rec, const char *fmt, unsigned long long a,
-                    unsigned long long b)
+static int fail_pkt(xw_connection_t *c, struct xw_pkt *rec, const char *fmt, unsigned long long a, unsigned long long b)
 {
     if (rec)
         xw__pkt_free(c, rec);
@@ -192,8 +191,8 @@ static struct xw_pkt *malformed_record(xw_connection_t *c, struct xw_pkt *rec, u
 
 /* The record of a reply of n bytes at w (or already in rec): the bytes, its nfds fds,
  * then XW_REPLY_SLACK_AFTER(n) zero bytes. NULL, with the fds closed, when out of memory. */
-static struct xw_pkt *reply_record(xw_connection_t *c, const uint8_t *w, size_t n, struct xw_pkt *rec,
-                                   int *fds, unsigned nfds)
+static struct xw_pkt *reply_record(xw_connection_t *c, const uint8_t *w, size_t n, struct xw_pkt *rec, int *fds,
+                                   unsigned nfds)
 {
     struct xw_pkt *p = rec ? rec : xw__pkt_alloc(c, n + nfds * sizeof(int) + XW_REPLY_SLACK_AFTER(n));
     if (!p) {
@@ -271,9 +270,8 @@ static __attribute__((noinline)) int into_deliver(xw_connection_t *c, struct xw_
  * it for its caller with the nfds fds at fds (owned here), or drops it when nobody
  * will claim it. */
 static inline __attribute__((always_inline)) int keep_reply(xw_connection_t *c, struct xw_pend *e, const uint8_t *w,
-                                                            size_t n, struct xw_pkt *rec, uint64_t seq,
-                                                            const int *fds, unsigned nfds, int may_inline,
-                                                            int may_into)
+                                                            size_t n, struct xw_pkt *rec, uint64_t seq, const int *fds,
+                                                            unsigned nfds, int may_inline, int may_into)
 {
     struct xw_in *in = &c->in;
     if (is_last_reply(e, w))
@@ -314,8 +312,8 @@ static inline __attribute__((always_inline)) int keep_reply(xw_connection_t *c, 
 
 /* A reply that claims fds (its request asked for them, byte 1 counts them): they
  * come from the reads that brought its bytes [at, at + n), or earlier ones. */
-static __attribute__((noinline)) int route_reply_fds(xw_connection_t *c, struct xw_pend *e, const uint8_t *w,
-                                                     size_t n, struct xw_pkt *rec, uint64_t seq, uint64_t at)
+static __attribute__((noinline)) int route_reply_fds(xw_connection_t *c, struct xw_pend *e, const uint8_t *w, size_t n,
+                                                     struct xw_pkt *rec, uint64_t seq, uint64_t at)
 {
     struct xw_in *in = &c->in;
     unsigned nfds = w[1];
@@ -670,8 +668,7 @@ static int start_partial(xw_connection_t *c, const uint8_t *w, size_t have, size
  * unfinished request, the room and the sequence bound are found once per run, not
  * per event: queuing an event finishes no request. Returns the bytes taken (0:
  * route() takes w, and finds any fault in it). */
-static inline __attribute__((always_inline)) size_t route_stream_run(xw_connection_t *c, const uint8_t *w,
-                                                                     size_t have)
+static inline __attribute__((always_inline)) size_t route_stream_run(xw_connection_t *c, const uint8_t *w, size_t have)
 {
     struct xw_in *in = &c->in;
     struct xw_pkt *b = batch_room(in);

@@ -116,8 +116,8 @@ static int slot_take(xw_connection_t *c, uint64_t seq, size_t cap, size_t *need,
  * server is past it (a later packet, or its own error, was read) or when it was
  * never sent; else wait for input until the deadline. Returns as
  * xw__reply_take_fit does (buf: 32 bytes or more when cap is, or NULL). */
-int xw__lend_take(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need,
-                  struct xw_pkt **pkt, void *buf)
+int xw__lend_take(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need, struct xw_pkt **pkt,
+                  void *buf)
 {
     struct xw_lend *l = &c->lend;
     int polled = 0;

@@ -139,7 +139,7 @@ static int append(xw_connection_t *c, struct iovec *v, size_t n)
         for (size_t j = i; j < n; j++)
             if (!v[j].iov_base)
                 v[j].iov_base = (void *)zeros; /* shorter than XW_COPY_MAX: checked */
-        struct iovec *w = v + i - 1; /* v[-1] is writable (the callers' contract) */
+        struct iovec *w = v + i - 1;           /* v[-1] is writable (the callers' contract) */
         *w = (struct iovec){o->buf, (size_t)(o->ptr - o->buf)};
         int r = write_vec(c, w, n - i + 1);
         o->ptr = o->buf;

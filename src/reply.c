@@ -173,8 +173,7 @@ XW_EXPORT int xw_poll_for_reply(xw_connection_t *c, unsigned int request, void *
 
 /* A reply fits when cap holds its bytes and fds; the slack's zero bytes that
  * libxcb-layout accessors may read past it are copied only as far as cap allows. */
-static int copy_out(xw_connection_t *c, struct xw_pkt *p, void *buf, size_t cap, size_t *len,
-                    xw_generic_error_t *error)
+static int copy_out(xw_connection_t *c, struct xw_pkt *p, void *buf, size_t cap, size_t *len, xw_generic_error_t *error)
 {
     int kind = p->kind;
     size_t n = p->len + p->nfds * sizeof(int);

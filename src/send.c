@@ -21,8 +21,8 @@ void xw__request_lookup(const xw_protocol_request_t *req, struct xw_request *rq)
     else
         d = described(xw_ext_desc_find(req->ext->name), req->opcode);
     /* through f, so the facts in pub's padding start at zero */
-    *rq = (struct xw_request){
-        .f = {.count = req->count, .ext = req->ext, .opcode = req->opcode, .isvoid = req->isvoid}};
+    *rq =
+        (struct xw_request){.f = {.count = req->count, .ext = req->ext, .opcode = req->opcode, .isvoid = req->isvoid}};
     if (d && d->pub.isvoid == req->isvoid) {
         rq->validate = d->validate;
         rq->f.multi_reply = d->f.multi_reply;
@@ -146,8 +146,7 @@ static inline __attribute__((always_inline)) uint64_t send_fast(xw_connection_t 
 /* Everything send_fast declines, under the lock xw__send took (none in the
  * single-threaded mode); releases it. */
 static __attribute__((noinline)) uint64_t send_slow(xw_connection_t *c, int flags, struct iovec *vector,
-                                                    const struct xw_request *rq, size_t total, unsigned nfds,
-                                                    int *fds)
+                                                    const struct xw_request *rq, size_t total, unsigned nfds, int *fds)
 {
     uint64_t seq = send_locked(c, flags, vector, rq, total, nfds, fds);
     xw__unlock(c);

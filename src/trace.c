@@ -10,11 +10,11 @@
 #include <strings.h>
 #include <unistd.h>
 
-#define RING 1024u        /* requests remembered for the replies and errors that name them */
-#define CAPTURE 65536u    /* bytes of one packet kept when it comes in pieces */
-#define OUTBUF 65536u     /* lines batched into one write */
+#define RING 1024u     /* requests remembered for the replies and errors that name them */
+#define CAPTURE 65536u /* bytes of one packet kept when it comes in pieces */
+#define OUTBUF 65536u  /* lines batched into one write */
 #define NEXTS 64u
-#define NPEND 64u         /* InternAtom, GetAtomName and QueryExtension answers awaited */
+#define NPEND 64u /* InternAtom, GetAtomName and QueryExtension answers awaited */
 #define NFILTER 16u
 
 #include "trace_list.h"
@@ -36,7 +36,7 @@ struct stream {
     size_t got;         /* of total, received */
     size_t keep;        /* bytes of the packet in buf (the BIG-REQUESTS length dropped) */
     int big;
-    uint8_t *buf;       /* CAPTURE bytes */
+    uint8_t *buf; /* CAPTURE bytes */
 };
 
 struct ext {
@@ -61,14 +61,14 @@ struct filter {
 static struct {
     struct xw_mutex mu; /* taken to read the environment once (options) */
     int read;           /* set, with release, once it has been read */
-    int fd; /* XWIRE_TRACE's, -1 when unset */
+    int fd;             /* XWIRE_TRACE's, -1 when unset */
     int json;
     int numbers;
     unsigned maxlist;
     unsigned nfilter, ninclude;
     struct filter filter[NFILTER];
     int next_id;
-} opt = { {0}, 0, -1, 0, 0, 16, 0, 0, { { "", 0 } }, 0 };
+} opt = {{0}, 0, -1, 0, 0, 16, 0, 0, {{"", 0}}, 0};
 
 /* One lock for every line written, whichever connection and file: lines never interleave. */
 static pthread_mutex_t write_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -375,8 +375,8 @@ static void reply(struct xw_trace *tr, uint64_t seq, const uint8_t *b, size_t av
     if (tr->ring[seq % RING].seq == seq) {
         major = tr->ring[seq % RING].major, minor = tr->ring[seq % RING].minor;
         request_names(tr, major, minor, &ext, &name, &fn);
-        const struct xw_tr_desc *d = major >= 128 ? (ext_by_major(tr, major) ? ext_by_major(tr, major)->d : NULL)
-                                                  : &xw__tr_xproto;
+        const struct xw_tr_desc *d =
+            major >= 128 ? (ext_by_major(tr, major) ? ext_by_major(tr, major)->d : NULL) : &xw__tr_xproto;
         const struct xw_tr_entry *en = d ? entry(d->replies, d->n_replies, major >= 128 ? minor : major) : NULL;
         fn = en ? en->fn : NULL;
     }

@@ -11,10 +11,20 @@
 
 /* How one scalar on the wire is shown: its size, signedness, and whether it is an id. */
 enum xw_tr_kind {
-    XW_TR_U8, XW_TR_U16, XW_TR_U32, XW_TR_U64,
-    XW_TR_I8, XW_TR_I16, XW_TR_I32, XW_TR_I64,
-    XW_TR_BOOL, XW_TR_CHAR, XW_TR_F32, XW_TR_F64,
-    XW_TR_XID, XW_TR_ATOM,
+    XW_TR_U8,
+    XW_TR_U16,
+    XW_TR_U32,
+    XW_TR_U64,
+    XW_TR_I8,
+    XW_TR_I16,
+    XW_TR_I32,
+    XW_TR_I64,
+    XW_TR_BOOL,
+    XW_TR_CHAR,
+    XW_TR_F32,
+    XW_TR_F64,
+    XW_TR_XID,
+    XW_TR_ATOM,
 };
 
 struct xw_tr_item {
@@ -52,21 +62,21 @@ void xw__tr_atom_learn(struct xw_tr_atoms *t, uint32_t a, const char *name, size
 const char *xw__tr_atom_name(const struct xw_tr_atoms *t, uint32_t a);
 
 struct xw_trl {
-    char *p;          /* next free byte */
-    char *end;        /* buf + XW_TRL_SIZE */
+    char *p;   /* next free byte */
+    char *end; /* buf + XW_TRL_SIZE */
     int json;
-    int numbers;      /* values as plain numbers (XW_TRACE_NUMBERS) */
-    int full;         /* something was left out for room */
-    int depth;        /* open structs and lists */
+    int numbers;                     /* values as plain numbers (XW_TRACE_NUMBERS) */
+    int full;                        /* something was left out for room */
+    int depth;                       /* open structs and lists */
     uint8_t list[XW_TRL_DEPTH + 1];  /* the kind of each open bracket */
     uint8_t first[XW_TRL_DEPTH + 1]; /* nothing is in it yet */
-    int lost;         /* opens that did not fit, whose closes are skipped */
-    int mute;         /* above 0: elements past the shown ones are walked, not printed */
-    int shorted;      /* the packet ended before its fields */
-    unsigned maxlist; /* elements shown of a list, characters of a string */
-    size_t len;       /* the packet's length on the wire */
-    size_t kept;      /* of it, the bytes kept for decoding (less for one bigger than the capture) */
-    const int *fds;   /* fds that came with the packet (received side), else NULL */
+    int lost;                        /* opens that did not fit, whose closes are skipped */
+    int mute;                        /* above 0: elements past the shown ones are walked, not printed */
+    int shorted;                     /* the packet ended before its fields */
+    unsigned maxlist;                /* elements shown of a list, characters of a string */
+    size_t len;                      /* the packet's length on the wire */
+    size_t kept;                     /* of it, the bytes kept for decoding (less for one bigger than the capture) */
+    const int *fds;                  /* fds that came with the packet (received side), else NULL */
     unsigned nfds, fdpos;
     const struct xw_tr_atoms *atoms; /* for atom names; may be NULL */
     char buf[XW_TRL_SIZE];

@@ -129,13 +129,19 @@ static uint64_t load(const char *p, int kind, int *sign)
     uint64_t u64;
     *sign = kind >= XW_TR_I8 && kind <= XW_TR_I64;
     switch (kind) {
-    case XW_TR_U8: case XW_TR_I8: case XW_TR_BOOL: case XW_TR_CHAR:
+    case XW_TR_U8:
+    case XW_TR_I8:
+    case XW_TR_BOOL:
+    case XW_TR_CHAR:
         memcpy(&u8, p, 1);
         return kind == XW_TR_I8 ? (uint64_t)(int64_t)(int8_t)u8 : u8;
-    case XW_TR_U16: case XW_TR_I16:
+    case XW_TR_U16:
+    case XW_TR_I16:
         memcpy(&u16, p, 2);
         return kind == XW_TR_I16 ? (uint64_t)(int64_t)(int16_t)u16 : u16;
-    case XW_TR_U64: case XW_TR_I64: case XW_TR_F64:
+    case XW_TR_U64:
+    case XW_TR_I64:
+    case XW_TR_F64:
         memcpy(&u64, p, 8);
         return u64;
     default:
@@ -146,7 +152,7 @@ static uint64_t load(const char *p, int kind, int *sign)
 
 static int kind_size(int kind)
 {
-    static const uint8_t sizes[] = { 1, 2, 4, 8, 1, 2, 4, 8, 1, 1, 4, 8, 4, 4 };
+    static const uint8_t sizes[] = {1, 2, 4, 8, 1, 2, 4, 8, 1, 1, 4, 8, 4, 4};
     return sizes[kind];
 }
 

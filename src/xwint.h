@@ -49,8 +49,8 @@ struct xw_mutex {
 };
 
 struct xw_cond {
-    unsigned seq;  /* bumped by every broadcast; sleepers wait for it to change */
-    int waiters;   /* changed only under the mutex, so broadcast can skip the syscall */
+    unsigned seq; /* bumped by every broadcast; sleepers wait for it to change */
+    int waiters;  /* changed only under the mutex, so broadcast can skip the syscall */
 };
 
 void xw__mutex_lock_slow(struct xw_mutex *m);
@@ -148,7 +148,7 @@ struct xw_pkt {
     uint16_t nfds; /* ints after len bytes */
     uint8_t cls;   /* size class: capacity is xw__class_bytes(cls) bytes including this header */
     uint8_t kind;
-    uint8_t *ext;  /* large classes: the data lives in its own malloc'd block (owned),
+    uint8_t *ext; /* large classes: the data lives in its own malloc'd block (owned),
                       which the libxcb-compatible calls hand over without a copy */
 };
 
@@ -263,19 +263,19 @@ void xw__hooks_register(const struct xw_hooks *h);
 struct xw_pend {
     uint64_t seq;
     union {
-        struct {                    /* while no reply is held inline (inl 0) */
+        struct { /* while no reply is held inline (inl 0) */
             xw_validate_fn validate;
-            struct xw_queue q;      /* replies (or one error) not yet claimed */
+            struct xw_queue q; /* replies (or one error) not yet claimed */
         };
-        uint8_t body[24];           /* inl 1: bytes 8..31 of the 32-byte reply */
+        uint8_t body[24]; /* inl 1: bytes 8..31 of the 32-byte reply */
     };
-    uint8_t flags;     /* XW_REQUEST_* (all below 1 << 8) */
+    uint8_t flags; /* XW_REQUEST_* (all below 1 << 8) */
     uint8_t isvoid;
-    uint8_t multi;     /* replies until one whose byte 1 is multi_end (struct xw_request) */
+    uint8_t multi; /* replies until one whose byte 1 is multi_end (struct xw_request) */
     uint8_t multi_end;
-    uint8_t done;      /* the server has finished this request */
-    uint8_t dead;      /* claimed or discarded: the slot may be reused once done */
-    uint8_t inl;       /* the reply is held inline: byte 1 in byte1, the rest in body */
+    uint8_t done; /* the server has finished this request */
+    uint8_t dead; /* claimed or discarded: the slot may be reused once done */
+    uint8_t inl;  /* the reply is held inline: byte 1 in byte1, the rest in body */
     uint8_t byte1;
 };
 
@@ -293,12 +293,12 @@ struct xw_pend {
 #define XW_PEND_KEEP 5
 
 struct xw_pend_chunk {
-    uint8_t *base;  /* mapped (owned) or NULL */
+    uint8_t *base; /* mapped (owned) or NULL */
     size_t bytes;
-    unsigned nblk;  /* blocks it holds */
-    unsigned bump;  /* blocks handed out at least once */
-    unsigned used;  /* blocks handed out now */
-    void *free;     /* blocks given back, chained through their first bytes */
+    unsigned nblk; /* blocks it holds */
+    unsigned bump; /* blocks handed out at least once */
+    unsigned used; /* blocks handed out now */
+    void *free;    /* blocks given back, chained through their first bytes */
 };
 
 struct xw_pend_store {
@@ -339,13 +339,13 @@ enum xw_ext_state {
 struct xw_ext_entry {
     struct xw_ext_entry *next;
     const xw_ext_desc_t *desc; /* NULL: xwire has no description of this extension */
-    uint64_t seq;  /* QueryExtension in flight, 0 when none */
+    uint64_t seq;              /* QueryExtension in flight, 0 when none */
     enum xw_ext_state state;
     /* The whole 32-byte reply as received, which xw_get_extension_data returns: libxcb
      * hands out its malloc'd reply, so callers may read past the 12-byte struct (xss-lock
      * reads an int at first_event, which spans 2 bytes of the reply's padding). */
     uint8_t reply[32];
-    char name[];   /* owned copy of the name */
+    char name[]; /* owned copy of the name */
 };
 
 /* Per-pointer cache in front of the extension list so the send fast path can find
@@ -374,16 +374,16 @@ enum xw_bigreq {
 };
 
 struct xw_out {
-    uint8_t *ptr;        /* next free byte in buf: buf..ptr is queued */
-    uint8_t *end;        /* buf + XW_OUT_SIZE */
-    uint64_t seq;        /* last sequence number handed out */
-    uint64_t fast_limit; /* xw__out_reserve allowed while seq < fast_limit; 0 blocks it */
+    uint8_t *ptr;          /* next free byte in buf: buf..ptr is queued */
+    uint8_t *end;          /* buf + XW_OUT_SIZE */
+    uint64_t seq;          /* last sequence number handed out */
+    uint64_t fast_limit;   /* xw__out_reserve allowed while seq < fast_limit; 0 blocks it */
     uint64_t inline_limit; /* fast_limit in single-threaded mode, else 0 (xw__out_reserve_unlocked);
                               stored atomically (relaxed): senders read it without the lock */
-    uint8_t *buf;        /* XW_OUT_SIZE bytes, allocated at connect */
-    uint64_t last_reply; /* last reply-bearing request (for the automatic sync) */
-    uint64_t flushed;    /* every request <= flushed is on the wire */
-    int writing;         /* a thread is writing with the lock released */
+    uint8_t *buf;          /* XW_OUT_SIZE bytes, allocated at connect */
+    uint64_t last_reply;   /* last reply-bearing request (for the automatic sync) */
+    uint64_t flushed;      /* every request <= flushed is on the wire */
+    int writing;           /* a thread is writing with the lock released */
     unsigned nfds;
     int fds[XW_MAX_FDS]; /* owned: sent with the next write, closed after */
     uint32_t max_words;  /* current request limit in 4-byte units */
@@ -426,13 +426,13 @@ struct xw_into {
 };
 
 struct xw_in {
-    uint8_t *buf; /* XW_IN_SIZE bytes, allocated at connect */
-    size_t len;   /* valid bytes from buf[0] */
+    uint8_t *buf;      /* XW_IN_SIZE bytes, allocated at connect */
+    size_t len;        /* valid bytes from buf[0] */
     uint8_t for_reply; /* the next read is for a caller waiting for a reply */
-    uint8_t more;   /* the last read filled all it asked for, or left a packet half read:
+    uint8_t more;      /* the last read filled all it asked for, or left a packet half read:
                        more is likely there, so the next wait reads before it polls */
-    uint8_t stream; /* the last wait read XW_IN_STREAM bytes or more */
-    uint8_t *pdata; /* a packet larger than buf being filled in place: NULL when none;
+    uint8_t stream;    /* the last wait read XW_IN_STREAM bytes or more */
+    uint8_t *pdata;    /* a packet larger than buf being filled in place: NULL when none;
                        else the data of partial, or (partial NULL) the registered into.buf */
     struct xw_pkt *partial;
     size_t pfill, pneed;
@@ -490,8 +490,8 @@ struct xw_transport {
     int (*track)(xw_connection_t *c, uint64_t seq, int flags, const struct xw_request *rq);
     uint64_t (*widen)(xw_connection_t *c, unsigned int seq);
     int (*reply)(xw_connection_t *c, uint64_t seq, int64_t deadline, struct xw_pkt **pkt);
-    int (*reply_fit)(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need,
-                     struct xw_pkt **pkt, void *buf);
+    int (*reply_fit)(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need, struct xw_pkt **pkt,
+                     void *buf);
     int (*check)(xw_connection_t *c, uint64_t seq, struct xw_pkt **pkt);
     void (*discard)(xw_connection_t *c, uint64_t seq, int keep_errors);
     int (*wait)(xw_connection_t *c, struct xw_queue *q, int64_t deadline, int reading);
@@ -537,8 +537,8 @@ struct xw_lend_discard {
 struct xw_lend {
     void (*give_back)(void *closure); /* the owner's return callback; NULL while xwire holds the socket */
     void *closure;
-    int moving;   /* give_back is running with the lock released */
-    int used;     /* the socket has been lent: unknown sequences may be the owner's */
+    int moving; /* give_back is running with the lock released */
+    int used;   /* the socket has been lent: unknown sequences may be the owner's */
     unsigned nranges;
     struct xw_lend_range ranges[XW_LEND_RANGES];
     struct xw_queue stash; /* the owner's replies and kept errors, in sequence order (owned) */
@@ -563,9 +563,9 @@ struct xw_connection_t {
     struct xw_cond out_cond; /* writing finished */
     struct xw_cond in_cond;  /* packets arrived, or reading finished */
     int fd;
-    int error;           /* first fatal error (XW_CONN_*), 0 when healthy */
+    int error; /* first fatal error (XW_CONN_*), 0 when healthy */
     char errstr[256];
-    int fail_errno;      /* errno the failure leaves (xw__conn_fail), for Xlib's message */
+    int fail_errno; /* errno the failure leaves (xw__conn_fail), for Xlib's message */
     struct xw_in in;
     struct xw_store store;
     uint8_t *setup; /* whole setup reply, 8-byte header included */
@@ -914,8 +914,8 @@ static inline uint64_t xw__in_done_seq(const struct xw_in *in)
 int xw__in_track(xw_connection_t *c, uint64_t seq, int flags, const struct xw_request *rq);
 uint64_t xw__in_widen(xw_connection_t *c, unsigned int seq);
 int xw__in_reply(xw_connection_t *c, uint64_t seq, int64_t deadline, struct xw_pkt **pkt);
-int xw__in_reply_fit(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need,
-                     struct xw_pkt **pkt, void *buf);
+int xw__in_reply_fit(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need, struct xw_pkt **pkt,
+                     void *buf);
 int xw__in_check(xw_connection_t *c, uint64_t seq, struct xw_pkt **pkt);
 void xw__in_discard(xw_connection_t *c, uint64_t seq, int keep_errors);
 int xw__in_queue_wait(xw_connection_t *c, struct xw_queue *q, int64_t deadline, int reading);
@@ -978,8 +978,8 @@ static inline int xw__pend_take_inline(struct xw_pend_store *s, uint64_t last_se
     if (!s->n)
         return 0;
     struct xw_pend *e = xw__pend_at(s, 0);
-    int match = request >> 32 ? e->seq == request
-                              : (uint32_t)e->seq == (uint32_t)request && last_sent - e->seq <= 0xffffffffu;
+    int match =
+        request >> 32 ? e->seq == request : (uint32_t)e->seq == (uint32_t)request && last_sent - e->seq <= 0xffffffffu;
     /* inl: done, and not dead */
     if (!match || !e->inl || s->gone || !((s->head + 1) & (XW_PEND_BLOCK - 1)))
         return 0;
@@ -1134,8 +1134,8 @@ static inline int xw__answered_past(const xw_connection_t *c, uint64_t seq)
 {
     return seq < c->in.last_seq;
 }
-int xw__lend_take(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need,
-                  struct xw_pkt **pkt, void *buf);
+int xw__lend_take(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need, struct xw_pkt **pkt,
+                  void *buf);
 
 int xw__lend_wait(xw_connection_t *c, uint64_t seq, int64_t deadline, void *buf, struct xw_pkt **pkt);
 

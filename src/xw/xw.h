@@ -133,8 +133,7 @@ XW_EXPORT int xw_parse_display(const char *name, char **host, int *display, int 
 XW_EXPORT xw_connection_t *xw_connect(const char *displayname, int *screenp);
 /** As xw_connect() with the given authorization (auth NULL: look it up as
  * xw_connect does). auth is only read during the call; the caller keeps it. */
-XW_EXPORT xw_connection_t *xw_connect_to_display_with_auth_info(const char *display, xw_auth_info_t *auth,
-                                                                int *screen);
+XW_EXPORT xw_connection_t *xw_connect_to_display_with_auth_info(const char *display, xw_auth_info_t *auth, int *screen);
 /** Use an already connected socket; the connection owns fd from now on, also on
  * failure (it is closed by xw_disconnect). auth_info as above (NULL: none). */
 XW_EXPORT xw_connection_t *xw_connect_to_fd(int fd, xw_auth_info_t *auth_info);
@@ -233,7 +232,6 @@ XW_EXPORT xw_generic_event_t *xw_wait_for_special_event(xw_connection_t *c, xw_s
 XW_EXPORT const struct xw_query_extension_reply_t *xw_get_extension_data(xw_connection_t *c, xw_extension_t *ext);
 /** Sends the QueryExtension for ext without waiting for it. */
 XW_EXPORT void xw_prefetch_extension_data(xw_connection_t *c, xw_extension_t *ext);
-
 
 /* ---- xwire only ---- */
 

@@ -36,21 +36,21 @@ struct xw_request;
  * runtime finds an extension's description by its name (xw_ext_desc_find), never
  * through the xw_extension_t a caller passes. */
 typedef struct xw_ext_desc {
-    const char *xname;                   /* "RANDR"; "X11" for the core protocol */
-    const char *const *request_names;    /* by opcode (core) or minor opcode */
+    const char *xname;                /* "RANDR"; "X11" for the core protocol */
+    const char *const *request_names; /* by opcode (core) or minor opcode */
     unsigned n_requests;
-    const char *const *event_names;      /* by number relative to first_event */
+    const char *const *event_names; /* by number relative to first_event */
     unsigned n_events;
-    const char *const *error_names;      /* by number relative to first_error */
+    const char *const *error_names; /* by number relative to first_error */
     unsigned n_errors;
-    const char *const *xge_names;        /* by XGE event_type */
+    const char *const *xge_names; /* by XGE event_type */
     unsigned n_xge;
     const xw_validate_fn *xge_validators; /* by XGE event_type; NULL entries: fixed size */
-    const char *ext_name;                /* the XML's extension-name, "RandR"; "xproto" for the core */
+    const char *ext_name;                 /* the XML's extension-name, "RandR"; "xproto" for the core */
     /* xwire's private descriptor of each request, by opcode as request_names: its
      * reply's validator and multi-reply rule; NULL entries where unknown */
     const struct xw_request *const *requests;
-    xw_extension_t *key;                 /* the generated xw_<ext>_id; NULL for the core */
+    xw_extension_t *key; /* the generated xw_<ext>_id; NULL for the core */
 } xw_ext_desc_t;
 
 /** libxcb's xcb_extension_t, 16 bytes: the key of an extension. xwire keeps nothing
@@ -75,10 +75,10 @@ XW_EXPORT const xw_ext_desc_t *xw_ext_desc_find(const char *name);
  * of the extension of that name, by opcode; none for an extension xwire has no
  * description of (its replies are taken as they come). */
 typedef struct {
-    size_t count;          /* number of iovecs in vector, as in libxcb */
-    xw_extension_t *ext;   /* NULL for core requests */
-    uint8_t opcode;        /* major opcode (core) or minor opcode (extension) */
-    uint8_t isvoid;        /* 1 when the request has no reply */
+    size_t count;        /* number of iovecs in vector, as in libxcb */
+    xw_extension_t *ext; /* NULL for core requests */
+    uint8_t opcode;      /* major opcode (core) or minor opcode (extension) */
+    uint8_t isvoid;      /* 1 when the request has no reply */
 } xw_protocol_request_t;
 
 enum xw_send_request_flags_t {
@@ -117,13 +117,11 @@ XW_EXPORT uint64_t xw_send(xw_connection_t *c, int flags, struct iovec *vector, 
 XW_EXPORT unsigned int xw_send_request(xw_connection_t *c, int flags, struct iovec *vector,
                                        const xw_protocol_request_t *request);
 XW_EXPORT unsigned int xw_send_request_with_fds(xw_connection_t *c, int flags, struct iovec *vector,
-                                                const xw_protocol_request_t *request, unsigned int num_fds,
-                                                int *fds);
+                                                const xw_protocol_request_t *request, unsigned int num_fds, int *fds);
 XW_EXPORT uint64_t xw_send_request64(xw_connection_t *c, int flags, struct iovec *vector,
                                      const xw_protocol_request_t *request);
 XW_EXPORT uint64_t xw_send_request_with_fds64(xw_connection_t *c, int flags, struct iovec *vector,
-                                              const xw_protocol_request_t *request, unsigned int num_fds,
-                                              int *fds);
+                                              const xw_protocol_request_t *request, unsigned int num_fds, int *fds);
 /** Queues fd to go with the next request sent (libxcb's form; generated code
  * passes fds to xw_send instead). The connection owns fd from this call: it is
  * closed once sent, or at once when the connection is in error or its fd queue
@@ -149,8 +147,7 @@ XW_EXPORT void *xw_wait_for_reply64(xw_connection_t *c, uint64_t request, xw_gen
  * when its answer has not come yet; 1 with both NULL after a connection error,
  * so a polling loop ends. Thread-safe. */
 XW_EXPORT int xw_poll_for_reply(xw_connection_t *c, unsigned int request, void **reply, xw_generic_error_t **error);
-XW_EXPORT int xw_poll_for_reply64(xw_connection_t *c, uint64_t request, void **reply,
-                                  xw_generic_error_t **error);
+XW_EXPORT int xw_poll_for_reply64(xw_connection_t *c, uint64_t request, void **reply, xw_generic_error_t **error);
 /** The fds received with a reply from xw_wait_for_reply: they follow the reply's
  * replylen bytes in the same block (freed with it). The fds are the caller's to
  * close. Pure arithmetic: no lock, never fails. */
@@ -160,7 +157,6 @@ XW_EXPORT int *xw_get_reply_fds(xw_connection_t *c, void *reply, size_t replylen
  * list lengths (libxcb exports the same). Pure functions. */
 XW_EXPORT int xw_popcount(uint32_t mask);
 XW_EXPORT int xw_sumof(uint8_t *list, int len);
-
 
 /* ---- xwire only ---- */
 
