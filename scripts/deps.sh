@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# deps.sh — install the Debian 12 packages xwire needs to build, test and benchmark, only when missing.
+# deps.sh — install the Debian 12 packages xwire needs to build, test and benchmark, only when missing
+# (scripts/test.sh and bench.sh run it first; it also runs alone).
 set -euo pipefail
 
 # libxcb1-dev covers the core protocol, BIG-REQUESTS and XC-MISC; the list below adds
@@ -39,8 +40,13 @@ corpus_programs=(x11-xserver-utils xterm xdotool mesa-utils python3-xcffib i3-wm
 # python3-gi, python3-tk, python3-pyqt5).
 corpus_programs+=(xclip xsel xwallpaper hsetroot openbox wmctrl xinput libxkbcommon-tools xcompmgr
                   python3-gi gir1.2-gtk-3.0 python3-tk python3-pyqt5)
+# The sanitizer stage's reports need symbols: clang's runtime runs /usr/bin/llvm-symbolizer-14
+# or llvm-symbolizer from PATH, both in llvm (only recommended by clang, so a
+# --no-install-recommends install has neither and prints bare addresses).
+sanitizer_tools=(llvm)
 packages=(
   "${corpus_programs[@]}"
+  "${sanitizer_tools[@]}"
   "${xkb_tools[@]}"
   meson ninja-build gcc g++ clang pkg-config libexpat1-dev xcb-proto check libxau-dev
   xvfb x11-utils x11-apps xtrace libx11-dev libx11-xcb-dev libxcb1-dev python3
