@@ -47,7 +47,9 @@ def tracked(root):
         return [p for p in out.split("\0") if p]
     files = []
     for top, dirs, names in os.walk(root):
-        dirs[:] = [d for d in dirs if d != ".git"]
+        # A build dir inside the tree (meson-private marks it) holds generated files.
+        dirs[:] = [d for d in dirs if d != ".git"
+                   and not os.path.isdir(os.path.join(top, d, "meson-private"))]
         files += [os.path.relpath(os.path.join(top, n), root) for n in names]
     return files
 
