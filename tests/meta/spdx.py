@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Every source file xwire wrote carries `SPDX-License-Identifier: MIT` near its top.
+"""Every source file xwire wrote carries an SPDX licence line (TAG below) near its top.
 
 usage: spdx.py [--fix] SOURCE_ROOT | --self-test
 Lists each source file without the line and exits 1; --fix inserts it instead (after a
