@@ -84,7 +84,8 @@ run_suite() {
     read -r p f s < <(summary "$dir/meson-logs/$log.json")
     passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
   else
-    failed=$((failed + 1))
+    # No log: meson ran nothing (a build error, or --suite naming no suite).
+    failed=$((failed + 1)) status=1
   fi
 }
 
