@@ -128,7 +128,7 @@ run_cmd() {
   set -e
   end=$(date +%s)
   counts=$(grep -ao 'test\.sh: [0-9]* passed, [0-9]* failed, [0-9]* skipped' "$log" | tail -1 || true)
-  results+=("$(printf '%s %s: exit %d, %dm%02ds%s' "$name" "$*" "$rc" $(((end - start) / 60)) \
+  results+=("$(printf '%s %s: exit %d, %dm%02ds%s' "$name" "${*:-(no options)}" "$rc" $(((end - start) / 60)) \
     $(((end - start) % 60)) "${counts:+, ${counts#test.sh: }}")")
   ((rc == 0)) || final=1
 }
