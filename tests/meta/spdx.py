@@ -4,11 +4,13 @@
 usage: spdx.py [--fix] SOURCE_ROOT | --self-test
 Lists each source file without the line and exits 1; --fix inserts it instead (after a
 shebang or a man page's preprocessor line), in the comment syntax of the file's kind.
-The files are git's tracked ones when SOURCE_ROOT is a checkout, else every file under
-it (a `meson dist` tarball holds only tracked files).
+The files are git's tracked ones when SOURCE_ROOT is a checkout and git is installed,
+else every file under it but .git and build dirs (a `meson dist` tarball holds only
+tracked files).
 """
 import fnmatch
 import os
+import shutil
 import subprocess
 import sys
 
@@ -41,7 +43,8 @@ SHEBANG = HASH
 
 
 def tracked(root):
-    if os.path.exists(os.path.join(root, ".git")):
+    # A fresh machine may have a clone but no git: then every file but build dirs counts.
+    if os.path.exists(os.path.join(root, ".git")) and shutil.which("git"):
         out = subprocess.run(["git", "-C", root, "ls-files", "-z"], check=True,
                              stdout=subprocess.PIPE).stdout.decode()
         return [p for p in out.split("\0") if p]
