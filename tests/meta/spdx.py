@@ -50,9 +50,11 @@ def tracked(root):
         return [p for p in out.split("\0") if p]
     files = []
     for top, dirs, names in os.walk(root):
-        # A build dir inside the tree (meson-private marks it) holds generated files.
+        # A build dir inside the tree (meson-private marks it) holds generated files,
+        # and a nested checkout or worktree (its own .git) is another tree.
         dirs[:] = [d for d in dirs if d != ".git"
-                   and not os.path.isdir(os.path.join(top, d, "meson-private"))]
+                   and not os.path.isdir(os.path.join(top, d, "meson-private"))
+                   and not os.path.exists(os.path.join(top, d, ".git"))]
         files += [os.path.relpath(os.path.join(top, n), root) for n in names]
     return files
 
