@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# deps.sh — install the Debian 12 packages xwire needs to build, test and benchmark, only when missing.
+# deps.sh — install the Debian 12 packages xwire needs to build, test and benchmark, only when missing
+# (scripts/test.sh and bench.sh run it first; it also runs alone).
 set -euo pipefail
 
 # libxcb1-dev covers the core protocol, BIG-REQUESTS and XC-MISC; the list below adds
@@ -45,8 +46,13 @@ auth_oracles=(libxdmcp-dev)
 # elfutils' libdw: X errors' call sites as file:line (XWIRE_ERRORS=callsite); the
 # build takes it when present and falls back to function+offset without it.
 callsite_devs=(libdw-dev)
+# The sanitizer stage's reports need symbols: clang's runtime runs /usr/bin/llvm-symbolizer-14
+# or llvm-symbolizer from PATH, both in llvm (only recommended by clang, so a
+# --no-install-recommends install has neither and prints bare addresses).
+sanitizer_tools=(llvm)
 packages=(
   "${corpus_programs[@]}"
+  "${sanitizer_tools[@]}"
   "${auth_oracles[@]}"
   "${callsite_devs[@]}"
   "${xkb_tools[@]}"

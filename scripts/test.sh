@@ -2,12 +2,45 @@
 # test.sh — install what is missing, build xwire and run the whole test suite twice:
 # a plain gcc build, then a clang ASan+UBSan build (memory errors the plain run cannot see);
 # then the Xvfb suites under valgrind memcheck (plain build) and the thread and Xvfb
-# suites in a clang ThreadSanitizer build.
+# suites in a clang ThreadSanitizer build. Options slice that run (see usage below).
 set -euo pipefail
+
+usage() {
+  cat <<'USAGE'
+usage: scripts/test.sh [--quick | --suite NAME] [--no-deps]
+  (no option)   what CI runs: install missing packages (scripts/deps.sh), then the
+                plain gcc build's tests, the Xvfb suites under valgrind, the clang
+                ASan+UBSan build's tests and the ThreadSanitizer 'threads' suite
+  --quick       the plain gcc build and its tests only (no valgrind, ASan or TSan)
+  --suite NAME  one meson test suite (e.g. runtime, conform, xvfb) in the plain build
+  --no-deps     skip the package step (scripts/deps.sh, which also runs on its own)
+  -h, --help    this text
+Build dirs: build-test, build-asan, build-tsan (XW_TEST_BUILD, XW_ASAN_BUILD, XW_TSAN_BUILD).
+The last line is always "test.sh: N passed, N failed, N skipped".
+USAGE
+}
+
+mode=full suite= deps=1
+while (($#)); do
+  case $1 in
+    --quick) mode=quick ;;
+    --suite)
+      [[ $# -ge 2 && -n $2 ]] || { echo "test.sh: --suite needs a suite name" >&2; exit 2; }
+      mode=suite suite=$2; shift ;;
+    --suite=*) mode=suite suite=${1#--suite=} ;;
+    --no-deps) deps=0 ;;
+    -h|--help) usage; exit 0 ;;
+    *) echo "test.sh: unknown argument '$1'" >&2; usage >&2; exit 2 ;;
+  esac
+  shift
+done
+[[ $mode != suite || -n $suite ]] || { echo "test.sh: --suite needs a suite name" >&2; exit 2; }
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
-"$root/scripts/deps.sh"
+if ((deps)); then
+  "$root/scripts/deps.sh"
+fi
 
 plain=${XW_TEST_BUILD:-build-test}
 asan=${XW_ASAN_BUILD:-build-asan}
@@ -51,7 +84,8 @@ run_suite() {
     read -r p f s < <(summary "$dir/meson-logs/$log.json")
     passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
   else
-    failed=$((failed + 1))
+    # No log: meson ran nothing (a build error, or --suite naming no suite).
+    failed=$((failed + 1)) status=1
   fi
 }
 
@@ -62,7 +96,15 @@ build_failed() {
 
 setup "$plain" -Dbuildtype=debugoptimized
 ninja -C "$plain" || build_failed "$plain"
-run_suite "$plain" testlog
+if [[ $mode == suite ]]; then
+  run_suite "$plain" testlog --suite "$suite"
+else
+  run_suite "$plain" testlog
+fi
+if [[ $mode != full ]]; then
+  echo "test.sh: $passed passed, $failed failed, $skipped skipped"
+  exit "$status"
+fi
 
 # valgrind memcheck over the suites that talk to a real Xvfb: 0 errors and 0 bytes
 # definitely lost, or the test fails (the 'valgrind' setup in tests/meson.build).
