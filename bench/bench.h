@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench.h — what the driver, the servers and the per-library cases all speak of: servers,
  * cases, libraries and the figures of one run. Each subsystem's functions are in its own header. */
 #ifndef XWBENCH_BENCH_H

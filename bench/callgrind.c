@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* callgrind.c — `xwbench --callgrind`: instructions per operation, counted by running single cases in a
  * child xwbench under valgrind's callgrind with instrumentation on only between meter_start and meter_stop. */
 #include "callgrind.h"

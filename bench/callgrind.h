@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* callgrind.h — `xwbench --callgrind`: instructions per operation (callgrind.c). */
 #ifndef XWBENCH_CALLGRIND_H
 #define XWBENCH_CALLGRIND_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* drain.c — the fake X servers: one process each that parses every request's length, answers only what a
  * client must hear back (setup, round trips, a few queries), discards the rest and streams events on
  * demand, so the benchmark sees the client's cost alone. They differ only in how they use the socket

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* drain.h — the fake X servers (drain.c) and the conventions the cases rely on. */
 #ifndef XWBENCH_DRAIN_H
 #define XWBENCH_DRAIN_H

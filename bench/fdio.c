@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fdio.c — whole reads and writes on a blocking fd, for the fake servers and the raw client alike. */
 #include "fdio.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fdio.h — whole reads and writes on a blocking fd (fdio.c). */
 #ifndef XWBENCH_FDIO_H
 #define XWBENCH_FDIO_H

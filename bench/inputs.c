@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* inputs.c — what every library's cases send: the shared PutImage image and the InternAtom names. */
 #include "inputs.h"
 

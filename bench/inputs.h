@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* inputs.h — what every library's cases send (inputs.c). */
 #ifndef XWBENCH_INPUTS_H
 #define XWBENCH_INPUTS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lib_raw.c — the floors: pre-built NoOperation bytes written straight to the socket in 16 KiB writes,
  * what the server can take when the client costs nothing; InternAtoms as pre-built bytes, pipelined
  * (writes as big as the kernel takes, reads of 64 KiB) and sequential (one write and one read per round

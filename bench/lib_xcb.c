@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lib_xcb.c — the benchmark cases for libxcb: the shared case source with the xcb_ prefix. */
 #include <xcb/xcb.h>
 

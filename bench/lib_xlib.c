@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lib_xlib.c — the benchmark cases for Xlib, each the idiomatic Xlib way to do what the libxcb case does. */
 #include "bench.h"
 #include "drain.h"

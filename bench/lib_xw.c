@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lib_xw.c — the benchmark cases for xwire: the shared case source with the xw_ prefix, nothing else
  * changed, which is the port a libxcb user makes. */
 #include <xw/xw.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lib_xw_fast.c — the benchmark cases for xwire in its fastest mode: a connection that one thread owns,
  * so the runtime takes no lock. The same case source as libxcb and default xwire, one call added. */
 #include <xw/xw.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lib_xw_xcb.c — xwire's senders on a connection libxcb owns (libxwire-xcb): the drop-in use, measured
  * against the same flood through xcb_no_operation (the libxcb row) and through xwire's own connection. */
 #include <stdio.h>

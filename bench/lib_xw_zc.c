@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lib_xw_zc.c — the cases where xwire has a zero-allocation receive path (xw_wait_for_reply_into,
  * xw_wait_for_event_into): replies and events are copied into the caller's storage instead of malloc'd.
  * Default (thread-safe) mode, so the difference to plain "xwire" is the receive path alone. */

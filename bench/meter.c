@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* meter.c — what a case measures around its timed part: wall and CPU time, heap calls, page faults and
  * context switches of this process, the server's CPU time, and (under callgrind) instructions. */
 #include "meter.h"

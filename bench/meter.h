@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* meter.h — what a case measures around its timed part (meter.c). */
 #ifndef XWBENCH_METER_H
 #define XWBENCH_METER_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* queued.c — xwqueued: heap and RSS per event queued and unread, xwire beside libxcb in one process. */
 #include <malloc.h>
 #include <stdio.h>

@@ -1,4 +1,6 @@
-/* receivers.c — xwrecv: CPU and system calls of an event receiver, xwire beside libxcb, fed the same SendEvent flood. */
+/* SPDX-License-Identifier: MIT */
+/* receivers.c — xwrecv: CPU and system calls of an event receiver, xwire beside libxcb, fed the same SendEvent
+ * flood. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>

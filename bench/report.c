@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* report.c — turns the runs into the table (median [min–max] per case and library, ratios to libxcb)
  * and into results.csv, results.json and ratios.svg. */
 #include "report.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* report.h — the table, the depth curve and results/ from every run (report.c). */
 #ifndef XWBENCH_REPORT_H
 #define XWBENCH_REPORT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* servers.c — starts and stops the servers the cases run against: a real Xvfb, and the fake servers
  * of drain.c, each forked into its own process on a free display number. */
 #include "drain.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* servers.h — starting, stopping and timing the servers the cases run against (servers.c). */
 #ifndef XWBENCH_SERVERS_H
 #define XWBENCH_SERVERS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* shim.c — the rows of the unmodified programs on xwire: a case of Xlib or libxcb run in a child xwbench
  * whose libxcb.so.1 is xwire's (libxcb/ in the build tree), so only the library path differs; and Xlib
  * on Debian's libxcb in a child as well, since a fresh process's heap is not the long-lived driver's. */

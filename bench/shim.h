@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* shim.h — the child rows: a case run in a child xwbench, on xwire's libxcb.so.1 or not (shim.c). */
 #ifndef XWBENCH_SHIM_H
 #define XWBENCH_SHIM_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xwbench.c — the benchmark driver: starts Xvfb and the drain server, runs every case for every library
  * in alternation, checks each run's results, then prints the table and writes results/. */
 #include "bench.h"

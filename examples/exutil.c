@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* exutil.c — connection, error and keyboard helpers shared by the example clients. */
 #include "exutil.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* exutil.h — the few helpers the example clients share: connecting with a readable
  * failure, printing X errors, and turning keycodes into keysyms and their names.
  * Only the public API (xw/xw.h and the generated headers) is used. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xwdraw.c — a window drawn with core requests: a filled rectangle, an outlined
  * one, lines, arcs and text. It repaints on Expose, redraws for its new size on
  * resize, shows the last key pressed, and exits cleanly on "q" or when the window

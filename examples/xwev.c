@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xwev.c — an event monitor in the spirit of xev: a window (or, with -id, someone
  * else's) whose events are printed one per line, decoded with names. When the
  * server has XInput 2, raw key, button and motion events from all master devices

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xwflood.c — the NoOperation flood docs/examples.md quotes: N requests as fast as the
  * client can build them, then one round trip, whose reply can only come after the
  * server has processed every one of them. Usage: xwflood [-display NAME] [N] */

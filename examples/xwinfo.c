@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xwinfo.c — what xdpyinfo prints about a display, through xwire: the setup the
  * server sent at connect, plus four requests (GetInputFocus, ListExtensions, one
  * QueryBestSize per screen and the BIG-REQUESTS length). Lines are printed in

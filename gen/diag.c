@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* diag.c — xwgen's diagnostics (file:line: error: msg) and checked allocation. */
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* diag.h — xwgen's diagnostics (file:line: error: msg, exit status 1) and allocation that never returns NULL. */
 #ifndef XWGEN_DIAG_H
 #define XWGEN_DIAG_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* driver.c — what xwgen and xwgen-test share around the stages: loading a description (read, corrected,
  * built, resolved, with what it imports) and writing output. */
 #include <errno.h>

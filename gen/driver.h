@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* driver.h — what xwgen and xwgen-test share around the stages. */
 #ifndef XWGEN_DRIVER_H
 #define XWGEN_DRIVER_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* emit.c — stage 3's entry: one description's header, source and private header, framed around its types. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* emit.h — stage 3's entry points: the xwire binding of a resolved description and its man
  * pages. They read the model only, never the XML. */
 #ifndef XWGEN_EMIT_H

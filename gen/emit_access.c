@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* emit_access.c — accessors for the fields behind variable-length parts and for lists. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* emit_builder.c — test use (xwgen-test --decode): builders, C functions that write a valid random
  * value of a type (a reply, an event, a struct) into a buffer, for the decode cases to compare the
  * two libraries' accessors on. */

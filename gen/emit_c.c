@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* emit_c.c — the C spellings every emitter shares: names of generated types and functions, expressions,
  * doc comments. */
 #include <stdlib.h>

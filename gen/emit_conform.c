@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* emit_conform.c — test use: a C file that sends every request of a description through
  * libxcb and through xwire with the same deterministic arguments, for byte comparison. */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* emit_decode.c — test use: for every reply and event, a case that builds a valid random one and calls
  * every accessor through libxcb and xwire on the same bytes (xwgen-test --decode). */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* emit_helpcmp.c — test use (xwgen --decode): every _sizeof, _unpack and _serialize
  * called through libxcb and xwire on the same bytes, alone and inside the values
  * that hold them. */

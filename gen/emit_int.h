@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* emit_int.h — what the emitters share inside stage 3 (and the test back ends, which emit beside it):
  * the emitter's buffers, the expression context, and one function per construct. It reads the model
  * only: the earlier stages' headers stay out. Every char * returned is malloc'd, the caller's to free. */

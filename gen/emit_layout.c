@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* emit_layout.c — a C file that compares every generated type's layout with libxcb's, and a C++ file giving the C++
  * spellings' places (test use). */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* emit_man.c — man pages: one roff page per request from its <doc> text and its declarations, plus alias pages. */
 #include <dirent.h>
 #include <errno.h>

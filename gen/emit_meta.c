@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* emit_meta.c — per-description tables: request, event and error names, generic-event validators. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* emit_request.c — requests: structs, zero-allocation senders over a fixed iovec array, replies. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* emit_switch.c — libxcb's switch helpers: _serialize (the aux struct into wire bytes)
  * and the accessors of lists inside a switch, given the container R and unpacked S. */
 #include <stdlib.h>

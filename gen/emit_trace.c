@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* emit_trace.c — the protocol tracer's decoders: one function per type that prints every field of a
  * request, reply, event or error by its XML name from the bytes on the wire, bounded like a walker. */
 #include <stdlib.h>

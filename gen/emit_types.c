@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* emit_types.c — enums, simple types, structs, unions, events, errors, iterators and accessors. */
 #include <stdlib.h>
 #include <string.h>

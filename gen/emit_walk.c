@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* emit_walk.c — walkers: one bounded pass over a variable-size value that serves _sizeof,
  * reply/event validation and the accessors of fields behind variable parts. */
 #include <stdlib.h>

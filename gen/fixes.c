@@ -1,5 +1,6 @@
-/* fixes.c — corrections to xcb-proto's descriptions where they disagree with the protocol specification, applied to the
- * XML tree before the model is built. */
+/* SPDX-License-Identifier: MIT */
+/* fixes.c — corrections to xcb-proto's descriptions where they disagree with the protocol specification,
+ * applied to the XML tree before the model is built. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fixes.h — corrections to xcb-proto's descriptions, applied to the node tree after it is read and
  * before the model is built from it. */
 #ifndef XWGEN_FIXES_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* main.c — xwgen: reads xcb-proto descriptions and writes the xwire binding for each. */
 #include <stdio.h>
 #include <stdlib.h>

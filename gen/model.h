@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* model.h — xwgen's plain model of an xcb-proto description: types, fields, expressions, modules.
  * Data only: the stages that build it (parse, resolve) and read it (emit) declare their own functions. */
 #ifndef XWGEN_MODEL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* names.c — C names for XML names, following libxcb's conventions so a port is a rename. */
 #include <ctype.h>
 #include <stdio.h>

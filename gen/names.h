@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* names.h — C names for XML names, following libxcb's conventions. All results are malloc'd
  * but cfield_name's, which returns its argument or a static string. */
 #ifndef XWGEN_NAMES_H

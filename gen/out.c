@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* out.c — the growing text buffer the emitters write into. */
 #include <stdarg.h>
 #include <stdio.h>

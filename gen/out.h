@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* out.h — a growing text buffer: what the emitters write into and the driver writes out. */
 #ifndef XWGEN_OUT_H
 #define XWGEN_OUT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* parse.c — stage 1, second half: the node tree of one description into the plain model. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* parse.h — stage 1, second half: a description's node tree into the plain model. */
 #ifndef XWGEN_PARSE_H
 #define XWGEN_PARSE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* resolve.c — stage 2: type references, protocol header fields, sizes, length fields and expression references. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* resolve.h — stage 2: references, protocol header fields, sizes, length fields. */
 #ifndef XWGEN_RESOLVE_H
 #define XWGEN_RESOLVE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* size.c — sizes of resolved types and fields: on the wire, and as the C structs the generator declares. */
 #include "size.h"
 

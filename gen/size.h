@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* size.h — sizes of resolved types and fields: on the wire, and as the C structs the generator declares. */
 #ifndef XWGEN_SIZE_H
 #define XWGEN_SIZE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* testgen.h — xwgen-test's back ends: files the test suites build against libxcb, from the shared model. */
 #ifndef XWGEN_TESTGEN_H
 #define XWGEN_TESTGEN_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* testgen_int.h — inside xwgen-test --decode: the builders that the decode cases
  * and the helper comparisons both call. */
 #ifndef XWGEN_TESTGEN_INT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* wparams.c — stage 2, last step: the outside values each variable-size type's walker takes, in libxcb's order. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,6 @@
-/* xml.c — stage 1, first half: an xcb-proto XML file read with expat into a tree of nodes, each with its file:line. */
+/* SPDX-License-Identifier: MIT */
+/* xml.c — stage 1, first half: an xcb-proto XML file read with expat into a tree of nodes, each with its
+ * file:line. */
 #include <ctype.h>
 #include <expat.h>
 #include <stdio.h>

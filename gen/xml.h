@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xml.h — stage 1, first half: an XML file as a tree of nodes. */
 #ifndef XWGEN_XML_H
 #define XWGEN_XML_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xwgen_test.c — xwgen-test: from the model xwgen builds, the files the test suites compile against libxcb
  * (layout, conformance and decode cases). Built for the tests only; not part of the product's xwgen. */
 #include <stdio.h>

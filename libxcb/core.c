@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* core.c — what libxcb.so.1 built from xwire adds to the renamed runtime: libxcb's
  * connection error codes, and the entry points xwire's extension libraries need. */
 #include "xwint.h"

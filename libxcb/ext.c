@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ext.c — linked into each of xwire's extension libraries: the runtime internals their
  * bindings call, reached in libxcb.so.1 through its XWIRE_PRIVATE entry points. */
 #include "xwint.h"

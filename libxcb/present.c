@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* present.c — libxcb's form of the one Present function whose xwire form differs. */
 #include <xw/present.h>
 

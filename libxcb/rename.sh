@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # rename.sh — one library of the libxcb family from xwire's objects: renames xw_ symbols to libxcb's
 # names and archives the result.
 # usage: rename.sh NM OBJCOPY AR KEEP_LIST OUT.a OBJECT...

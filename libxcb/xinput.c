@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xinput.c — libxcb's form of the one XInput accessor whose xwire form differs. */
 #include <xw/xinput.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xlibsite.c — call sites of Xlib's requests: an after-function on each Display that lends itself xwire's socket. */
 #include <pthread.h>
 #include <stdint.h>

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # abi.sh — the ABI guard of libxwire and libxwire-util (libabigail's abidw/abidiff).
 #   abi.sh check LIB BASELINE   compare a built library with its baseline:
 #       exit 0 when compatible (additions allowed), 1 on an incompatible change, 77 (skip)

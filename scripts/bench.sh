@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # bench.sh — install what is missing, build xwire optimised, run the benchmark suite and print its table.
 # Extra arguments go to xwbench (try --help); results also land in results/.
 set -euo pipefail

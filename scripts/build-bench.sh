@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # build-bench.sh — installs what is missing and builds xwire optimised for measuring (the benchmark driver
 # and the libxcb.so.1 it runs Xlib and libxcb programs on) in $XW_BENCH_BUILD (default build-bench/);
 # prints that directory. Used by bench.sh, callgrind-xlib.sh and x11perf.sh.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # callgrind-xlib.sh — instruction counts (deterministic, so they hold on a loaded machine) for xwire as
 # libxcb: (1) the libxcb layer under Xlib's calls — the inclusive cost of every call from libX11 into
 # libxcb.so.1 — for Xlib on Debian's libxcb and on xwire's, per case (replies, events, NoOperation);

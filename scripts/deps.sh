@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # deps.sh — install the Debian 12 packages xwire needs to build, test and benchmark, only when missing
 # (scripts/test.sh and bench.sh run it first; it also runs alone).
 set -euo pipefail

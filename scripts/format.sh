@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # format.sh — clang-format (.clang-format) over the C files of the directories listed below.
 # usage: format.sh          format them in place
 #        format.sh --check  change nothing; exit 1 and show where when a file is not formatted

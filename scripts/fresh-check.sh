@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # fresh-check.sh — run the README's two commands as a new user meets them: as root, in a
 # brand-new Debian 12 root (debootstrap minbase), in a fresh clone of this repository.
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # fuzz.sh — the long fuzzing run: build the clang sanitizer build and run each libFuzzer
 # harness (setup, reader, decode) for SECONDS (default 1800), two at a time on 2 cores,
 # then print executions and findings per harness. The test suite only runs short smoke runs.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # layers.sh — which source files of a folder call into which, read from a build's object files
 # (nm: the functions and data each object defines and those it takes from another), and every
 # loop among them: files that call each other, directly or round a circle. Exit status 1 when

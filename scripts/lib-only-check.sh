@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # lib-only-check.sh — show what a library-only build needs: in a fresh Debian 12 root
 # (a copy of a debootstrap minbase, see root.sh), install only a C compiler, meson,
 # ninja, pkg-config, expat, libXau and xcb-proto, then configure, build and install

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # package-check.sh — install xwire's .debs in a fresh Debian 12 root and use them as a
 # user would: build the README's hello.c with pkg-config and run it on Xvfb, compare
 # `xwire-run xdpyinfo` with `xdpyinfo`, open `man xw_intern_atom`, switch the system's

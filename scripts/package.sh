@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # package.sh — build xwire's Debian packages from debian/ into build-deb/ (outside the
 # source tree that dpkg-buildpackage sees): the tracked files of this clone are copied
 # to build-deb/xwire-VERSION, built with dpkg-buildpackage -b, and checked by lintian.

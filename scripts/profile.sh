@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # profile.sh — where one benchmark case's kernel time goes: the system calls inside its timed part
 # (counts, EAGAINs, sizes), page faults and context switches, and which functions take the faults.
 # Counts, not times: they hold on a loaded machine. Run once per library to compare.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # root.sh — sourced by the fresh-root checks: make a throwaway Debian 12 root from a
 # pristine debootstrap (minbase), run commands in it, and take it down again.
 # XW_ROOT_BASE names the pristine root (never modified); roots are copied beside it.

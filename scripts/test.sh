@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # test.sh — install what is missing, build xwire and run the whole test suite twice:
 # a plain gcc build, then a clang ASan+UBSan build (memory errors the plain run cannot see);
 # then the Xvfb suites under valgrind memcheck (plain build) and the thread and Xvfb

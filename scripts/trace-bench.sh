@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # trace-bench.sh — the tracer's cost when on: requests decoded and written to a file per
 # second for the NoOperation flood and pipelined InternAtom (xwbench --one, libxwire,
 # against Xvfb), traced by xwire (XWIRE_TRACE=FILE) and by `xtrace -n` on the same

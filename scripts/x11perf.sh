@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # x11perf.sh — Debian's x11perf (Xlib) on Debian's libxcb and on xwire's libxcb.so.1, alternating, on one
 # Xvfb: each test's rate, x11perf's CPU time (user + system) per rep and its sleeps per rep on both
 # libraries, and the ratios xwire ÷ libxcb of each same-round pair, min/median/max over the rounds.

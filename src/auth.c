@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* auth.c — Xauthority lookup through libXau: XDM-AUTHORIZATION-1 and MIT-MAGIC-COOKIE-1. */
 #include "xwint.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* borrow.c — a connection that writes through its owner's socket hand-off and lets the owner read. */
 #include "xwint.h"
 

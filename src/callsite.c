@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* callsite.c — where in the program each request was sent from, for X errors (XWIRE_ERRORS=callsite). */
 #include "xwint.h"
 #include "callsite.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* callsite.h — internal: where in the program each request was sent from (XWIRE_ERRORS=callsite). */
 #ifndef XW_CALLSITE_H
 #define XW_CALLSITE_H

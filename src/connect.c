@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* connect.c — connecting and disconnecting, simple getters. */
 #include "xwint.h"
 #include "callsite.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* des.c — DES encryption of single blocks, driven by the FIPS 46-3 tables. */
 #include "des.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* des.h — DES block encryption (FIPS 46-3), for XDM-AUTHORIZATION-1 credentials. */
 #ifndef XW_DES_H
 #define XW_DES_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* display.c — display string parsing ("[protocol/]host:display[.screen]"). */
 #include "xwint.h"
 

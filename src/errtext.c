@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* errtext.c — X errors as text, from the name tables the generator emits. */
 #include "xwint.h"
 #include "callsite.h"

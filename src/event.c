@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* event.c — the public event API: the event queue, special XGE queues, caller-storage forms. */
 #include "xwint.h"
 

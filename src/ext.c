@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ext.c — extensions by name: the registry of descriptions and each connection's entries (query.c fills them). */
 #include "xwint.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fail.c — the connection's first fatal error, kept for good; a request's own failure reason; the fds they close. */
 #include "xwint.h"
 

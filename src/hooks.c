@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hooks.c — what a layer built over the runtime (libxcb.so.1 from xwire) registers to be told. */
 #include "xwint.h"
 

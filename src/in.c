@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* in.c — the read path: read in big chunks, frame packets, widen sequences, route to queues. */
 #include "xwint.h"
 #include "callsite.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lend.c — the socket lent to another owner (xw_take_socket, xw_writev): Xlib's side of its I/O on xwire. */
 #include "xwint.h"
 #include "callsite.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lock.c — the connection's futex mutex and condition variable, and deadline helpers. */
 #include "xwint.h"
 

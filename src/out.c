@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* out.c — the write path: one connection-owned buffer; small slices copied, big ones written in place. */
 #include "xwint.h"
 #include "callsite.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* own.c — the own socket's transport: out.c writes it, in.c reads it, claim.c and lend.c wait on it. */
 #include "xwint.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pend.c — the pending store: tracked requests in fixed blocks carved from mapped chunks, oldest first. */
 #include "xwint.h"
 

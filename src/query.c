@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* query.c — QueryExtension and BIG-REQUESTS: each asked once per connection, under the lock, and the answer kept. */
 #include "xwint.h"
 

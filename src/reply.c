@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* reply.c — the public reply API: libxcb's malloc'd forms and xwire's caller-storage forms. */
 #include "xwint.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* send.c — sending a request: vetted, its extension's opcode found, then the fast path or out.c's general one. */
 #include "xwint.h"
 

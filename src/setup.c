@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* setup.c — the connection handshake: send the setup request, read and check the reply. */
 #include "xwint.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* socket.c — the own socket: opening it (Linux abstract, filesystem, TCP v4/v6). */
 #include "xwint.h"
 

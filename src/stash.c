@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* stash.c — the reader's side of a lent socket: which sequences are the owner's, and its packets until claimed. */
 #include "xwint.h"
 

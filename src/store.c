@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* store.c — recycled records for received packets: power-of-two size classes with free lists. */
 #include "xwint.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* trace.c — the protocol tracer: frames the bytes written and read into packets and writes one line each. */
 #include "xwint.h"
 #include "trace.h"

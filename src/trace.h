@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* trace.h — the protocol tracer: the calls the generated decoders make into one line being built,
  * the per-description decoder tables, and the hooks the write and read paths call. */
 #ifndef XW_TRACE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* trace_atom.c — the atom names a traced connection has seen, for lines that show atoms by name. */
 #include "xwint.h"
 #include "trace.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* trace_fmt.c — one trace line in text or JSON form: the values the generated decoders hand over. */
 #include "xwint.h"
 #include "trace.h"

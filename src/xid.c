@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xid.c — resource ids from the setup's base and mask, refilled by XC-MISC GetXIDRange. */
 #include "xwint.h"
 

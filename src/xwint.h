@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xwint.h — internal: the connection structure, its lock, and what the subsystems and the
  * generated senders share (never installed). */
 #ifndef XW_INT_H

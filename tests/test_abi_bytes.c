@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_abi_bytes.c — behind every pointer the libxcb ABI hands out, xwire gives at least libxcb's bytes, equal. */
 #include <check.h>
 #include <malloc.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_alloc.c — heap allocations per request and per reply/event on the zero-allocation path. */
 #include <check.h>
 #include <stdio.h>

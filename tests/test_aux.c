@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_aux.c — switch requests sent through their _aux forms, checked against bytes worked out by hand from the
  * protocol. */
 #include <check.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_death.c — Xvfb killed (SIGKILL) under a NoOperation flood, a blocking reply wait and an event wait:
  * every call returns an error, nothing hangs, SIGPIPE (left at its default) never fires, nothing leaks. */
 #include <check.h>

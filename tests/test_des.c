@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_des.c — DES against the standard's known answers, XDM-AUTHORIZATION-1 credentials against libXdmcp. */
 #include <check.h>
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_display.c — display names: xw_parse_display and what xw_connect reaches, against the installed libxcb. */
 #include <check.h>
 #include <errno.h>

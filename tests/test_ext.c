@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_ext.c — extension keys and request structs as code written for libxcb builds
  * them, against a scripted fake server: keys found by name (a freed key reused at the
  * same address, an extension xwire has no description of), reply facts from the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_fds.c — file descriptors against a scripted fake server: sent with their
  * request, received with the bytes they came with, closed when nobody claims them. */
 #include <check.h>

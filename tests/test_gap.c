@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_gap.c — replies whose libxcb C struct is longer than the wire bytes before
  * their variable part (XKB GetDeviceInfo, SYNC ListSystemCounters' counters, as Xvfb
  * sends them): accepted by the wire's layout, while sizeof and the accessors keep

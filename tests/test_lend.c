@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_lend.c — the socket lent to another owner (xw_take_socket, xw_writev), driven by a fake owner that
  * uses them as libX11's xcb_io.c does, against a scripted fake server. */
 #include <check.h>

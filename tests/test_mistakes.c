@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_mistakes.c — caller mistakes against Xvfb: a request too long, a NULL list with a length, a new
  * resource id of 0, calls after the server dropped us. Each is refused with a reason, nothing of it is
  * written, and the connection goes on where the protocol allows. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_read.c — the read path against a scripted fake server: packets split
  * anywhere, sequence numbers, lengths, validators, XGE, and hostile servers. */
 #include <check.h>

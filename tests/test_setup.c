@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_setup.c — connection setup against a scripted fake server: the server's answer
  * accepted, refused, cut short or malformed, each ending in a documented state. */
 #include <check.h>

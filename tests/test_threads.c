@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_threads.c — 8 threads each send 100,000 mixed requests on one connection to Xvfb and collect their
  * replies and errors while another thread waits for events: every answer correct, nothing lost. */
 #include <check.h>

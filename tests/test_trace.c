@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_trace.c — the protocol tracer: lines for requests, replies, errors and events over a fake
  * server, the same lines however the bytes are cut, BIG-REQUESTS framing, and every generated decoder. */
 #include <check.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_wrap.c — 1,000,000 requests against Xvfb with reply-bearing, checked and failing requests placed
  * around every multiple of 65,536: each reply and each error reaches its own cookie. */
 #include <check.h>

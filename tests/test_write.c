@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_write.c — the write path against a scripted fake server: automatic syncs,
  * sequence wrap, big and too-long requests, blocked writes, xw_request_check as a barrier,
  * and no socket calls once connected (a program may confine itself then). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_xcb_interop.c — libxwire-xcb: xwire's senders on a libxcb connection, mixed with raw xcb, against Xvfb. */
 #include <check.h>
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_xdm.c — XDM-AUTHORIZATION-1 against Xvfb started with -auth, each case beside libxcb's result. */
 #include <check.h>
 #include <arpa/inet.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_xlib_lend.c — real libX11 on xwire: its 16 xcb_* calls forwarded to xw_* in this binary, the same
  * Xlib session run on libxcb and on xwire against Xvfb, the two transcripts compared. */
 #include <check.h>

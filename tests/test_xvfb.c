@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_xvfb.c — the runtime against a real Xvfb, with requests built by hand (no generated code). */
 #include <check.h>
 #include <pthread.h>

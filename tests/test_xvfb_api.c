@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_xvfb_api.c — the generated API (xproto, MIT-SHM, XC-MISC) end to end against a real Xvfb. */
 #include <check.h>
 #include <errno.h>

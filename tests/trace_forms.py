@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 # trace_forms.py — the tracer's switches and output forms, through the environment a
 # program sees: text and JSON lines (each parsed by Python's json), filters that keep
 # or drop names, and the list length limit. Runs `test_trace --scenario` under each.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* atom.c — xcb-util's atom-name builders: per-screen, per-resource and unique names. */
 #include <xw/xw_atom.h>
 

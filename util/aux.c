@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* aux.c — xcb-util's aux helpers: setup lookups, a sync, value-list senders and colour parsing, on xwire's public
  * API. */
 #include <xw/xw_aux.h>

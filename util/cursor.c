@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cursor.c — xcb-util-cursor's context and loader: settings from the environment and
  * RESOURCE_MANAGER, RENDER cursors (animated when possible) made from Xcursor images,
  * and the core cursor font as the fallback. */

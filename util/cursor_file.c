@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cursor_file.c — reads an Xcursor file (the format of Xcursor(3): a header, a table
  * of contents, image chunks of little-endian ARGB pixels) as untrusted input. */
 #include <errno.h>

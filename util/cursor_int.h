@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cursor_int.h — what cursor.c, cursor_theme.c and cursor_file.c share (internal). */
 #ifndef XW_UTIL_CURSOR_INT_H
 #define XW_UTIL_CURSOR_INT_H

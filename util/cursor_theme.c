@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cursor_theme.c — finds a cursor file by theme and name: the search path, each theme's
  * cursors/ directory, its index.theme Inherits, and the core font's shape names. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* errors.c — xcb-util-errors' API: request, event and error names from the generated description tables. */
 #include <xw/xw_errors.h>
 #include <xw/xwext.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* event.c — xcb-util's event, error and request labels, from the core protocol's name tables. */
 #include <xw/xw_event.h>
 #include <xw/xwext.h>

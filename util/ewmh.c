@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ewmh.c — libxcb-ewmh's shared machinery on xwire: atoms, reply parsing, client messages, icons. */
 #include <errno.h>
 #include <stddef.h>

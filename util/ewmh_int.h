@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ewmh_int.h — what ewmh.c shares with ewmh_props.c: one GetProperty, one ChangeProperty, one
  * root-window client message and the bounds-checked readers of a GetProperty reply. Internal. */
 #ifndef XW_UTIL_EWMH_INT_H

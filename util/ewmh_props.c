@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ewmh_props.c — the EWMH properties as thin wrappers over ewmh.c's shared get/set/parse. */
 #include "ewmh_int.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* icccm.c — the ICCCM client properties (libxcb-icccm's API): set, get and parse, allocation-free where asked. */
 #include <xw/xw_icccm.h>
 #include <xw/xwext.h>

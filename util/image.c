@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* image.c — xcb-util-image on xwire: image headers, pixels, conversion, Get/PutImage, MIT-SHM. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* keysyms.c — xcb-util-keysyms on xwire: the keycode-to-keysym table and its lookups. */
 #include <errno.h>
 #include <stdlib.h>

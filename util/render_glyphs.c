@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* render_glyphs.c — xcb-util-renderutil's CompositeGlyphs stream builder: glyph elements
  * and glyphset switches laid out as the Render protocol's GLYPHITEM list. */
 #include <errno.h>

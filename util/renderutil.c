@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* renderutil.c — xcb-util-renderutil's format lookups and its per-connection cache of
  * RENDER's version and picture formats, on xwire's public API. */
 #include <pthread.h>

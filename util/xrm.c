@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xrm.c — xcb-util-xrm on xwire: X resource databases, parsed and queried by Xrm's rules. */
 #include <ctype.h>
 #include <errno.h>

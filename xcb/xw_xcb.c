@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xw_xcb.c — libxwire-xcb: the borrow hooks of a connection whose socket libxcb owns. */
 #include <stddef.h>
 #include <stdint.h>

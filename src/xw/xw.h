@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xw.h — the xwire connection API: libxcb's xcb.h with xw_ in place of xcb_. */
 #ifndef XW_H
 #define XW_H

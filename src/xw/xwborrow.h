@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xwborrow.h — a connection that borrows its socket from another library's connection
  * (libxwire-xcb builds one over libxcb). Not needed by applications. */
 #ifndef XW_BORROW_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xwext.h — what generated code and hand-written extensions use to talk to the
  * connection: libxcb's xcbext.h with xw_ in place of xcb_, plus xwire's own
  * send entry and per-extension descriptors (names, validators). */

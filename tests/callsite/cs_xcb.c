@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cs_xcb.c — an xcb program that maps a window that does not exist several requests before it waits (call-site
  * demo). */
 #include <stdio.h>

@@ -1,4 +1,6 @@
-/* cs_xlib.c — an Xlib program that maps a window that does not exist several calls before it waits (call-site demo). */
+/* SPDX-License-Identifier: MIT */
+/* cs_xlib.c — an Xlib program that maps a window that does not exist several calls before it waits (call-site
+ * demo). */
 #include <stdio.h>
 
 #include <X11/Xlib.h>

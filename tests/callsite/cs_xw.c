@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cs_xw.c — xwire's own API: a bad MapWindow several requests before a wait, then the error as xw_error_text gives it
  * (call-site demo). */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """test_callsite.py — XWIRE_ERRORS=callsite names the line of the bad call, for an xcb
 program on xwire's libxcb.so.1, the same built without debug information
 (function+offset), and an Xlib program on xwire's libxcb; and prints nothing while

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* conform.c — every request of every description Debian ships a libxcb for, sent through
  * libxcb and through xwire with the same arguments: the bytes (and fds) must be identical. */
 #include <errno.h>

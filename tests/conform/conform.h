@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* conform.h — the harness that generated conformance cases (xwgen --conform) call. */
 #ifndef XW_CONFORM_H
 #define XW_CONFORM_H

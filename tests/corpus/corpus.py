@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """corpus.py — unmodified Debian X programs run twice, each time on its own fresh
 Xvfb and through xtrace: once on Debian's libxcb, once with LD_LIBRARY_PATH on
 xwire's libxcb family. What each program prints (normalised where it varies from

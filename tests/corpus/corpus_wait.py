@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """corpus_wait.py NAME SECONDS — prints the id of the viewable top-level window
 whose WM_NAME is NAME, waiting for it at most SECONDS. A corpus driver: runs on
 Debian's libxcb (python3-xcffib) and interns no atom (WM_NAME is predefined), so

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """gtk_probe.py — a GTK 3 client for the corpus (python3-gi, Debian's /usr/bin/python3):
 opens a window, puts text on the CLIPBOARD selection and reads it back through the
 server, grabs a pixel of the root window, prints what it saw and quits."""

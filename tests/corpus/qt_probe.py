@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """qt_probe.py — a Qt 5 client for the corpus (python3-pyqt5, QT_QPA_PLATFORM=xcb):
 opens a window, puts text on the clipboard, grabs a corner of the root window and
 prints what it saw and the screen's geometry, then quits."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """tk_probe.py — a Tk client for the corpus (python3-tk, Debian's /usr/bin/python3):
 opens a window with a label and a button, puts text on the CLIPBOARD and reads it,
 asks the screen's geometry and the font families, and quits."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """trace_vs_xtrace.py — xwire's tracer checked against an outside decoder: Debian X
 programs run on xwire's libxcb through xtrace with XWIRE_TRACE on at the same time, so
 both see the same bytes. Per connection, the requests must be the same, in the same

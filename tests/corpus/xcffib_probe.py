@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """xcffib_probe.py — a python3-xcffib client for the corpus, run with Debian's
 /usr/bin/python3: interns atoms, creates windows, writes and reads properties,
 waits for the events that follow, and provokes errors both checked and as events.

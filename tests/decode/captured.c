@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* captured.c — real replies from a private Xvfb (XKB GetMap with every part and
  * GetKbdByName, XInput XIQueryDevice, RandR GetScreenResources), each put through the
  * decode comparisons of its generated case: accessors, _sizeof, _unpack, _serialize. */

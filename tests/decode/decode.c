@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* decode.c — every reply and event type of the descriptions Debian ships a libxcb for:
  * the same valid bytes go to libxcb and to xwire, and every field, list length,
  * list element and iterator step must agree; xwire's validators must refuse the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* decode.h — the harness that generated decode cases (xwgen --decode) call. */
 #ifndef XW_DECODE_H
 #define XW_DECODE_H

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A failed connection prints xwire's connection error string, for every example:
 no display at all, a display whose socket is missing, and a server that refuses
 the client's authorization (none, or a wrong cookie). The right cookie connects,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The shared library exports only xw_/XW_ names (nm -D --defined-only), none that
 libxcb also defines, and carries the soname libxwire.so.1: a process can load
 both libraries without one's symbols standing in for the other's."""

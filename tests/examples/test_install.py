@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """meson install into a staging directory, then two examples built out of tree
 the way a user builds against an installed xwire: `pkg-config --cflags --libs
 xwire` (PKG_CONFIG_PATH and PKG_CONFIG_SYSROOT_DIR pointing into the staging

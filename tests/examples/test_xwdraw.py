@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """xwdraw under Xvfb: the picture is on the screen (xwd takes the screenshot,
 xwd.py reads the pixels), it follows a resize, a key press redraws the text, q
 quits, WM_DELETE_WINDOW quits, and a bad font is reported as X error text."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """xwev under Xvfb: input made with XTEST (pointer motion, a click, a key) and
 plain requests (a property, a resize, WM_DELETE_WINDOW) come out as decoded
 lines; the raw XI2 events with them, since Xvfb has XInput 2; a bad -id is

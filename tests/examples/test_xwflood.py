@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """xwflood, the ten lines docs/examples.md quotes: 200,000 NoOperation requests and the round
 trip after them complete against Xvfb, and it says how fast."""
 import os

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """xwinfo and xdpyinfo on the same Xvfb (two screens, 24 and 16 bits deep): every
 line xwinfo prints is one of xdpyinfo's, in the same order, and the lines the
 issue names (display, version, vendor, release, maximum request size, screens,

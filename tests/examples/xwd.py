@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """xwd.py — reads the XWD files that xwd(1) writes (ZPixmap, 24 or 32 bits per
 pixel, as Xvfb's TrueColor screens give): enough to ask for one pixel's colour.
 The header is 25 big-endian CARD32 fields, then the window name, then ncolors

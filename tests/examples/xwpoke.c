@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xwpoke.c — the test driver for the example clients: does one thing to a window
  * as a user or a window manager would, through xwire's public API, and waits
  * (one round trip) until the server has done it.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """xwrun.py — what the example tests share: a private Xvfb found through
 -displayfd, a client whose output lines can be awaited, and a failure that says
 what was expected and what came instead. Standard library only."""

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_common.c — bounds checks shared by the harnesses, and lookups in the generated target table. */
 #include <stdio.h>
 #include <stdlib.h>

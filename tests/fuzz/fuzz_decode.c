@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_decode.c — libFuzzer harness for the generated validators and accessors.
  *
  * Input: two bytes pick a reply or XGE event type from the generated table

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_decode.h — the target table gen_decode_table.py writes and fuzz_decode.c drives. */
 #ifndef XW_FUZZ_DECODE_H
 #define XW_FUZZ_DECODE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_reader.c — libFuzzer harness for the read path: an arbitrary server byte
  * stream (with fds) after a valid setup, while requests of many kinds wait.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_seeds.c — writes the seed corpora of the harnesses (run at build time), trace/
  * a request stream and a received stream for the tracer;
  * setup/ valid and refused setup answers, reader/ a well-formed server stream for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_setup.c — libFuzzer harness for the setup reply parser: the input is the
  * server's whole answer to the setup request, then EOF. A connection without error
  * must have a setup whose every list the generated iterators can walk inside it. */

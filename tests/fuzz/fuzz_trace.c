@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_trace.c — libFuzzer harness for the protocol tracer: arbitrary bytes framed and decoded as
  * the requests written and as the packets read, cut where the input says, after every
  * extension of the 32 descriptions was seen present, so every generated decoder is reachable.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """gen_decode_table.py — writes the target table of fuzz_decode.c from the generated headers.
 
 Usage: gen_decode_table.py OUT.c HEADER.h... (the public and the _priv.h headers)

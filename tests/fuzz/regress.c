@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* regress.c — inputs the fuzzers found, replayed through the harnesses' checks
  * (bounds, _sizeof, ASan, UBSan) on every test run; each case names the
  * finding. Built with the harnesses (clang only); a case fails by a sanitizer

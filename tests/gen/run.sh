@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Generator tests: golden output for good/*.xml (.h, .c and _priv.h) and man/*.xml (byte-for-byte,
 # and the same on a second run) and the exact "file:line: error:" diagnostic for each bad/*.xml.
 # usage: run.sh XWGEN TESTDIR OUTDIR PROTODIR

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Every function libxcb's headers declare for a description has an xw_ twin in the
 # generated header: a port is a rename. Prints each one missing, then the counts.
 # usage: functions.sh XCB_INCLUDE_DIR XW_HEADER_DIR NAME...

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* layout.h — checks used by the generated layout comparisons against libxcb. */
 #include <stddef.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* alloc_count.c — glibc's replaceable allocator with a counter: definitions in the
  * executable win over libc's for every shared library (libxcb's, Xlib's, libc's own
  * strdup), so every library is counted the same way. */

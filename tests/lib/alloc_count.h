@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* alloc_count.h — the one heap-call counter of the tests and the benchmarks. Its
  * alloc_count.c replaces glibc's malloc family for the whole executable, so it is
  * compiled into the executables that count (tests/meson.build, bench/meson.build)

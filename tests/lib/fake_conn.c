@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fake_conn.c — one client connection to a scripted fake server per test: the fixture,
  * hand-built requests and server packets, and the checks of a dead connection. */
 #include "fake_conn.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fake_conn.h — the fixture of the connection tests (setup, read, write, fds): one
  * client connection per test to a scripted fake server over a socketpair, and the
  * small steps those tests share. They fail the test through Check: call them on the

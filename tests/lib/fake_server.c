@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fake_server.c — a scripted X server over socketpair(): setup replies, request framing, a serving thread. */
 #include "fake_server.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fake_server.h — a scripted X server over socketpair() for driving a real xwire connection. */
 #ifndef XW_TEST_FAKE_SERVER_H
 #define XW_TEST_FAKE_SERVER_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fdcheck.h — the open-fd leak check each test executable runs: the fds open when a
  * test begins, and any new one still open when it ends (named, with its target). */
 #ifndef XW_TEST_FDCHECK_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* harness.h — small pieces the libxcb comparison tests (conform, decode) share. */
 #ifndef XW_TEST_HARNESS_H
 #define XW_TEST_HARNESS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xvfb.c — a private Xvfb per test suite, found through -displayfd. */
 #include "xvfb.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xvfb.h — start a private Xvfb on a free display (-displayfd) for tests. */
 #ifndef XW_TEST_XVFB_H
 #define XW_TEST_XVFB_H

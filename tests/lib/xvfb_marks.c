@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xvfb_marks.c — ClientMessage markers sent by threads and checked in order by a listener. */
 #include "xvfb_marks.h"
 

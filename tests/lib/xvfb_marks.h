@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xvfb_marks.h — numbered ClientMessage markers for the thread tests: sending
  * threads put (sender, n) events through the server, and a listener thread checks
  * that each sender's arrive complete and in order until the stop marker. */

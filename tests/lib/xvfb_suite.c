@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xvfb_suite.c — the Xvfb test executables' fixtures: server, connection, fd check. */
 #include "xvfb_suite.h"
 

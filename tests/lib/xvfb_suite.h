@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xvfb_suite.h — what the test executables against a real Xvfb share: the server
  * (one for the suite, or one per test for tests that kill it), a connection per test
  * on screen 0 with the open-fd check around it, and the skip when there is no Xvfb. */

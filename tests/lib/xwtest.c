@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xwtest.c — one suite per test executable; the fd checks per test and per process. */
 #include "xwtest.h"
 

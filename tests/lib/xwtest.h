@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xwtest.h — what every Check test executable shares: main()'s suite, run once
  * with the whole process's open-fd check after it, and the per-test fd check. */
 #ifndef XW_TEST_XWTEST_H

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """libs.py — Debian 12's libxcb family, as the libxcb/ build reproduces it: each
 library's soname, and the descriptions whose bindings it carries."""
 

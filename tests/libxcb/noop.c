@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* noop.c — N NoOperation requests and one round trip, written once for libxcb's names
  * (built against Debian's <xcb/xcb.h>) and once for xwire's (-DNOOP_XW): the two
  * builds callgrind compares, test_noop_cost.py. usage: noop N */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* probe.c — a libxcb program built against Debian's headers and libraries, run by the
  * libxcb-family tests on Debian's libxcb, on xwire's, and on mixed sets. It prints
  * which file each library's functions came from, then what it did.

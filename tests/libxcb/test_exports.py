@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Each library of the libxcb family built from xwire against Debian's: the same
 soname, the same exported xcb_ functions, the same exported xcb_ data objects with the
 same sizes (programs hold copy relocations on them), and nothing else but the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Mixed sets of Debian's libxcb family and xwire's, with probe.c (built against
 Debian's headers and libraries) on a private Xvfb:
 - Debian's libxcb-randr on xwire's libxcb.so.1 alone works and prints what it prints

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """What libxcb's names cost on xwire's libxcb.so.1: instructions per NoOperation
 (callgrind, inside the loop that sends them) of one program built against Debian's
 <xcb/xcb.h> and run on xwire's libxcb family, against the same program built with

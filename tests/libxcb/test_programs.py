@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Unmodified Debian programs, on libxcb alone and on Xlib (libX11 over libxcb, through
 the socket hand-off xcb_take_socket/xcb_writev), run by xwire-run on
 xwire's libxcb family and directly on Debian's, one after the other on one Xvfb: the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Xlib's message when the connection breaks, on Debian's libxcb.so.1 and on xwire's:
 xlib_io (real libX11) talks to Xvfb through a proxy, which, once the program is
 ready, either closes the connection or sends a reply claiming 2^32-1 words. Xlib

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xlib_io.c — an Xlib program for the broken-connection test: it connects, says
  * "ready", waits for a line on stdin, then makes round trips until Xlib's fatal-I/O
  * handler prints its message (from errno) and exits. */

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # check.sh — the man pages: one per request plus one per libxwire-util helper family, all
 # rendering without a warning, every .so alias and every cross-reference landing on a page,
 # and the built pages equal to a fresh xwgen run (byte-stable, up to date).

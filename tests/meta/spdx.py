@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Every source file xwire wrote carries an SPDX licence line (TAG below) near its top.
 
 usage: spdx.py [--fix] SOURCE_ROOT | --self-test

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* wmu_driver.c — the wmutils/core port's judge: one tool's libxcb and xwire builds run
  * with the same arguments on fresh, identically prepared Xvfbs; their output, exit
  * status and the window state they leave (geometry, border, map state, stacking,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # rename.sh — turn a libxcb program into its xwire twin: rename.sh IN.c OUT.c.
 # Porting to xwire is a rename, so this is the whole port: xcb_ -> xw_,
 # XCB_ -> XW_, <xcb/...> -> <xw/...>, and the two header names that carry the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rn_driver.c — the rename test's judge: both builds of a program on fresh Xvfbs, outputs and xtrace logs compared */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rn_props.c — rename-test client: atoms and properties of every format, written against libxcb. */
 #include <stdint.h>
 #include <stdio.h>

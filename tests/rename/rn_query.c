@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rn_query.c — rename-test client: extension, RandR, XInput 2, XFixes and Render queries, written against libxcb. */
 #include <stdint.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rn_window.c — rename-test client: a window with drawing and an event loop, written against libxcb. */
 #include <stdint.h>
 #include <stdio.h>

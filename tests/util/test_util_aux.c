@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_util_aux.c — xw_aux.h against xcb-util's xcb_aux.h on one Xvfb: the same screens,
  * depths and visuals from the setup, on xwire's own connection and on one borrowed
  * from libxcb; xw_aux_sync as a barrier another client can see. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_util_cursor.c — xw_cursor.h against xcb-util-cursor on one Xvfb: every cursor of
  * Debian's xcursor-themes (and Adwaita, the default theme) set on a window under the
  * pointer and read back with XFixes GetCursorImage, the two images equal and equal to a

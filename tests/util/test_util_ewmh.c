@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_util_ewmh.c — xw_ewmh.h against libxcb-ewmh: the same struct layouts; on one Xvfb,
  * every property written by one side and read by both (on xwire's own connection and on one
  * borrowed from libxcb, raw xcb calls in between); the same request bytes for every sender on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_util_icccm.c — xw_icccm.h against xcb-icccm. On one Xvfb: every property set by
  * one library is read by both (xwire on its own connection, on one borrowed from
  * libxcb, and through the allocation-free _reply_into forms) and parses to the same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_util_image.c — xw_image.h, xw_bitops.h and xw_pixel.h against xcb-util-image:
  * the same headers for every format, depth, bpp, unit, pad and order; the same bytes
  * from put_pixel and the same pixels after convert and subimage between every pair

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_util_keysyms.c — xw_keysyms.h against xcb-util-keysyms on one Xvfb: the same
  * keysym for every keycode in every column, before and after a core
  * ChangeKeyboardMapping (every keysym of the case-pair sets as a lone keysym) and an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_util_malformed.c — keysyms, image and xrm helpers against a scripted fake
  * server whose replies are malformed or lie: each must refuse cleanly (no crash, no
  * over-read, no endless loop). xcb-util is not run here: on these replies

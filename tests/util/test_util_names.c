@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_util_names.c — the name helpers against their oracles: xw_atom.h and xw_event.h
  * against xcb-util (every input, every code 0..255), xw_aux_parse_color against
  * xcb_aux_parse_color, the layouts of xw_aux.h's and xw_icccm.h's structs against

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_util_render.c — xw_renderutil.h against xcb-util-renderutil: the same formats found
  * in Xvfb's QueryPictFormats (own and borrowed connection), the per-connection cache, the
  * same CompositeGlyphs bytes on a recording fake server; and xw_cursor.h's requests

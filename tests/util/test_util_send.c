@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_util_send.c — every helper of xw_aux.h and xw_icccm.h that sends puts the same
  * bytes on the wire as its xcb-util twin: xcb-util, xwire and xwire on a connection
  * borrowed from libxcb, each connected to one recording fake server

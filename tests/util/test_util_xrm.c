@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_util_xrm.c — xw_xrm.h against xcb-util-xrm and Xlib's Xrm: the same lookups
  * (string, long, bool) for resource files with comments, continuation lines, escapes,
  * includes and wildcards, every query of a grid of names and classes; the same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* util_oracle.h — what the xcb-util comparison tests share:
  * the oracle's own libxcb connection to the suite's Xvfb, a check run on a
  * connection borrowed from a second libxcb connection, a libxcb round trip, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* dpyserver.c — a fake X server on ":N" for Xlib and xwire: setup, minimal replies, a request log. */
 #include "dpyserver.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* dpyserver.h — a fake X server on a display socket (":N"), so that Xlib — which can only
  * be pointed at a display name — and xwire can both connect to it. It answers the setup,
  * QueryExtension, GetInputFocus, GetProperty, the reply-bearing requests of DBE and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tally.c — counts cases per request and prints the per-request verdicts and the summary. */
 #include "tally.h"
 

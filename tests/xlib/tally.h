@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tally.h — per-request bookkeeping for the "other six" checks: every request of a
  * description is listed, each case compares bytes (or a server's verdict), and a request
  * counts as checked only when it had at least one case and none failed. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_proto.c — XPrint, SELinux and XEVIE (no libxcb, no Xlib library, no server in Debian):
  * the bytes xwire sends are compared with bytes worked out by hand from the protocol.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_xlib.c — DBE and XFree86-VidMode against Xlib-side byte oracles: libXext's Xdbe and
  * libXxf86vm. Both Xlib and xwire connect to one fake server on ":N" (dpyserver.c), which
  * records every request per connection and answers the reply-bearing ones with minimal

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_xlib_ext.c — a second byte oracle for the XKB, XInput and RandR request forms that
  * libxcb gets wrong or aborts on (the conformance test checks those against their length
  * field only, see known[] in tests/conform/conform.c), and for the other XKB Set* requests

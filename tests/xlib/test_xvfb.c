@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_xvfb.c — GE and DBE against a real Xvfb (it implements both): every request of the
  * two descriptions is sent through xwire with valid arguments. Void requests are sent
  * _checked and must draw no error at all (in particular no BadLength or BadRequest, which

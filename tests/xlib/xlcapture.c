@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xlcapture.c — Xlib and xwire on one fake server, and the requests each sent around a call. */
 #include "xlcapture.h"
 

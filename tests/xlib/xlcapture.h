@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xlcapture.h — one Xlib connection and one xwire connection to the same fake server
  * (dpyserver.c), and the requests each sent around a call, for byte comparisons of Xlib-side
  * libraries against xwire. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef XW_ATOM_H
 #define XW_ATOM_H
 /* xw_atom.h — xcb-util's atom-name builders (<xcb/xcb_atom.h>) on xwire: the names a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef XW_AUX_H
 #define XW_AUX_H
 /* xw_aux.h — xcb-util's aux helpers (<xcb/xcb_aux.h>) on xwire: screens, depths and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef XW_BITOPS_H
 #define XW_BITOPS_H
 /* xw_bitops.h — xcb-util-image's bit helpers (<xcb/xcb_bitops.h>) under xw_: masks,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef XW_CURSOR_H
 #define XW_CURSOR_H
 /* xw_cursor.h — xcb-util-cursor (<xcb/xcb_cursor.h>) on xwire: cursors loaded by name

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef XW_ERRORS_H
 #define XW_ERRORS_H
 /* xw_errors.h — xcb-util-errors (<xcb/xcb_errors.h>) on xwire: names of requests,

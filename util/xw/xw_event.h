@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef XW_EVENT_H
 #define XW_EVENT_H
 /* xw_event.h — xcb-util's event helpers (<xcb/xcb_event.h>) on xwire: the response

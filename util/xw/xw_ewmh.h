@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef XW_EWMH_H
 #define XW_EWMH_H
 /* xw_ewmh.h — libxcb-ewmh (<xcb/xcb_ewmh.h>) on xwire: the Extended Window Manager Hints

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef XW_ICCCM_H
 #define XW_ICCCM_H
 /* xw_icccm.h — libxcb-icccm (<xcb/xcb_icccm.h>) on xwire: the ICCCM client properties

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef XW_IMAGE_H
 #define XW_IMAGE_H
 /* xw_image.h — xcb-util-image (<xcb/xcb_image.h>) on xwire: client-side images in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef XW_KEYSYMS_H
 #define XW_KEYSYMS_H
 /* xw_keysyms.h — xcb-util-keysyms (<xcb/xcb_keysyms.h>) on xwire: the server's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef XW_PIXEL_H
 #define XW_PIXEL_H
 /* xw_pixel.h — xcb-util-image's fast pixel accessors (<xcb/xcb_pixel.h>) under xw_,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef XW_RENDERUTIL_H
 #define XW_RENDERUTIL_H
 /* xw_renderutil.h — xcb-util-renderutil (<xcb/xcb_renderutil.h>) on xwire: picture

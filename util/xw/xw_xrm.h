@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef XW_XRM_H
 #define XW_XRM_H
 /* xw_xrm.h — xcb-util-xrm (<xcb/xcb_xrm.h>) on xwire: an X resource database built

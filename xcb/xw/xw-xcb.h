@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xw-xcb.h — libxwire-xcb: xwire's senders and write buffer on a connection libxcb owns. */
 #ifndef XW_XCB_H
 #define XW_XCB_H
