@@ -284,7 +284,7 @@ def hexids_from(s, pattern):
 # BIG-REQUESTS' Enable) and GetInputFocus, the round trip libraries sync with.
 PLACEMENT_FREE = {"QueryExtension", "GetInputFocus", "Enable"}
 TIMING_NOTES = ("Warning: Waiting for rest of package", "Warning: buffer filled!", "still waiting for reply to seq=")
-REQ = re.compile(r"^(\d+):<:[0-9a-f]{4}:\s*(\d+): (.*?Request\([^)]*\)): (\S+)(.*)$")
+REQ = re.compile(r"^(\d+):<:[0-9a-f]{4,}:\s*(\d+): (.*?Request\([^)]*\)): (\S+)(.*)$")
 
 
 def bytes_text(m):

@@ -8,8 +8,9 @@ corpus.py's xwire runs. Standard library only."""
 import json
 import re
 
-# xtrace: "000:<:0001: 20: Request(98): QueryExtension name='BIG-REQUESTS'"
-XT_REQ = re.compile(r"^(\d+):<:([0-9a-f]{4}):\s*(\d+): (?:(.+?)-)?Request\((\d+)(?:,(\d+))?\): (\S+) ?(.*)$")
+# xtrace: "000:<:0001: 20: Request(98): QueryExtension name='BIG-REQUESTS'"; past 0xffff
+# the sequence goes on widened (10000), as xwire's does.
+XT_REQ = re.compile(r"^(\d+):<:([0-9a-f]{4,}):\s*(\d+): (?:(.+?)-)?Request\((\d+)(?:,(\d+))?\): (\S+) ?(.*)$")
 XT_FIELD = re.compile(r"(?:^| )([A-Za-z][A-Za-z0-9 _-]*?)=('(?:[^'\\]|\\.)*'|\{[^}]*\}|[^ ]+)")
 # xtrace prints an event inside a request (SendEvent's) as a bare "ConfigureNotify(22)"
 # and the event's own fields after it: those are not the request's.
@@ -73,7 +74,7 @@ def read_xtrace(path):
 
 
 def read_xwire(path):
-    """Per connection (in the order they connected), its requests as (seq & 0xffff, name, fields)."""
+    """Per connection (in the order they connected), its requests as (seq, name, fields)."""
     conns = {}
     try:
         f = open(path)
@@ -86,7 +87,7 @@ def read_xwire(path):
                 continue
             name = o["name"].split(":")[-1]
             fields = {norm_key(k): v for k, v in o["fields"].items()}
-            conns.setdefault(o["conn"], []).append((o["seq"] & 0xFFFF, name, fields))
+            conns.setdefault(o["conn"], []).append((o["seq"], name, fields))
     return [conns[k] for k in sorted(conns)]
 
 
