@@ -138,8 +138,8 @@ def swapped64(v):
 
 def same(xt, xw, r):
     """xtrace's value against xwire's: a shortened xwire string by its head and length;
-    xtrace reads every CARD64 as two CARD32 high word first (as Sync's INT64 is laid
-    out), where Present sends a CARD64 whole in the client's byte order."""
+    xtrace reads a CARD64 as two CARD32, high word first, where Present sends a CARD64
+    whole in the client's byte order (checked on the wire: xwire's value is right)."""
     short = isinstance(xw, str) and isinstance(xt, str) and XW_SHORT.match(xw)
     if short:
         return xt.startswith(short.group(1)) and len(xt) == int(short.group(2))
