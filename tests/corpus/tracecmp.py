@@ -12,6 +12,10 @@ import re
 # the sequence goes on widened (10000), as xwire's does.
 XT_REQ = re.compile(r"^(\d+):<:([0-9a-f]{4,}):\s*(\d+): (?:(.+?)-)?Request\((\d+)(?:,(\d+))?\): (\S+) ?(.*)$")
 XT_FIELD = re.compile(r"(?:^| )([A-Za-z][A-Za-z0-9 _-]*?)=('(?:[^'\\]|\\.)*'|\{[^}]*\}|[^ ]+)")
+# A list as xtrace prints it, to its closing ';': elements ({x=0 y=2},{...}) or bytes
+# (0x01,0x02). Taken out before fields are read, so that an element's fields are not
+# taken for the request's (and a long list costs nothing to skip).
+XT_LIST = re.compile(r"=(?:\{[^;]*|(?:0x[0-9a-f]+,)+0x[0-9a-f]+);")
 # xtrace prints an event inside a request (SendEvent's) as a bare "ConfigureNotify(22)"
 # and the event's own fields after it: those are not the request's.
 XT_EMBEDDED = re.compile(r"(?:^| )[A-Za-z]\w*\(\d+\)(?= |$)")
@@ -64,7 +68,7 @@ def read_xtrace(path):
             if not m:
                 continue
             conn, seq, _, ext, _, _, name, rest = m.groups()
-            rest = XT_EMBEDDED.split(rest, 1)[0]
+            rest = XT_EMBEDDED.split(XT_LIST.sub("={}", rest), 1)[0]
             fields = {} if cut else {norm_key(k): xt_value(v) for k, v in XT_FIELD.findall(rest)}
             cut = False
             if ext in XT_NAME_PREFIX and name.startswith(XT_NAME_PREFIX[ext]):
