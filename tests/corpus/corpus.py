@@ -28,6 +28,7 @@ import zlib
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "examples"))
 from xwrun import Fail, Xvfb, check  # noqa: E402
+from tracecmp import Result, compare_files, trace_env  # noqa: E402
 
 SIDES = ("libxcb", "xwire")
 
@@ -69,12 +70,13 @@ class Traced:
         self.run = run
         self.fake = fake_display_acquire()
         self.trace = os.path.join(run.dir, "%s.trace" % name)
+        self.xwtrace = os.path.join(run.dir, "%s.xwire.json" % name)
         self.outpath = os.path.join(run.dir, "%s.out" % name)
         self.errpath = os.path.join(run.dir, "%s.err" % name)
         self.statuspath = os.path.join(run.dir, "%s.status" % name)
         # xtrace's own exit status is not the program's: a shell between them keeps that.
         argv = [run.tools["xtrace"], "-n", "-d", run.x.name, "-D", ":%d" % self.fake, "-o", self.trace, "--",
-                "sh", "-c", 'env "$@"; echo $? > "$0"', self.statuspath] + run.lib_env() + \
+                "sh", "-c", 'env "$@"; echo $? > "$0"', self.statuspath] + run.lib_env(self.xwtrace) + \
             [a.replace("@DISPLAY@", ":%d" % self.fake) for a in args]
         with open(self.outpath, "wb") as out, open(self.errpath, "wb") as err:
             self.proc = subprocess.Popen(argv, env=run.env(), stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
@@ -82,7 +84,7 @@ class Traced:
         if stdin:
             self.proc.stdin.write(stdin.encode())
             self.proc.stdin.close()
-        run.traces.append(self.trace)
+        run.traces.append((self.trace, self.xwtrace))
         self.status = None
 
     def wait(self, timeout):
@@ -120,7 +122,7 @@ class Run:
     """One side (libxcb or xwire) of one case: a fresh Xvfb, the programs under
     test on that side's libraries, and what they showed."""
 
-    def __init__(self, side, shim, tools, workdir, screens=None):
+    def __init__(self, side, shim, tools, workdir, screens=None, trace_check=False):
         self.side = side
         self.screens = screens
         self.shim = shim
@@ -131,7 +133,8 @@ class Run:
         self.final = os.path.join(workdir, side)
         os.makedirs(self.dir)
         self.seen = {}      # what is compared: key -> text
-        self.traces = []    # xtrace logs, in the order their programs started
+        self.traces = []    # (xtrace log, xwire trace), in the order their programs started
+        self.trace_check = trace_check
         self.children = []  # drivers and traced programs to end on the way out
         self.count = 0
         self.x = None
@@ -146,7 +149,7 @@ class Run:
         self.x.stop()
         self.libs = self.loaded()
         os.rename(self.dir, self.final)
-        self.traces = [t.replace(self.dir, self.final, 1) for t in self.traces]
+        self.traces = [tuple(p.replace(self.dir, self.final, 1) for p in t) for t in self.traces]
 
     def env(self, **more):
         """The environment without the shim: drivers and xtrace itself."""
@@ -157,11 +160,15 @@ class Run:
         e["LC_ALL"] = "C"
         return e
 
-    def lib_env(self):
+    def lib_env(self, xwtrace=None):
         """env(1) arguments that put the program under test on this side, and have
-        the loader note which libxcb.so.1 each of its processes runs on."""
+        the loader note which libxcb.so.1 each of its processes runs on; on xwire,
+        with xwtrace, xwire's tracer writes there too, to be checked against xtrace."""
         debug = ["LD_DEBUG=libs", "LD_DEBUG_OUTPUT=" + os.path.join(self.dir, "ld")]
-        return debug + (["LD_LIBRARY_PATH=" + self.shim] if self.side == "xwire" else [])
+        if self.side != "xwire":
+            return debug
+        tr = ["%s=%s" % kv for kv in trace_env(xwtrace).items()] if xwtrace and self.trace_check else []
+        return debug + tr + ["LD_LIBRARY_PATH=" + self.shim]
 
     def loaded(self):
         """The libxcb.so.1 files the programs under test ran on (from the loader's notes)."""
@@ -278,7 +285,7 @@ def hexids_from(s, pattern):
 # BIG-REQUESTS' Enable) and GetInputFocus, the round trip libraries sync with.
 PLACEMENT_FREE = {"QueryExtension", "GetInputFocus", "Enable"}
 TIMING_NOTES = ("Warning: Waiting for rest of package", "Warning: buffer filled!", "still waiting for reply to seq=")
-REQ = re.compile(r"^(\d+):<:[0-9a-f]{4}:\s*(\d+): (.*?Request\([^)]*\)): (\S+)(.*)$")
+REQ = re.compile(r"^(\d+):<:[0-9a-f]{4,}:\s*(\d+): (.*?Request\([^)]*\)): (\S+)(.*)$")
 
 
 def bytes_text(m):
@@ -457,9 +464,25 @@ def case_xrdb(run):
     run.record("stdout", text(out))
 
 
+def xwd_unpadded(dump):
+    """An xwd dump with the pad byte of each colour entry zeroed: xwd leaves it
+    uninitialised, so it holds whatever the stack held (seen changing when xwire's
+    tracer had run on the same stack)."""
+    if len(dump) < 80:
+        return dump
+    header, ncolors = struct.unpack(">I", dump[:4])[0], struct.unpack(">I", dump[76:80])[0]
+    b = bytearray(dump)
+    for i in range(ncolors):
+        pad = header + 12 * i + 11
+        if pad < len(b):
+            b[pad] = 0
+    return bytes(b)
+
+
 def case_xwd(run):
     run.xlogo()
     status, out = run.traced(["xwd", "-root", "-silent"])
+    out = xwd_unpadded(out)
     run.record("exit status", str(status))
     run.record("image", "%d bytes, sha256 %s" % (len(out), hashlib.sha256(out).hexdigest()))
 
@@ -813,7 +836,20 @@ TOOLS = ["xtrace", "xlogo", "i3-msg", "xclip", "xwd", "xprop", "xwininfo", "wmct
 SCREENS = {"x11perf": ("1280x1024x24",)}
 
 
-def run_case(name, shim_dir, tools, keep):
+def trace_check(name, traces):
+    """xwire's trace of each traced program of one xwire run against xtrace's log of
+    the same bytes (tracecmp.py): the differences, one line each, prefixed by the program."""
+    r = Result()
+    for xt, xw in traces:
+        r.add(compare_files(xt, xw), os.path.basename(xt)[:-len(".trace")] + ": ")
+    print(r.summary(name + ":").replace(" requests", " requests traced by xwire", 1))
+    for line in r.notes(name):
+        print(line)
+    return ["trace against xtrace differs:\n  " + "\n  ".join(r.problems[:20]) +
+            ("\n  ... %d more" % (len(r.problems) - 20) if len(r.problems) > 20 else "")] if r.problems else []
+
+
+def run_case(name, shim_dir, tools, keep, check_trace=True):
     fn, mode, _, tnorm = (CASES[name] + (None,))[:4]
     workdir = keep and os.path.join(keep, name) or tempfile.mkdtemp(prefix="corpus-%s-" % name)
     shutil.rmtree(workdir, ignore_errors=True)
@@ -822,15 +858,15 @@ def run_case(name, shim_dir, tools, keep):
     t0 = time.monotonic()
     try:
         for side in SIDES:
-            with Run(side, shim_dir, tools, workdir, SCREENS.get(name)) as run:
+            with Run(side, shim_dir, tools, workdir, SCREENS.get(name), check_trace) as run:
                 fn(run)
             seen[side] = run.seen
             shim = os.path.realpath(os.path.join(shim_dir, "libxcb.so.1"))
             want = {shim} if side == "xwire" else {os.path.realpath(p) for p in run.libs if p != shim}
             check(run.libs and run.libs == want,
                   "on %s the programs ran on %s" % (side, sorted(run.libs) or "no libxcb"))
-            convs[side] = [trace_view(c, mode) for c in (read_trace(t, tnorm) for t in run.traces)]
-        problems = []
+            convs[side] = [trace_view(c, mode) for c in (read_trace(t, tnorm) for t, _ in run.traces)]
+        problems = trace_check(name, run.traces) if check_trace and mode != "none" else []
         for key in seen["libxcb"]:
             a, b = seen["libxcb"][key], seen["xwire"].get(key)
             if a != b:
@@ -856,6 +892,9 @@ def main():
     ap.add_argument("--xwpoke", help="the xwpoke driver")
     ap.add_argument("--keep", help="keep each case's outputs and traces under this directory")
     ap.add_argument("--list", action="store_true")
+    ap.add_argument("--no-trace-check", dest="trace_check", action="store_false",
+                    help="on xwire, leave xwire's tracer off (by default each traced program's trace must "
+                    "equal what xtrace saw)")
     ap.add_argument("cases", nargs="*")
     a = ap.parse_args()
     if a.list:
@@ -880,7 +919,7 @@ def main():
             print("FAIL: no case %r (--list names them)" % name, file=sys.stderr)
             return 1
         try:
-            run_case(name, a.shim, tools, a.keep)
+            run_case(name, a.shim, tools, a.keep, a.trace_check)
         except (Fail, subprocess.TimeoutExpired, OSError) as f:
             print("FAIL: %s: %s" % (name, f), file=sys.stderr)
             failed.append(name)
