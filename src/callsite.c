@@ -47,6 +47,20 @@ int xw__callsite_wanted(void)
     return 0;
 }
 
+/* The unwinder (libgcc_s, which backtrace() opens on its first walk, then
+ * initialises under pthread_once: a futex call) is made ready when the library is
+ * loaded, before main, whenever the environment will turn call sites on: a program
+ * may confine its system calls with seccomp before it connects (xwallpaper does),
+ * and a first walk after that would kill it. */
+__attribute__((constructor)) static void warm_unwinder(void)
+{
+    const char *trace = getenv("XWIRE_TRACE");
+    if (xw__callsite_wanted() || (trace && *trace)) {
+        void *warm[2];
+        backtrace(warm, 2);
+    }
+}
+
 int xw__callsite_enable(xw_connection_t *c)
 {
     if (c->error || !c->out.buf)
