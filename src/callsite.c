@@ -4,9 +4,11 @@
 #include "callsite.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <execinfo.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #ifdef XW_HAVE_LIBDW
 #include <elfutils/libdwfl.h>
@@ -52,12 +54,15 @@ int xw__callsite_wanted(void)
  * loaded, before main, whenever the environment will turn call sites on: a program
  * may confine its system calls with seccomp before it connects (xwallpaper does),
  * and a first walk after that would kill it. */
+static void dw_warm(void);
+
 __attribute__((constructor)) static void warm_unwinder(void)
 {
     const char *trace = getenv("XWIRE_TRACE");
     if (xw__callsite_wanted() || (trace && *trace)) {
         void *warm[2];
         backtrace(warm, 2);
+        dw_warm(); /* libdw too: dlopen makes system calls */
     }
 }
 
@@ -183,30 +188,75 @@ static int first_outside(void *const *pc, unsigned n)
 }
 
 #ifdef XW_HAVE_LIBDW
+/* libdw, opened when call sites first need a line (or at load, when the environment
+ * asks for them): never a link dependency, so xwire's own stay libc, pthreads and
+ * libXau, and a machine without elfutils gets function+offset. */
+static struct {
+    __typeof__(dwfl_begin) *begin;
+    __typeof__(dwfl_linux_proc_report) *proc_report;
+    __typeof__(dwfl_report_end) *report_end;
+    __typeof__(dwfl_addrmodule) *addrmodule;
+    __typeof__(dwfl_module_addrinfo) *module_addrinfo;
+    __typeof__(dwfl_module_getsrc) *module_getsrc;
+    __typeof__(dwfl_lineinfo) *lineinfo;
+    __typeof__(dwfl_module_info) *module_info;
+    __typeof__(dwfl_end) *end;
+    __typeof__(dwfl_linux_proc_find_elf) *find_elf;
+    __typeof__(dwfl_standard_find_debuginfo) *find_debuginfo;
+} dw;
+static pthread_once_t dw_once = PTHREAD_ONCE_INIT;
+
+static void dw_open(void)
+{
+    void *h = dlopen("libdw.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!h)
+        return;
+    void **slot = (void **)&dw;
+    static const char *const names[] = {"dwfl_begin",
+                                        "dwfl_linux_proc_report",
+                                        "dwfl_report_end",
+                                        "dwfl_addrmodule",
+                                        "dwfl_module_addrinfo",
+                                        "dwfl_module_getsrc",
+                                        "dwfl_lineinfo",
+                                        "dwfl_module_info",
+                                        "dwfl_end",
+                                        "dwfl_linux_proc_find_elf",
+                                        "dwfl_standard_find_debuginfo"};
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        if (!(slot[i] = dlsym(h, names[i]))) {
+            memset(&dw, 0, sizeof(dw)); /* all or nothing */
+            return;                     /* h stays open: harmless, and dlclose may run its destructors */
+        }
+    }
+}
+
 /* pc through the process's own debug information: "function (file:line)" when the
  * object has line information, "function+0xoff (object)" when it has only a symbol
- * table. 0, or -ENOENT when libdw knows nothing of pc. */
+ * table. 0, or -ENOENT when libdw is missing or knows nothing of pc. */
 static int describe_dwarf(void *pc, char *buf, size_t n)
 {
     static char *debuginfo_path; /* libdw's default search path */
-    const Dwfl_Callbacks cb = {.find_elf = dwfl_linux_proc_find_elf,
-                               .find_debuginfo = dwfl_standard_find_debuginfo,
-                               .debuginfo_path = &debuginfo_path};
-    Dwfl *d = dwfl_begin(&cb);
+    pthread_once(&dw_once, dw_open);
+    if (!dw.begin)
+        return -ENOENT;
+    const Dwfl_Callbacks cb = {
+        .find_elf = dw.find_elf, .find_debuginfo = dw.find_debuginfo, .debuginfo_path = &debuginfo_path};
+    Dwfl *d = dw.begin(&cb);
     if (!d)
         return -ENOMEM;
     int r = -ENOENT;
-    if (dwfl_linux_proc_report(d, getpid()) == 0 && dwfl_report_end(d, NULL, NULL) == 0) {
+    if (dw.proc_report(d, getpid()) == 0 && dw.report_end(d, NULL, NULL) == 0) {
         /* the call instruction ends just before the return address */
         Dwarf_Addr a = (Dwarf_Addr)(uintptr_t)pc - 1;
-        Dwfl_Module *m = dwfl_addrmodule(d, a);
+        Dwfl_Module *m = dw.addrmodule(d, a);
         GElf_Off off = 0;
         GElf_Sym sym;
-        const char *fn = m ? dwfl_module_addrinfo(m, a, &off, &sym, NULL, NULL, NULL) : NULL;
-        Dwfl_Line *ln = m ? dwfl_module_getsrc(m, a) : NULL;
+        const char *fn = m ? dw.module_addrinfo(m, a, &off, &sym, NULL, NULL, NULL) : NULL;
+        Dwfl_Line *ln = m ? dw.module_getsrc(m, a) : NULL;
         int line = 0;
-        const char *file = ln ? dwfl_lineinfo(ln, NULL, &line, NULL, NULL, NULL) : NULL;
-        const char *obj = m ? dwfl_module_info(m, NULL, NULL, NULL, NULL, NULL, NULL, NULL) : NULL;
+        const char *file = ln ? dw.lineinfo(ln, NULL, &line, NULL, NULL, NULL) : NULL;
+        const char *obj = m ? dw.module_info(m, NULL, NULL, NULL, NULL, NULL, NULL, NULL) : NULL;
         /* with a line, the function as the source names it: a copy the compiler
          * specialised is "f.isra.0" or "f.constprop.0" in the symbol table */
         if (file && line > 0)
@@ -215,10 +265,19 @@ static int describe_dwarf(void *pc, char *buf, size_t n)
             snprintf(buf, n, "%s+0x%llx (%s)", fn, (unsigned long long)off + 1, obj ? base_name(obj) : "??");
         r = (file && line > 0) || fn ? 0 : -ENOENT;
     }
-    dwfl_end(d);
+    dw.end(d);
     return r;
 }
+
+static void dw_warm(void)
+{
+    pthread_once(&dw_once, dw_open);
+}
 #else
+static void dw_warm(void)
+{
+}
+
 static int describe_dwarf(void *pc, char *buf, size_t n)
 {
     (void)pc, (void)buf, (void)n;
