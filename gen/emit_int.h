@@ -57,6 +57,12 @@ char *walker_name(struct emitter *e, struct type *t);
 /* 1 when t or a part of it has libxcb's C layout apart from the wire's */
 int layout_gap(struct type *t);
 void emit_walker(struct emitter *e, struct type *t);
+/* 1 when f needs a local in a walker or decoder (a field a later length or switch
+ * reads) and none of its kind and name is declared yet; records it in seen. */
+int walk_local_new(struct field ***seen, int *nseen, struct field *f);
+/* "    if (<switch value> ==/& <case values>) {" for one case of a switch; se is the
+ * switch expression's C text. */
+void emit_case_test(struct out *o, struct ectx *x, const char *se, const struct type *cs);
 void emit_unpack(struct emitter *e, struct type *sw);
 
 /* ---- switches ---- */

@@ -327,21 +327,12 @@ static void d_fields(struct dstate *s, struct field **fs, int nf, const char *in
     }
 }
 
-static int local_seen(struct field **seen, int nseen, const struct field *f)
-{
-    for (int i = 0; i < nseen; i++)
-        if ((seen[i]->kind == FK_LIST) == (f->kind == FK_LIST) && !strcmp(seen[i]->cname, f->cname))
-            return 1;
-    return 0;
-}
-
 static void locals(struct dstate *s, struct field **fs, int nf, struct field ***seen, int *nseen)
 {
     for (int i = 0; i < nf; i++) {
         struct field *f = fs[i];
-        if (!f->referenced || !f->wire || local_seen(*seen, *nseen, f))
+        if (!walk_local_new(seen, nseen, f))
             continue;
-        PUSH(*seen, *nseen, f);
         if (f->kind == FK_LIST) {
             out_printf(s->o, "    const char *xw_p_%s = NULL;\n    (void)xw_p_%s;\n", f->cname, f->cname);
         } else {
@@ -358,14 +349,7 @@ static void d_switch(struct dstate *s, struct type *sw)
     char *se = expr_c(&x, sw->swexpr);
     for (int c = 0; c < sw->ncases; c++) {
         struct type *cs = sw->cases[c];
-        out_printf(s->o, "    if (");
-        for (int k = 0; k < cs->ncaseexprs; k++) {
-            char *ce = expr_c(&x, cs->caseexprs[k]);
-            out_printf(s->o, cs->ncaseexprs > 1 ? "%s(%s %s %s)" : "%s%s %s %s", k ? " || " : "", se,
-                       cs->is_bitcase ? "&" : "==", ce);
-            free(ce);
-        }
-        out_printf(s->o, ") {\n");
+        emit_case_test(s->o, &x, se, cs);
         if (cs->casename)
             out_printf(s->o, "        xw__tr_open(xw_l, \"%s\", 0, 0);\n", cs->casename);
         s->prev_var = 0;

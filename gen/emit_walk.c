@@ -253,13 +253,32 @@ static int declared(struct field **seen, int nseen, const struct field *f)
     return 0;
 }
 
+int walk_local_new(struct field ***seen, int *nseen, struct field *f)
+{
+    if (!f->referenced || !f->wire || declared(*seen, *nseen, f))
+        return 0;
+    PUSH(*seen, *nseen, f);
+    return 1;
+}
+
+void emit_case_test(struct out *o, struct ectx *x, const char *se, const struct type *cs)
+{
+    out_printf(o, "    if (");
+    for (int k = 0; k < cs->ncaseexprs; k++) {
+        char *ce = expr_c(x, cs->caseexprs[k]);
+        out_printf(o, cs->ncaseexprs > 1 ? "%s(%s %s %s)" : "%s%s %s %s", k ? " || " : "", se,
+                   cs->is_bitcase ? "&" : "==", ce);
+        free(ce);
+    }
+    out_printf(o, ") {\n");
+}
+
 static void declare_locals(struct wstate *s, struct field **fs, int nf, struct field ***seen, int *nseen)
 {
     for (int i = 0; i < nf; i++) {
         struct field *f = fs[i];
-        if (!f->referenced || !f->wire || declared(*seen, *nseen, f))
+        if (!walk_local_new(seen, nseen, f))
             continue;
-        PUSH(*seen, *nseen, f);
         if (f->kind == FK_LIST) {
             out_printf(s->o, "    const char * xw_p_%s = NULL;\n", f->cname);
         } else {
@@ -276,14 +295,7 @@ static void walk_switch(struct wstate *s, struct type *sw)
     char *se = expr_c(&x, sw->swexpr);
     for (int c = 0; c < sw->ncases; c++) {
         struct type *cs = sw->cases[c];
-        out_printf(s->o, "    if (");
-        for (int k = 0; k < cs->ncaseexprs; k++) {
-            char *ce = expr_c(&x, cs->caseexprs[k]);
-            out_printf(s->o, cs->ncaseexprs > 1 ? "%s(%s %s %s)" : "%s%s %s %s", k ? " || " : "", se,
-                       cs->is_bitcase ? "&" : "==", ce);
-            free(ce);
-        }
-        out_printf(s->o, ") {\n");
+        emit_case_test(s->o, &x, se, cs);
         char *prefix = NULL;
         if (s->store) {
             prefix = cs->casename ? xasprintf("_aux->%s.", cs->casename) : xstrdup("_aux->");
