@@ -4,7 +4,7 @@
 #   abi.sh check LIB BASELINE   compare a built library with its baseline:
 #       exit 0 when compatible (additions allowed), 1 on an incompatible change, 77 (skip)
 #       when abidiff is not installed.
-#   abi.sh update BUILDDIR                   rewrite abi/*.abi from BUILDDIR's libraries
+#   abi.sh update BUILDDIR                   rewrite abi/*.abi.xz from BUILDDIR's libraries
 #       (a build with debug info, e.g. -Dbuildtype=debugoptimized) after a release that
 #       changed the ABI on purpose; an incompatible change also moves the soname.
 # The baseline keeps only the types the public headers declare (--drop-private-types),
@@ -17,6 +17,13 @@ check)
   [[ $# -eq 3 ]] || { echo "usage: abi.sh check LIB BASELINE" >&2; exit 2; }
   lib=$2 base=$3
   command -v abidiff >/dev/null || { echo "abi.sh: abidiff not installed (abigail-tools); skipped"; exit 77; }
+  # The baselines are kept xz-compressed (abidw's XML is ~10x larger than the archive).
+  if [[ $base == *.xz ]]; then
+    tmp=$(mktemp -d)
+    trap 'rm -rf "$tmp"' EXIT
+    xz -dc "$base" > "$tmp/$(basename "${base%.xz}")"
+    base=$tmp/$(basename "${base%.xz}")
+  fi
   # The library side keeps all its types: with --drop-private-types there, libabigail
   # also drops public structs and misses a changed layout. Added functions are
   # compatible (--no-added-syms); anything abidiff still reports is not.
@@ -40,11 +47,12 @@ update)
     local hd=() d
     for d in "$@"; do hd+=(--headers-dir "$d"); done
     abidw --no-corpus-path --no-comp-dir-path --no-show-locs --drop-private-types --drop-undefined-syms \
-      "${hd[@]}" --out-file "$out" "$lib"
+      "${hd[@]}" --out-file "${out%.xz}" "$lib"
+    xz -9 -f "${out%.xz}"
     echo "abi.sh: wrote $out"
   }
-  dump "$root/abi/libxwire.abi" "$b/src/libxwire.so.1" "$root/src/xw" "$b/xproto/xw"
-  dump "$root/abi/libxwire-util.abi" "$b/util/libxwire-util.so.1" "$root/util/xw" "$root/src/xw" "$b/xproto/xw"
+  dump "$root/abi/libxwire.abi.xz" "$b/src/libxwire.so.1" "$root/src/xw" "$b/xproto/xw"
+  dump "$root/abi/libxwire-util.abi.xz" "$b/util/libxwire-util.so.1" "$root/util/xw" "$root/src/xw" "$b/xproto/xw"
   ;;
 *)
   echo "usage: abi.sh check LIB BASELINE | abi.sh update BUILDDIR" >&2; exit 2 ;;

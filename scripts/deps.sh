@@ -63,8 +63,8 @@ packages=(
   libxext-dev libxxf86vm-dev libxi-dev libxrandr-dev valgrind libclang-rt-14-dev strace linux-perf
   "${xcb_util_oracles[@]}"
   groff-base man-db
-  # abidiff: the abi suite checks libxwire and libxwire-util against abi/*.abi.
-  abigail-tools
+  # abidiff: the abi suite checks libxwire and libxwire-util against abi/*.abi.xz; xz-utils unpacks them.
+  abigail-tools xz-utils
   # scripts/format.sh and the format test: the C sources as .clang-format says.
   clang-format
   # scripts/package.sh: the Debian packages from debian/, and lintian over them.
