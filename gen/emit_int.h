@@ -78,5 +78,8 @@ void emit_accessors(struct emitter *e, struct type *t, struct type *owner);
 void emit_request(struct emitter *e, struct type *t);
 int wire_fixed_size(struct type *t);
 void emit_meta(struct emitter *e);
+/* The highest number a request, event (core when xge is 0, generic when 1) or error of
+ * kind has in m, or -1 when it has none: the size of a table indexed by number. */
+int max_number(const struct module *m, enum type_kind kind, int xge);
 
 #endif

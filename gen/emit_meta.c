@@ -6,15 +6,21 @@
 #include "emit_int.h"
 #include "names.h"
 
-static void name_table(struct emitter *e, const char *var, enum type_kind kind, int xge, int *count)
+int max_number(const struct module *m, enum type_kind kind, int xge)
 {
-    struct module *m = e->m;
     int max = -1;
     for (int i = 0; i < m->ntypes; i++) {
-        struct type *t = m->types[i];
+        const struct type *t = m->types[i];
         if (t->kind == kind && (kind != TK_EVENT || t->xge == xge) && t->number > max)
             max = t->number;
     }
+    return max;
+}
+
+static void name_table(struct emitter *e, const char *var, enum type_kind kind, int xge, int *count)
+{
+    struct module *m = e->m;
+    int max = max_number(m, kind, xge);
     *count = max + 1;
     if (max < 0)
         return;

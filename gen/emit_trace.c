@@ -468,12 +468,7 @@ static void emit_switches_of(struct tstate *ts, struct type *t, int depth)
 static int table(struct tstate *ts, struct out *o, const char *var, enum type_kind kind, int xge)
 {
     struct module *m = ts->e->m;
-    int max = -1;
-    for (int i = 0; i < m->ntypes; i++) {
-        struct type *t = m->types[i];
-        if (t->kind == kind && (kind != TK_EVENT || t->xge == xge) && t->number > max)
-            max = t->number;
-    }
+    int max = max_number(m, kind, xge);
     if (max < 0)
         return 0;
     out_printf(o, "\nstatic const struct xw_tr_entry %s[%d] = {\n", var, max + 1);
