@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # fuzz.sh — the long fuzzing run: build the clang sanitizer build and run each libFuzzer
-# harness (setup, reader, decode) for SECONDS (default 1800), two at a time on 2 cores,
+# harness (setup, reader, decode, trace) for SECONDS (default 1800), two at a time on 2 cores,
 # then print executions and findings per harness. The test suite only runs short smoke runs.
 #   scripts/fuzz.sh [SECONDS]
 set -euo pipefail
@@ -18,7 +18,7 @@ if [[ ! -f $dir/build.ninja ]]; then
 fi
 # the generator is built sanitized too and leaves freeing its model to exit
 ASAN_OPTIONS=detect_leaks=0 ninja -C "$dir" tests/fuzz/fuzz_setup tests/fuzz/fuzz_reader tests/fuzz/fuzz_decode \
-  tests/fuzz/seeds.stamp
+  tests/fuzz/fuzz_trace tests/fuzz/seeds.stamp
 
 run() {
   local h=$1
@@ -30,12 +30,12 @@ run() {
     -artifact_prefix="$dir/corpus-$h-" > "$dir/fuzz-$h.log" 2>&1 || true
 }
 
-echo "fuzz.sh: setup and reader for ${secs}s, then decode for ${secs}s; logs in $dir/fuzz-*.log" >&2
+echo "fuzz.sh: setup and reader for ${secs}s, then decode and trace for ${secs}s; logs in $dir/fuzz-*.log" >&2
 run setup & run reader & wait
-run decode
+run decode & run trace & wait
 
 status=0
-for h in setup reader decode; do
+for h in setup reader decode trace; do
   log=$dir/fuzz-$h.log
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   ubsan=$(grep -c 'runtime error' "$log" || true)

@@ -63,13 +63,15 @@ static struct {
     struct xw_mutex mu; /* taken to read the environment once (options) */
     int read;           /* set, with release, once it has been read */
     int fd;             /* XWIRE_TRACE's, -1 when unset */
+    char *path;         /* XWIRE_TRACE's file name when it holds %p (a file per process), else NULL */
+    pid_t pid;          /* the process fd was opened for, when path is set */
     int json;
     int numbers;
     unsigned maxlist;
     unsigned nfilter, ninclude;
     struct filter filter[NFILTER];
     int next_id;
-} opt = {{0}, 0, -1, 0, 0, 16, 0, 0, {{"", 0}}, 0};
+} opt = {{0}, 0, -1, NULL, 0, 0, 0, 16, 0, 0, {{"", 0}}, 0};
 
 /* One lock for every line written, whichever connection and file: lines never interleave. */
 static pthread_mutex_t write_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -121,6 +123,27 @@ static void parse_filter(const char *f)
     }
 }
 
+/* XWIRE_TRACE's file for this process: %p stands for the process id and %% for a %, so
+ * that the children a traced program starts (each its own connection) write files of
+ * their own rather than lines interleaved in one. -1 when it cannot be opened. */
+static int open_for_pid(const char *tmpl)
+{
+    char name[4096], *o = name, *end = name + sizeof(name) - 16;
+    for (const char *s = tmpl; *s && o < end; s++) {
+        if (s[0] != '%' || (s[1] != 'p' && s[1] != '%')) {
+            *o++ = *s;
+            continue;
+        }
+        s++;
+        if (*s == 'p')
+            o += snprintf(o, 16, "%ld", (long)getpid());
+        else
+            *o++ = '%';
+    }
+    *o = 0;
+    return open(name, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+}
+
 static void read_env(void)
 {
     const char *v = getenv("XWIRE_TRACE");
@@ -129,7 +152,11 @@ static void read_env(void)
             opt.fd = 2;
         else if (!strcmp(v, "-") || !strcmp(v, "stdout"))
             opt.fd = 1;
-        else
+        else if (strchr(v, '%')) {
+            opt.path = strdup(v); /* kept for the life of the process */
+            opt.pid = getpid();
+            opt.fd = opt.path ? open_for_pid(v) : -1;
+        } else
             opt.fd = open(v, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     }
     const char *f = getenv("XWIRE_TRACE_FORMAT");
@@ -638,6 +665,21 @@ static void options(void)
     xw__mutex_unlock(&opt.mu);
 }
 
+/* A process forked after the environment was read has the parent's file: with %p in
+ * XWIRE_TRACE it opens its own at its first connection (the parent's fd stays open
+ * in it: it was inherited, and other code of the child may share it). */
+static void options_after_fork(void)
+{
+    if (!opt.path || __atomic_load_n(&opt.pid, __ATOMIC_ACQUIRE) == getpid())
+        return;
+    xw__mutex_lock(&opt.mu);
+    if (opt.pid != getpid()) {
+        opt.fd = open_for_pid(opt.path);
+        __atomic_store_n(&opt.pid, getpid(), __ATOMIC_RELEASE);
+    }
+    xw__mutex_unlock(&opt.mu);
+}
+
 /* Lock held. */
 static int trace_on(xw_connection_t *c, int fd, int json, int numbers)
 {
@@ -674,6 +716,7 @@ static int trace_on(xw_connection_t *c, int fd, int json, int numbers)
 void xw__trace_connect(xw_connection_t *c)
 {
     options();
+    options_after_fork();
     if (opt.fd < 0 || c->error)
         return;
     xw__lock(c);

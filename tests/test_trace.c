@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <xw/dri3.h>
 #include <xw/xproto.h>
@@ -436,10 +437,25 @@ static int scenario(void)
     return 0;
 }
 
+/* The scenario, then again in a child forked after the parent's connection was traced
+ * (XWIRE_TRACE=...%p gives each process its own file). */
+static int scenario_fork(void)
+{
+    if (scenario())
+        return 1;
+    pid_t pid = fork();
+    if (pid == 0)
+        _exit(scenario());
+    int st = 1;
+    return pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "--scenario"))
         return scenario();
+    if (argc > 1 && !strcmp(argv[1], "--scenario-fork"))
+        return scenario_fork();
     Suite *s = xwtest_suite("trace");
     fake_conn_tcase(s, "trace",
                     (const TTest *const[]){lines_for_request_reply_error_event, same_lines_wherever_the_bytes_are_cut,

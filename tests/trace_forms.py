@@ -74,6 +74,24 @@ expect(len(only) == 2 and all("InternAtom" in l for l in only), "filter InternAt
 short = run(XWIRE_TRACE_MAXLIST="2")
 expect(any("points=[40]{{x=0 y=0} {x=1 y=-1} ...}" in l for l in short), "XWIRE_TRACE_MAXLIST=2", short)
 
+# XWIRE_TRACE with %p: a file per process, the child forked after the parent's
+# connection was traced writes its own; %% is a literal %.
+with tempfile.TemporaryDirectory(prefix="trace-pid-") as d:
+    e = dict(os.environ)
+    for k in ("XWIRE_TRACE_FORMAT", "XWIRE_TRACE_FILTER", "XWIRE_TRACE_MAXLIST"):
+        e.pop(k, None)
+    e["XWIRE_TRACE"] = os.path.join(d, "t%%.%p")
+    p = subprocess.Popen([exe, "--scenario-fork"], env=e)
+    expect(p.wait(timeout=60) == 0, "%p: the forking scenario ran", [])
+    names = sorted(os.listdir(d))
+    expect(len(names) == 2 and "t%%.%d" % p.pid in names and all(n.startswith("t%.") for n in names),
+           "%p: two files, one named after the parent's pid: " + " ".join(names), [])
+    for n in names:
+        with open(os.path.join(d, n)) as f:
+            got = f.read().splitlines()
+        expect(len(got) == len(text) and [l.split(" ", 2)[2] for l in got] == [l.split(" ", 2)[2] for l in text],
+               "%p: " + n + " holds one scenario's lines", got)
+
 for f in failures:
     print("FAIL:", f)
 print("trace_forms: %d checks failed" % len(failures))
