@@ -571,8 +571,8 @@ START_TEST(big_reply_in_pieces)
     enum { WORDS = 50000 };
     size_t total = 32 + 32 + 4 * (size_t)WORDS;
     uint8_t *b = malloc(total + 32);
-    static const size_t at[] = {1, 31, 32, 33, 63, 64, 65, 100, XW_IN_SIZE - 1, XW_IN_SIZE, XW_IN_SIZE + 1,
-                                XW_IN_SIZE + 32, 2 * XW_IN_SIZE, 150000};
+    enum { S = XW_IN_SIZE }; /* the read buffer's size */
+    static const size_t at[] = {1, 31, 32, 33, 63, 64, 65, 100, S - 1, S, S + 1, S + 32, 2 * S, 150000};
     for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++)
         for (size_t j = i; j < sizeof(at) / sizeof(at[0]); j++) {
             renew();
