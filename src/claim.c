@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* claim.c — claiming replies: waits for a request's reply or completion (or a queued packet), hands it out, or
- * delivers it into a waiting caller's own buffer (struct xw_into). The read path is in.c. */
+ * delivers it into a waiting caller's own buffer (struct xw_into). */
 #include "route.h"
 
 #include <string.h>

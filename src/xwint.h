@@ -1119,8 +1119,8 @@ int xw__bigreq_max(xw_connection_t *c, uint32_t *max_words);
  * callback with the lock released; the others never release it. */
 int xw__lend_take_back(xw_connection_t *c);
 void xw__lend_discard(xw_connection_t *c, uint64_t seq, int keep_errors);
-/* stash.c (lock held): what the reader keeps for the owner's sequences (in.c puts,
- * lend.c takes). */
+/* stash.c (lock held): what the routing keeps for the owner's sequences (route.c
+ * puts, lend.c takes). */
 int xw__lend_owner(xw_connection_t *c, uint64_t seq, struct xw_pend *e);
 void xw__lend_keep(xw_connection_t *c, struct xw_queue *q);
 void xw__lend_discards_trim(xw_connection_t *c);
