@@ -89,6 +89,17 @@ static size_t put_event(uint8_t *b, uint8_t code, uint64_t seq, uint32_t word)
     return 32;
 }
 
+/* An XGE event of an extension nobody registered (major 140), 8 bytes past 32. */
+static size_t put_xge(uint8_t *b, uint64_t seq)
+{
+    put_event(b, XW_GE_GENERIC, seq, 2);
+    b[1] = 140;
+    xw__wr16(b + 8, 7);
+    for (int i = 32; i < 40; i++)
+        b[i] = (uint8_t)(0xe0 + i);
+    return 40;
+}
+
 static void feed(const uint8_t *b, size_t n)
 {
     xw__route_feed(c, b, n, NULL, 0);
@@ -172,6 +183,20 @@ static int next_event(uint8_t code, uint64_t seq)
     return 0;
 }
 
+/* The next queued event is put_xge's for seq, in libxcb's layout: the 32 bytes, the
+ * widened sequence, then the extra bytes. */
+static int next_xge(uint64_t seq)
+{
+    uint8_t *ev = (uint8_t *)xw_poll_for_queued_event(c);
+    T(ev);
+    int ok = ev[0] == XW_GE_GENERIC && ev[1] == 140 && xw__rd32(ev + 32) == (uint32_t)seq;
+    for (int i = 0; i < 8; i++)
+        ok &= ev[36 + i] == (uint8_t)(0xe0 + 32 + i);
+    free(ev);
+    T(ok);
+    return 0;
+}
+
 static int no_event(void)
 {
     xw_generic_event_t *ev = xw_poll_for_queued_event(c);
@@ -235,7 +260,8 @@ static int reply_has_fd(uint64_t seq, int want)
 /* ---- a stream of every kind, split everywhere ---- */
 
 /* The requests of the mixed stream: a reply with extra data, a checked void request's
- * error, a two-part reply, a 32-byte reply, an unchecked void request's error. */
+ * error, a two-part reply, a 32-byte reply, an unchecked void request's error; events
+ * (core, XGE, KeymapNotify, one sent with SendEvent) between them. */
 static uint64_t s1, s2, s3, s4, s5;
 
 static size_t mixed_stream(uint8_t *b)
@@ -250,6 +276,7 @@ static size_t mixed_stream(uint8_t *b)
     n += put_reply(b + n, s1, 0x11, 2);
     n += put_error(b + n, s2, 3);
     n += put_event(b + n, 2, s2, 0xb);
+    n += put_xge(b + n, s2);
     n += put_reply(b + n, s3, 5, 1);
     n += put_reply(b + n, s3, 0, 0);
     n += put_reply(b + n, s4, 0x44, 0);
@@ -272,6 +299,7 @@ static int mixed_routed(size_t n)
     T(has_reply(s4, 0, 0x44, 32) == 0);
     T(next_event(33, 0) == 0);
     T(next_event(2, s2) == 0);
+    T(next_xge(s2) == 0);
     T(next_event(0, s5) == 0);
     T(next_event(11, s5) == 0); /* KeymapNotify takes the last sequence read */
     T(next_event(0x81, s5) == 0);
@@ -413,6 +441,34 @@ START_TEST(fds_follow_their_replies_at_every_split)
             ck_assert_uint_eq(c->in.nfdb, 0);
             MUST(next_event(33, 0));
         }
+}
+END_TEST
+
+/* Fds that came with events (bytes before any of the reply's) while a request waits
+ * for fds, then the reply with its own fd in the next read, cut at every offset
+ * before the reply: the reply gets its own, the events' are closed once it is routed. */
+START_TEST(fds_of_events_are_not_a_later_replys)
+{
+    uint8_t b[128];
+    for (size_t k = 1; k <= 64; k++) {
+        renew();
+        uint64_t s = ask(XW_REQUEST_CHECKED | XW_REQUEST_REPLY_FDS, 0);
+        size_t n = put_event(b, 33, s - 1, 0);
+        n += put_event(b + n, 33, s - 1, 1);
+        n += put_reply(b + n, s, 1, 0);
+        int ev[2], own;
+        new_fds(ev, 2);
+        new_fds(&own, 1);
+        xw__route_feed(c, b, k, ev, 2);
+        MUST(healthy());
+        ck_assert(is_open(ev[0]) && is_open(ev[1])); /* kept: the waiting reply may claim them */
+        xw__route_feed(c, b + k, n - k, &own, 1);
+        MUST(healthy());
+        MUST(reply_has_fd(s, own));
+        ck_assert(!is_open(ev[0]) && !is_open(ev[1]));
+        MUST(next_event(33, s - 1));
+        MUST(next_event(33, s - 1));
+    }
 }
 END_TEST
 
@@ -798,11 +854,18 @@ START_TEST(sequence_going_backwards)
     MUST(healthy());
     ck_assert_uint_eq(c->in.dropped, 2);
 
-    renew();
-    uint64_t s = ask(XW_REQUEST_CHECKED, 0);
-    put_error(b, s + 5, 3); /* never sent, and before the connection once read back */
-    feed(b, 32);
-    MUST(failed(XW_CONN_CLOSED_MALFORMED, "was never sent"));
+    for (int kind = 0; kind < 3; kind++) { /* a reply, an error, an event to a request never sent */
+        renew();
+        uint64_t s = ask(XW_REQUEST_CHECKED, 0);
+        if (kind == 0)
+            put_reply(b, s + 5, 0, 0);
+        else if (kind == 1)
+            put_error(b, s + 5, 3);
+        else
+            put_event(b, 33, s + 5, 0);
+        feed(b, 32); /* read back, before the connection began: nothing can be trusted */
+        MUST(failed(XW_CONN_CLOSED_MALFORMED, "was never sent"));
+    }
 }
 END_TEST
 
@@ -856,6 +919,7 @@ int main(void)
     tcase_add_test(tc, widening_across_16_and_32_bit_wraps);
     tcase_add_test(tc, widening_event_runs_do_not_advance);
     tcase_add_test(tc, fds_follow_their_replies_at_every_split);
+    tcase_add_test(tc, fds_of_events_are_not_a_later_replys);
     tcase_add_test(tc, fd_one_read_early_is_kept_for_the_reply);
     tcase_add_test(tc, fd_one_read_late_is_fatal);
     tcase_add_test(tc, fds_nobody_claims_are_closed);
