@@ -71,7 +71,7 @@ static int fail_pkt(xw_connection_t *c, struct xw_pkt *rec, const char *fmt, uns
     return xw__conn_fail(c, XW_CONN_CLOSED_MALFORMED, "%s", msg);
 }
 
-/* ---- received fds: each recvmsg's batch belongs to the bytes it came with ---- */
+/* ---- received fds: each read's batch belongs to the bytes it came with ---- */
 
 /* Fds a reply at stream bytes [s, e) may claim from batch b: own (it overlaps b)
  * or earlier (b ended before it: kept for a waiting request, see fds_sweep). */
@@ -804,7 +804,7 @@ int xw__route_feed(xw_connection_t *c, const uint8_t *bytes, size_t n, const int
 
 /* ---- the end of the connection ---- */
 
-void xw__queue_free(xw_connection_t *c, struct xw_queue *q)
+void xw__route_queue_free(xw_connection_t *c, struct xw_queue *q)
 {
     queue_free(c, q);
 }

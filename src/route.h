@@ -40,6 +40,9 @@ int xw__route_track(xw_connection_t *c, uint64_t seq, int flags, const struct xw
  * read (in->partial, in->pdata); 0 or -ENOMEM (the connection failed). */
 int xw__route_partial_record(xw_connection_t *c, size_t need);
 
+/* Frees the packets of q and closes the fds they carry. */
+void xw__route_queue_free(xw_connection_t *c, struct xw_queue *q);
+
 /* Frees every packet the core holds, the pending store and the partial packet, and
  * closes the fds not claimed (disconnect). */
 void xw__route_fini(xw_connection_t *c);

@@ -1032,7 +1032,6 @@ static inline void xw__queue_unlink(struct xw_queue *q, struct xw_pkt *prev, str
         q->tail = prev;
     p->next = NULL;
 }
-void xw__queue_free(xw_connection_t *c, struct xw_queue *q);
 /* fail.c: closes every received fd not yet claimed (connection failure, disconnect). */
 void xw__in_close_fds(xw_connection_t *c);
 
