@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* borrow.c — a connection that writes through its owner's socket hand-off and lets the owner read. */
-#include "xwint.h"
+#include "route.h"
 
 #include <limits.h>
 #include <poll.h>
@@ -318,7 +318,7 @@ static uint32_t borrow_generate_id(xw_connection_t *c)
 static void borrow_close(xw_connection_t *c)
 {
     c->borrow->detach(c, c->borrow_closure);
-    xw__queue_free(c, &c->borrow_stash);
+    xw__route_queue_free(c, &c->borrow_stash);
 }
 
 const struct xw_transport xw__borrow_transport = {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* claim.c — claiming replies: waits for a request's reply or completion (or a queued packet), hands it out, or
- * delivers it into a waiting caller's own buffer (struct xw_into). The read path is in.c. */
-#include "xwint.h"
+ * delivers it into a waiting caller's own buffer (struct xw_into). */
+#include "route.h"
 
 #include <string.h>
 
@@ -28,7 +28,7 @@ static __attribute__((noinline)) void into_rescue(xw_connection_t *c)
     struct xw_in *in = &c->in;
     const uint8_t *got = in->pdata;
     in->pdata = NULL; /* after a connection error nothing is read any more */
-    if (!c->error && xw__in_partial_record(c, in->pneed) == 0)
+    if (!c->error && xw__route_partial_record(c, in->pneed) == 0)
         memcpy(in->pdata, got, in->pfill);
 }
 

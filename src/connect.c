@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* connect.c — connecting and disconnecting, simple getters. */
-#include "xwint.h"
+#include "route.h"
 #include "callsite.h"
 #include "trace.h"
 
@@ -127,7 +127,7 @@ XW_EXPORT void xw_disconnect(xw_connection_t *c)
     c->tp->close(c);
     xw__close_fds(c->out.fds, c->out.nfds);
     xw__trace_fini(c);
-    xw__in_fini(c);
+    xw__route_fini(c);
     xw__ext_fini(c);
     xw__store_fini(&c->store);
     xw__callsite_free(c->cs);

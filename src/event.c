@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* event.c — the public event API: the event queue, special XGE queues, caller-storage forms. */
-#include "xwint.h"
+#include "route.h"
 
 #include <stdlib.h>
 
@@ -243,7 +243,7 @@ XW_EXPORT void xw_unregister_for_special_event(xw_connection_t *c, xw_special_ev
             break;
         }
     }
-    xw__queue_free(c, &se->q);
+    xw__route_queue_free(c, &se->q);
     xw__unlock(c);
     free(se);
 }

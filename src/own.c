@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* own.c — the own socket's transport: out.c writes it, in.c reads it, claim.c and lend.c wait on it. */
-#include "xwint.h"
+#include "route.h"
 
 #include <unistd.h>
 
@@ -47,7 +47,7 @@ const struct xw_transport xw__own_transport = {
     .send = NULL,
     .send_fd = xw__out_queue_fd,
     .flush = socket_flush,
-    .track = xw__in_track,
+    .track = xw__route_track,
     .widen = xw__in_widen,
     .reply = xw__in_reply,
     .reply_fit = xw__in_reply_fit,

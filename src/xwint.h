@@ -487,7 +487,7 @@ struct xw_transport {
      * holds back. 0 or -EPIPE. */
     int (*flush)(xw_connection_t *c);
     /* The rest with the lock held, as the own socket's functions of the same names
-     * (in.c: track; claim.c: the others) that xwint.h's wrappers below stand for. */
+     * (route.c: track; claim.c: the others) that xwint.h's wrappers below stand for. */
     int (*track)(xw_connection_t *c, uint64_t seq, int flags, const struct xw_request *rq);
     uint64_t (*widen)(xw_connection_t *c, unsigned int seq);
     int (*reply)(xw_connection_t *c, uint64_t seq, int64_t deadline, struct xw_pkt **pkt);
@@ -899,9 +899,6 @@ static inline int xw__in_wait_step(xw_connection_t *c, int64_t deadline, int *po
         return 1;
     return xw__in_wait(c, deadline) == -ETIMEDOUT ? 0 : 1;
 }
-/* A record for a packet of need bytes bigger than the read buffer, where its rest is
- * read (in->partial, in->pdata); 0 or -ENOMEM (the connection failed). */
-int xw__in_partial_record(xw_connection_t *c, size_t need);
 /* Every request up to the returned one is finished (lock held): any packet
  * finishes the requests before it, an error its own too. Worked out on demand from
  * what route keeps anyway, so the per-packet path stores nothing for it. */
@@ -911,8 +908,8 @@ static inline uint64_t xw__in_done_seq(const struct xw_in *in)
     return in->err_seq > before ? in->err_seq : before;
 }
 /* The own socket's side of the transport seam's reading half (see the wrappers below):
- * in.c tracks requests, claim.c waits for events and hands out replies and checks. */
-int xw__in_track(xw_connection_t *c, uint64_t seq, int flags, const struct xw_request *rq);
+ * the routing core tracks requests (route.h), claim.c waits for events and hands out
+ * replies and checks. */
 uint64_t xw__in_widen(xw_connection_t *c, unsigned int seq);
 int xw__in_reply(xw_connection_t *c, uint64_t seq, int64_t deadline, struct xw_pkt **pkt);
 int xw__in_reply_fit(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need, struct xw_pkt **pkt,
@@ -1035,8 +1032,6 @@ static inline void xw__queue_unlink(struct xw_queue *q, struct xw_pkt *prev, str
         q->tail = prev;
     p->next = NULL;
 }
-void xw__queue_free(xw_connection_t *c, struct xw_queue *q);
-void xw__in_fini(xw_connection_t *c);
 /* fail.c: closes every received fd not yet claimed (connection failure, disconnect). */
 void xw__in_close_fds(xw_connection_t *c);
 
@@ -1123,8 +1118,8 @@ int xw__bigreq_max(xw_connection_t *c, uint32_t *max_words);
  * callback with the lock released; the others never release it. */
 int xw__lend_take_back(xw_connection_t *c);
 void xw__lend_discard(xw_connection_t *c, uint64_t seq, int keep_errors);
-/* stash.c (lock held): what the reader keeps for the owner's sequences (in.c puts,
- * lend.c takes). */
+/* stash.c (lock held): what the routing keeps for the owner's sequences (route.c
+ * puts, lend.c takes). */
 int xw__lend_owner(xw_connection_t *c, uint64_t seq, struct xw_pend *e);
 void xw__lend_keep(xw_connection_t *c, struct xw_queue *q);
 void xw__lend_discards_trim(xw_connection_t *c);

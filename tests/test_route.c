@@ -1,0 +1,940 @@
+/* SPDX-License-Identifier: MIT */
+/* test_route.c — the routing core fed bytes and fds directly, split at every position: no socket, no server. */
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "route.h"
+#include "xwtest.h"
+
+/* The connection under test: made without a socket (fd -1). reading stays set, as if
+ * another thread were the reader, so a claim never reads: what it finds is what the
+ * core routed. */
+static xw_connection_t *c;
+
+static void setup(void)
+{
+    xwtest_fds_begin();
+    c = xw__conn_new(-1);
+    ck_assert_int_eq(c->error, 0);
+    c->in.reading = 1;
+}
+
+static void teardown(void)
+{
+    xw_disconnect(c);
+    c = NULL;
+    xwtest_fds_end();
+}
+
+/* A fresh connection in the middle of a test (one per split). */
+static void renew(void)
+{
+    xw_disconnect(c);
+    c = xw__conn_new(-1);
+    c->in.reading = 1;
+}
+
+/* ---- requests and packets ---- */
+
+/* Numbers the next request and tracks it as the senders do (reply-bearing, or with
+ * flags); multi: replies until one with byte 1 == end. */
+static uint64_t ask_full(int flags, int isvoid, int multi, uint8_t end, xw_validate_fn v)
+{
+    uint64_t seq = ++c->out.seq;
+    c->out.flushed = seq;
+    struct xw_request rq = {.f = {.isvoid = (uint8_t)isvoid, .multi_reply = (uint8_t)multi, .multi_end = end},
+                            .validate = v};
+    if (!isvoid || flags)
+        ck_assert_int_eq(xw__route_track(c, seq, flags, &rq), 0);
+    return seq;
+}
+
+static uint64_t ask(int flags, int isvoid)
+{
+    return ask_full(flags, isvoid, 0, 0, NULL);
+}
+
+/* A reply for seq with byte 1 b1 and words extra words; bytes 8.. count up from b1. */
+static size_t put_reply(uint8_t *b, uint64_t seq, uint8_t b1, uint32_t words)
+{
+    size_t n = 32 + 4 * (size_t)words;
+    b[0] = 1;
+    b[1] = b1;
+    xw__wr16(b + 2, (uint16_t)seq);
+    xw__wr32(b + 4, words);
+    for (size_t i = 8; i < n; i++)
+        b[i] = (uint8_t)(b1 + i);
+    return n;
+}
+
+static size_t put_error(uint8_t *b, uint64_t seq, uint8_t code)
+{
+    memset(b, 0, 32);
+    b[1] = code;
+    xw__wr16(b + 2, (uint16_t)seq);
+    b[10] = 16;
+    return 32;
+}
+
+static size_t put_event(uint8_t *b, uint8_t code, uint64_t seq, uint32_t word)
+{
+    memset(b, 0, 32);
+    b[0] = code;
+    xw__wr16(b + 2, (uint16_t)seq);
+    xw__wr32(b + 4, word);
+    return 32;
+}
+
+/* An XGE event of an extension nobody registered (major 140), 8 bytes past 32. */
+static size_t put_xge(uint8_t *b, uint64_t seq)
+{
+    put_event(b, XW_GE_GENERIC, seq, 2);
+    b[1] = 140;
+    xw__wr16(b + 8, 7);
+    for (int i = 32; i < 40; i++)
+        b[i] = (uint8_t)(0xe0 + i);
+    return 40;
+}
+
+static void feed(const uint8_t *b, size_t n)
+{
+    xw__route_feed(c, b, n, NULL, 0);
+}
+
+/* Feeds b in pieces ending at cut[0] < cut[1] < ... < cut[k-1] == n, the fds with
+ * piece fd_piece (-1: none). */
+static void feed_cut(const uint8_t *b, const size_t *cut, int k, int fd_piece, const int *fds, unsigned nfds)
+{
+    size_t at = 0;
+    for (int i = 0; i < k; i++) {
+        xw__route_feed(c, b + at, cut[i] - at, i == fd_piece ? fds : NULL, i == fd_piece ? nfds : 0);
+        at = cut[i];
+    }
+}
+
+/* ---- what the core decided ----
+ * The checks return 0, or the line of the first that failed: a split loop makes one
+ * Check assertion per case (each costs Check a write), through MUST. */
+
+#define T(cond)                                                                                                        \
+    do {                                                                                                               \
+        if (!(cond))                                                                                                   \
+            return __LINE__;                                                                                           \
+    } while (0)
+#define MUST(check)                                                                                                    \
+    do {                                                                                                               \
+        int line_ = (check);                                                                                           \
+        ck_assert_msg(line_ == 0, "%s: failed at line %d (connection: %s)", #check, line_,                             \
+                      c->error ? c->errstr : "fine");                                                                  \
+    } while (0)
+
+/* The i-th packet queued for seq; NULL when none (or seq is not tracked). */
+static struct xw_pkt *queued(uint64_t seq, int i)
+{
+    struct xw_pend *e = xw__pend_find(&c->in.pend, seq);
+    if (!e || e->inl)
+        return NULL;
+    struct xw_pkt *p = e->q.head;
+    while (p && i--)
+        p = p->next;
+    return p;
+}
+
+/* seq's i-th reply is b1's of n bytes, as put_reply made it. */
+static int has_reply(uint64_t seq, int i, uint8_t b1, size_t n)
+{
+    struct xw_pend *e = xw__pend_find(&c->in.pend, seq);
+    T(e);
+    if (e->inl) {
+        T(i == 0 && n == 32 && e->byte1 == b1 && e->body[0] == (uint8_t)(b1 + 8));
+        return 0;
+    }
+    struct xw_pkt *p = queued(seq, i);
+    T(p && p->kind == XW_PKT_REPLY && p->len == n && p->seq == seq);
+    const uint8_t *d = XW_PKT_DATA(p);
+    T(d[0] == 1 && d[1] == b1);
+    for (size_t k = 8; k < n; k++)
+        T(d[k] == (uint8_t)(b1 + k));
+    return 0;
+}
+
+/* seq's checked error is code's. */
+static int has_error(uint64_t seq, uint8_t code)
+{
+    struct xw_pkt *p = queued(seq, 0);
+    T(p && p->kind == XW_PKT_ERROR);
+    T(XW_PKT_DATA(p)[0] == 0 && XW_PKT_DATA(p)[1] == code);
+    T(xw__rd32(XW_PKT_DATA(p) + 32) == (uint32_t)seq);
+    return 0;
+}
+
+/* The next queued event has code and the widened sequence seq (its low 32 bits). */
+static int next_event(uint8_t code, uint64_t seq)
+{
+    xw_generic_event_t *ev = xw_poll_for_queued_event(c);
+    T(ev);
+    int ok = ev->response_type == code && ev->full_sequence == (uint32_t)seq;
+    free(ev);
+    T(ok);
+    return 0;
+}
+
+/* The next queued event is put_xge's for seq, in libxcb's layout: the 32 bytes, the
+ * widened sequence, then the extra bytes. */
+static int next_xge(uint64_t seq)
+{
+    uint8_t *ev = (uint8_t *)xw_poll_for_queued_event(c);
+    T(ev);
+    int ok = ev[0] == XW_GE_GENERIC && ev[1] == 140 && xw__rd32(ev + 32) == (uint32_t)seq;
+    for (int i = 0; i < 8; i++)
+        ok &= ev[36 + i] == (uint8_t)(0xe0 + 32 + i);
+    free(ev);
+    T(ok);
+    return 0;
+}
+
+static int no_event(void)
+{
+    xw_generic_event_t *ev = xw_poll_for_queued_event(c);
+    free(ev);
+    T(!ev);
+    return 0;
+}
+
+/* seq is finished with nothing to hand out (its entry gone, or empty). */
+static int nothing_for(uint64_t seq)
+{
+    struct xw_pend *e = xw__pend_find(&c->in.pend, seq);
+    T(!e || (e->done && !e->inl && !e->q.head));
+    T(xw__in_done_seq(&c->in) >= seq);
+    return 0;
+}
+
+static int healthy(void)
+{
+    T(c->error == 0);
+    return 0;
+}
+
+/* The connection failed with code and a reason containing why. */
+static int failed(int code, const char *why)
+{
+    T(c->error == code);
+    T(strstr(c->errstr, why) != NULL);
+    return 0;
+}
+
+static int is_open(int fd)
+{
+    return fcntl(fd, F_GETFD) >= 0;
+}
+
+/* n fresh fds (pipes' read ends). */
+static void new_fds(int *fds, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        int p[2];
+        ck_assert_int_eq(pipe2(p, O_CLOEXEC), 0);
+        close(p[1]);
+        fds[i] = p[0];
+    }
+}
+
+/* seq's reply (queued) carries exactly the fd want, which the test then closes. */
+static int reply_has_fd(uint64_t seq, int want)
+{
+    struct xw_pkt *p = queued(seq, 0);
+    T(p && p->kind == XW_PKT_REPLY && p->nfds == 1);
+    int got;
+    memcpy(&got, XW_PKT_DATA(p) + p->len, sizeof(int));
+    p->nfds = 0; /* the test's now */
+    close(got);
+    T(got == want);
+    return 0;
+}
+
+/* ---- a stream of every kind, split everywhere ---- */
+
+/* The requests of the mixed stream: a reply with extra data, a checked void request's
+ * error, a two-part reply, a 32-byte reply, an unchecked void request's error; events
+ * (core, XGE, KeymapNotify, one sent with SendEvent) between them. */
+static uint64_t s1, s2, s3, s4, s5;
+
+static size_t mixed_stream(uint8_t *b)
+{
+    s1 = ask(XW_REQUEST_CHECKED, 0);
+    s2 = ask(XW_REQUEST_CHECKED, 1);
+    s3 = ask_full(XW_REQUEST_CHECKED, 0, 1, 0, NULL);
+    s4 = ask(XW_REQUEST_CHECKED, 0);
+    s5 = ask(0, 1);
+    size_t n = 0;
+    n += put_event(b + n, 33, 0, 0xa);
+    n += put_reply(b + n, s1, 0x11, 2);
+    n += put_error(b + n, s2, 3);
+    n += put_event(b + n, 2, s2, 0xb);
+    n += put_xge(b + n, s2);
+    n += put_reply(b + n, s3, 5, 1);
+    n += put_reply(b + n, s3, 0, 0);
+    n += put_reply(b + n, s4, 0x44, 0);
+    n += put_error(b + n, s5, 9);
+    n += put_event(b + n, 11, 0xffff, 0); /* KeymapNotify: bytes 2-3 are keys, not a sequence */
+    n += put_event(b + n, 0x81, s5, 5);   /* sent with SendEvent: 32 bytes, whatever 4-7 say */
+    return n;
+}
+
+static int mixed_routed(size_t n)
+{
+    T(healthy() == 0);
+    T(c->in.len == 0 && c->in.pdata == NULL && c->in.rpos == n);
+    T(has_reply(s1, 0, 0x11, 40) == 0);
+    T(has_error(s2, 3) == 0);
+    T(has_reply(s3, 0, 5, 36) == 0);
+    T(has_reply(s3, 1, 0, 32) == 0);
+    T(queued(s3, 2) == NULL);
+    T(xw__pend_find(&c->in.pend, s4)->inl); /* a 32-byte reply: kept in its entry, no record */
+    T(has_reply(s4, 0, 0x44, 32) == 0);
+    T(next_event(33, 0) == 0);
+    T(next_event(2, s2) == 0);
+    T(next_xge(s2) == 0);
+    T(next_event(0, s5) == 0);
+    T(next_event(11, s5) == 0); /* KeymapNotify takes the last sequence read */
+    T(next_event(0x81, s5) == 0);
+    T(no_event() == 0);
+    T(c->in.dropped == 0);
+    T(xw__in_done_seq(&c->in) == s5);
+    return 0;
+}
+
+START_TEST(mixed_stream_one_byte_at_a_time)
+{
+    uint8_t b[512];
+    size_t n = mixed_stream(b), cut[512];
+    for (size_t i = 0; i < n; i++)
+        cut[i] = i + 1;
+    feed_cut(b, cut, (int)n, -1, NULL, 0);
+    MUST(mixed_routed(n));
+}
+END_TEST
+
+START_TEST(mixed_stream_in_two_pieces_at_every_offset)
+{
+    uint8_t b[512];
+    size_t n = mixed_stream(b);
+    for (size_t k = 1; k < n; k++) {
+        renew();
+        mixed_stream(b);
+        size_t cut[2] = {k, n};
+        feed_cut(b, cut, 2, -1, NULL, 0);
+        MUST(mixed_routed(n));
+    }
+}
+END_TEST
+
+/* Every pair of cuts: every 3-piece split. */
+START_TEST(mixed_stream_in_three_pieces_everywhere)
+{
+    uint8_t b[512];
+    size_t n = mixed_stream(b);
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i + 1; j < n; j++) {
+            renew();
+            mixed_stream(b);
+            size_t cut[3] = {i, j, n};
+            feed_cut(b, cut, 3, -1, NULL, 0);
+            MUST(mixed_routed(n));
+        }
+}
+END_TEST
+
+/* ---- sequence widening ---- */
+
+/* Requests across the 16-bit wrap, then across the 32-bit one: replies, errors and
+ * events find their 64-bit sequences from 16 bits on the wire. */
+START_TEST(widening_across_16_and_32_bit_wraps)
+{
+    static const uint64_t starts[] = {0xfffd, 0xfffffffdull, 0x3fffffffdull};
+    for (size_t k = 0; k < sizeof(starts) / sizeof(starts[0]); k++) {
+        renew();
+        c->out.seq = c->out.flushed = c->in.last_seq = starts[k];
+        uint64_t r[6];
+        uint8_t b[6 * 64];
+        size_t n = 0;
+        for (int i = 0; i < 6; i++)
+            r[i] = ask(XW_REQUEST_CHECKED, i % 2);
+        for (int i = 0; i < 6; i++) {
+            n += put_event(b + n, 33, r[i] - 1, (uint32_t)i);
+            n += i % 2 ? put_error(b + n, r[i], (uint8_t)(i + 1)) : put_reply(b + n, r[i], (uint8_t)i, 0);
+        }
+        feed(b, n);
+        MUST(healthy());
+        for (int i = 0; i < 6; i++) {
+            if (i % 2)
+                MUST(has_error(r[i], (uint8_t)(i + 1)));
+            else
+                MUST(has_reply(r[i], 0, (uint8_t)i, 32));
+            MUST(next_event(33, r[i] - 1));
+        }
+        ck_assert_uint_eq(c->in.last_seq, r[5]);
+        ck_assert(r[5] >> 16 != starts[k] >> 16);
+    }
+}
+END_TEST
+
+/* A run of more than 65536 events under one sequence is no wrap: the sequence stays. */
+START_TEST(widening_event_runs_do_not_advance)
+{
+    uint64_t s = ask(XW_REQUEST_CHECKED, 0);
+    uint8_t b[32];
+    put_event(b, 33, s - 1, 0);
+    for (int i = 0; i < 70000; i++)
+        feed(b, 32);
+    uint8_t r[32];
+    put_reply(r, s, 7, 0);
+    feed(r, 32);
+    MUST(healthy());
+    MUST(has_reply(s, 0, 7, 32));
+    int bad = 0;
+    for (int i = 0; i < 70000; i++)
+        bad += next_event(33, s - 1) != 0;
+    ck_assert_int_eq(bad, 0);
+}
+END_TEST
+
+/* ---- fds ---- */
+
+/* Two fd-bearing replies after an event, split in two reads at every offset, the
+ * fds (a batch of two) on the first read, or each with the read holding its reply's
+ * first byte, or its last byte: each reply gets its own fd wherever the cut falls,
+ * the fd coming a read early (before any byte of its reply), with its reply's first
+ * read, or a read late (with the read that completes it). */
+START_TEST(fds_follow_their_replies_at_every_split)
+{
+    uint8_t b[256];
+    size_t n = 104; /* an event, a 40-byte reply at 32, a 32-byte reply at 72 */
+    static const size_t first[2] = {32, 72}, last[2] = {71, 103};
+    for (size_t k = 1; k < n; k++)
+        for (int form = 0; form < 3; form++) {
+            renew();
+            uint64_t a = ask(XW_REQUEST_CHECKED | XW_REQUEST_REPLY_FDS, 0);
+            uint64_t z = ask(XW_REQUEST_CHECKED | XW_REQUEST_REPLY_FDS, 0);
+            size_t m = put_event(b, 33, 0, 0);
+            m += put_reply(b + m, a, 1, 2);
+            m += put_reply(b + m, z, 1, 0);
+            ck_assert_uint_eq(m, n);
+            int fd[2], per[2][2];
+            unsigned nper[2] = {0, 0};
+            new_fds(fd, 2);
+            for (int r = 0; r < 2; r++) {
+                size_t at = form == 1 ? first[r] : last[r];
+                int read = form == 0 ? 0 : at >= k;
+                per[read][nper[read]++] = fd[r];
+            }
+            xw__route_feed(c, b, k, per[0], nper[0]);
+            xw__route_feed(c, b + k, n - k, per[1], nper[1]);
+            MUST(healthy());
+            MUST(reply_has_fd(a, fd[0]));
+            MUST(reply_has_fd(z, fd[1]));
+            ck_assert_uint_eq(c->in.nfdb, 0);
+            MUST(next_event(33, 0));
+        }
+}
+END_TEST
+
+/* Fds that came with events (bytes before any of the reply's) while a request waits
+ * for fds, then the reply with its own fd in the next read, cut at every offset
+ * before the reply: the reply gets its own, the events' are closed once it is routed. */
+START_TEST(fds_of_events_are_not_a_later_replys)
+{
+    uint8_t b[128];
+    for (size_t k = 1; k <= 64; k++) {
+        renew();
+        uint64_t s = ask(XW_REQUEST_CHECKED | XW_REQUEST_REPLY_FDS, 0);
+        size_t n = put_event(b, 33, s - 1, 0);
+        n += put_event(b + n, 33, s - 1, 1);
+        n += put_reply(b + n, s, 1, 0);
+        int ev[2], own;
+        new_fds(ev, 2);
+        new_fds(&own, 1);
+        xw__route_feed(c, b, k, ev, 2);
+        MUST(healthy());
+        ck_assert(is_open(ev[0]) && is_open(ev[1])); /* kept: the waiting reply may claim them */
+        xw__route_feed(c, b + k, n - k, &own, 1);
+        MUST(healthy());
+        MUST(reply_has_fd(s, own));
+        ck_assert(!is_open(ev[0]) && !is_open(ev[1]));
+        MUST(next_event(33, s - 1));
+        MUST(next_event(33, s - 1));
+    }
+}
+END_TEST
+
+/* An fd one read early: it came with an event while the request waiting for fds was
+ * unfinished, and is kept for the reply that comes in a later read. */
+START_TEST(fd_one_read_early_is_kept_for_the_reply)
+{
+    uint64_t s = ask(XW_REQUEST_CHECKED | XW_REQUEST_REPLY_FDS, 0);
+    int fd;
+    new_fds(&fd, 1);
+    uint8_t b[64];
+    put_event(b, 33, s - 1, 0);
+    xw__route_feed(c, b, 32, &fd, 1);
+    ck_assert(is_open(fd));
+    ck_assert_uint_eq(c->in.nfdb, 1);
+    put_reply(b, s, 1, 0);
+    feed(b, 32);
+    MUST(healthy());
+    MUST(reply_has_fd(s, fd));
+    MUST(next_event(33, s - 1));
+}
+END_TEST
+
+/* An fd one read late (after the whole reply that claims it): fatal, and it is closed. */
+START_TEST(fd_one_read_late_is_fatal)
+{
+    uint64_t s = ask(XW_REQUEST_CHECKED | XW_REQUEST_REPLY_FDS, 0);
+    int fd;
+    new_fds(&fd, 1);
+    uint8_t b[64];
+    put_reply(b, s, 1, 0);
+    feed(b, 32);
+    MUST(failed(XW_CONN_CLOSED_MALFORMED, "claims 1 fds, 0 received"));
+    put_event(b, 33, s, 0);
+    ck_assert_int_eq(xw__route_feed(c, b, 32, &fd, 1), -EPIPE);
+    ck_assert(!is_open(fd));
+}
+END_TEST
+
+/* Fds with packets no reply claims: with an error and an event while nothing waits
+ * for fds (closed once parsed), and more than a reply claims (the rest closed). */
+START_TEST(fds_nobody_claims_are_closed)
+{
+    uint64_t v = ask(XW_REQUEST_CHECKED, 1);
+    int fd[4];
+    new_fds(fd, 4);
+    uint8_t b[64];
+    put_error(b, v, 3);
+    xw__route_feed(c, b, 32, fd, 2);
+    ck_assert(!is_open(fd[0]) && !is_open(fd[1]));
+    MUST(has_error(v, 3));
+    uint64_t s = ask(XW_REQUEST_CHECKED | XW_REQUEST_REPLY_FDS, 0);
+    put_reply(b, s, 1, 0);
+    xw__route_feed(c, b, 32, fd + 2, 2);
+    MUST(healthy());
+    ck_assert(!is_open(fd[3]));
+    MUST(reply_has_fd(s, fd[2]));
+    ck_assert_uint_eq(c->in.nfdb, 0);
+}
+END_TEST
+
+/* Kept fds are closed when the request they waited for ends with an error instead. */
+START_TEST(fds_kept_for_a_request_closed_by_its_error)
+{
+    uint64_t s = ask(XW_REQUEST_CHECKED | XW_REQUEST_REPLY_FDS, 0);
+    int fd[2];
+    new_fds(fd, 2);
+    uint8_t b[64];
+    put_event(b, 33, s - 1, 0);
+    xw__route_feed(c, b, 32, fd, 2);
+    ck_assert(is_open(fd[0]) && is_open(fd[1]));
+    put_error(b, s, 2);
+    feed(b, 32);
+    MUST(healthy());
+    MUST(has_error(s, 2));
+    ck_assert(!is_open(fd[0]) && !is_open(fd[1]));
+}
+END_TEST
+
+/* A reply that claims two fds with one received: fatal, the one closed. */
+START_TEST(fewer_fds_than_claimed_is_fatal)
+{
+    uint64_t s = ask(XW_REQUEST_CHECKED | XW_REQUEST_REPLY_FDS, 0);
+    int fd;
+    new_fds(&fd, 1);
+    uint8_t b[32];
+    put_reply(b, s, 2, 0);
+    xw__route_feed(c, b, 32, &fd, 1);
+    MUST(failed(XW_CONN_CLOSED_MALFORMED, "claims 2 fds, 1 received"));
+    ck_assert(!is_open(fd));
+}
+END_TEST
+
+/* More fds in one read than a connection takes: fatal, none left open. */
+START_TEST(too_many_fds_in_one_read_is_fatal)
+{
+    enum { N = XW_MAX_FDS + 1 };
+    uint64_t s = ask(XW_REQUEST_CHECKED | XW_REQUEST_REPLY_FDS, 0);
+    int fd[N];
+    new_fds(fd, N);
+    uint8_t b[32];
+    put_reply(b, s, N, 0);
+    ck_assert_int_eq(xw__route_feed(c, b, 32, fd, N), -EPIPE);
+    MUST(failed(XW_CONN_CLOSED_FDPASSING_FAILED, "lost"));
+    for (int i = 0; i < N; i++)
+        ck_assert(!is_open(fd[i]));
+}
+END_TEST
+
+/* Fds with each of 12 events while a request waits for fds: at most XW_FD_BATCHES
+ * reads' worth are kept (the oldest closed first); the reply then gets its own.
+ * Then fds on more reads than that of one unfinished big reply: fatal, all closed. */
+START_TEST(hostile_fd_counts_are_bounded)
+{
+    uint64_t s = ask(XW_REQUEST_CHECKED | XW_REQUEST_REPLY_FDS, 0);
+    int fd[12], mine;
+    new_fds(fd, 12);
+    new_fds(&mine, 1);
+    uint8_t b[64];
+    for (int i = 0; i < 12; i++) {
+        put_event(b, 33, s - 1, (uint32_t)i);
+        xw__route_feed(c, b, 32, fd + i, 1);
+        ck_assert_uint_le(c->in.nfdb, XW_FD_BATCHES);
+    }
+    for (int i = 0; i < 12; i++)
+        ck_assert_int_eq(is_open(fd[i]), i >= 12 - (int)XW_FD_BATCHES);
+    put_reply(b, s, 1, 0);
+    xw__route_feed(c, b, 32, &mine, 1);
+    MUST(healthy());
+    MUST(reply_has_fd(s, mine));
+    for (int i = 0; i < 12; i++)
+        ck_assert(!is_open(fd[i]));
+
+    s = ask(XW_REQUEST_CHECKED | XW_REQUEST_REPLY_FDS, 0);
+    enum { BIG = 50000 };
+    uint8_t *big = malloc(32 + 4 * BIG);
+    size_t n = put_reply(big, s, 1, BIG), at = 0;
+    int lost[XW_FD_BATCHES + 2];
+    new_fds(lost, XW_FD_BATCHES + 2);
+    for (unsigned i = 0; i < XW_FD_BATCHES + 2; i++, at += 100)
+        xw__route_feed(c, big + at, 100, lost + i, 1);
+    ck_assert(at < n);
+    MUST(failed(XW_CONN_CLOSED_FDPASSING_FAILED, "lost"));
+    for (unsigned i = 0; i < XW_FD_BATCHES + 2; i++)
+        ck_assert(!is_open(lost[i]));
+    free(big);
+}
+END_TEST
+
+/* ---- packets bigger than the read buffer ---- */
+
+/* A 200 KB reply after an event, cut at offsets around every boundary that matters
+ * (the header, the buffer's size, the end): it lands whole in its own record. */
+START_TEST(big_reply_in_pieces)
+{
+    enum { WORDS = 50000 };
+    size_t total = 32 + 32 + 4 * (size_t)WORDS;
+    uint8_t *b = malloc(total + 32);
+    enum { S = XW_IN_SIZE }; /* the read buffer's size */
+    static const size_t at[] = {1, 31, 32, 33, 63, 64, 65, 100, S - 1, S, S + 1, S + 32, 2 * S, 150000};
+    for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++)
+        for (size_t j = i; j < sizeof(at) / sizeof(at[0]); j++) {
+            renew();
+            uint64_t s = ask(XW_REQUEST_CHECKED, 0);
+            size_t n = put_event(b, 33, s - 1, 0);
+            n += put_reply(b + n, s, 0x21, WORDS);
+            n += put_event(b + n, 34, s, 0);
+            size_t cut[4] = {at[i], at[j], total - 1, n};
+            int k = 0;
+            size_t cuts[4];
+            for (int x = 0; x < 4; x++)
+                if (!k || cut[x] > cuts[k - 1])
+                    cuts[k++] = cut[x];
+            feed_cut(b, cuts, k, -1, NULL, 0);
+            MUST(healthy());
+            MUST(has_reply(s, 0, 0x21, 32 + 4 * (size_t)WORDS));
+            MUST(next_event(33, s - 1));
+            MUST(next_event(34, s));
+            ck_assert_ptr_null(c->in.pdata);
+        }
+    free(b);
+}
+END_TEST
+
+/* ---- replies straight into a waiting caller's buffer ---- */
+
+/* Registers buf (cap bytes) for seq's reply, as a waiting claim does. */
+static void register_into(uint64_t seq, void *buf, size_t cap)
+{
+    c->in.into = (struct xw_into){.seq = seq, .buf = buf, .cap = cap, .state = XW_INTO_WAIT};
+}
+
+/* A 64-byte reply lands in the registered buffer at every split; one bigger than the
+ * buffer (200 KB) is received there directly, never in a record; one that does not
+ * fit is queued instead. */
+START_TEST(into_buffer_delivery)
+{
+    static uint8_t buf[300000];
+    uint8_t b[128];
+    for (size_t k = 1; k < 96; k++) {
+        renew();
+        uint64_t s = ask(XW_REQUEST_CHECKED, 0);
+        register_into(s, buf, sizeof(buf));
+        size_t n = put_event(b, 33, s - 1, 0);
+        n += put_reply(b + n, s, 0x31, 8);
+        size_t cut[2] = {k, n};
+        feed_cut(b, cut, 2, -1, NULL, 0);
+        MUST(healthy());
+        ck_assert_int_eq(c->in.into.state, XW_INTO_DONE);
+        ck_assert_uint_eq(c->in.into.len, 64);
+        ck_assert_uint_eq(buf[1], 0x31);
+        ck_assert_uint_eq(buf[63], (uint8_t)(0x31 + 63));
+        ck_assert_ptr_null(queued(s, 0));
+        MUST(next_event(33, s - 1));
+        c->in.into = (struct xw_into){0};
+    }
+
+    renew();
+    enum { WORDS = 50000 };
+    uint8_t *big = malloc(32 + 4 * WORDS);
+    uint64_t s = ask(XW_REQUEST_CHECKED, 0);
+    register_into(s, buf, sizeof(buf));
+    size_t n = put_reply(big, s, 0x32, WORDS);
+    feed(big, 100);
+    ck_assert_int_eq(c->in.into.state, XW_INTO_FILL);
+    ck_assert_ptr_eq(c->in.pdata, buf);
+    ck_assert_ptr_null(c->in.partial);
+    feed(big + 100, n - 100);
+    MUST(healthy());
+    ck_assert_int_eq(c->in.into.state, XW_INTO_DONE);
+    ck_assert_uint_eq(c->in.into.len, n);
+    ck_assert_int_eq(memcmp(buf, big, n), 0);
+    c->in.into = (struct xw_into){0};
+
+    s = ask(XW_REQUEST_CHECKED, 0);
+    register_into(s, buf, 48);
+    put_reply(big, s, 0x33, 8);
+    feed(big, 64);
+    MUST(healthy());
+    ck_assert_int_eq(c->in.into.state, XW_INTO_WAIT);
+    MUST(has_reply(s, 0, 0x33, 64));
+    c->in.into = (struct xw_into){0};
+    free(big);
+}
+END_TEST
+
+/* ---- a socket lent to another owner (Xlib) ---- */
+
+/* While the socket is lent, the owner's requests are not tracked here: their
+ * replies and checked errors go to the lender's store (the slot for the newest
+ * 32-byte reply, the stash for the rest); ours still reach ours. */
+START_TEST(lent_range_goes_to_the_owner)
+{
+    uint64_t mine = ask(XW_REQUEST_CHECKED, 0);
+    c->lend.used = 1;
+    c->lend.ranges[0] = (struct xw_lend_range){c->out.seq + 1, UINT64_MAX, XW_REQUEST_CHECKED};
+    c->lend.nranges = 1;
+    uint64_t o1 = ++c->out.seq, o2 = ++c->out.seq, o3 = ++c->out.seq;
+    c->out.flushed = c->out.seq;
+    uint8_t b[256];
+    size_t n = put_reply(b, mine, 0x10, 0);
+    n += put_reply(b + n, o1, 0x51, 1);
+    n += put_error(b + n, o2, 4);
+    n += put_reply(b + n, o3, 0x53, 0);
+    for (size_t k = 1; k < n; k++) {
+        if (k > 1) { /* a fresh connection in the same state */
+            renew();
+            mine = ask(XW_REQUEST_CHECKED, 0);
+            c->lend.used = 1;
+            c->lend.ranges[0] = (struct xw_lend_range){c->out.seq + 1, UINT64_MAX, XW_REQUEST_CHECKED};
+            c->lend.nranges = 1;
+            c->out.seq += 3;
+            c->out.flushed = c->out.seq;
+        }
+        size_t cut[2] = {k, n};
+        feed_cut(b, cut, 2, -1, NULL, 0);
+        MUST(healthy());
+        MUST(has_reply(mine, 0, 0x10, 32));
+        struct xw_pkt *p = c->lend.stash.head;
+        ck_assert_ptr_nonnull(p);
+        ck_assert_uint_eq(p->seq, o1);
+        ck_assert_int_eq(p->kind, XW_PKT_REPLY);
+        ck_assert_uint_eq(p->len, 36);
+        p = p->next;
+        ck_assert_ptr_nonnull(p);
+        ck_assert_uint_eq(p->seq, o2);
+        ck_assert_int_eq(p->kind, XW_PKT_ERROR);
+        ck_assert_ptr_null(p->next);
+        ck_assert(c->lend.last.full);
+        ck_assert_uint_eq(c->lend.last.seq, o3);
+        ck_assert_uint_eq(c->lend.last.bytes[1], 0x53);
+        MUST(no_event());
+    }
+}
+END_TEST
+
+/* ---- hostile and odd servers ---- */
+
+static void huge(uint8_t type)
+{
+    uint64_t s = ask(XW_REQUEST_CHECKED, 0);
+    uint8_t b[32];
+    put_reply(b, s, 0, 0);
+    b[0] = type;
+    xw__wr32(b + 4, (XW_PACKET_CAP - 32) / 4 + 1);
+    ck_assert_int_eq(xw__route_feed(c, b, 32, NULL, 0), -EPIPE);
+    MUST(failed(XW_CONN_CLOSED_MALFORMED, "length"));
+    ck_assert_ptr_null(c->in.partial);
+}
+
+/* A reply and an XGE event one word over the length cap: fatal before anything is
+ * allocated for them; the cap itself is taken (the record is made). */
+START_TEST(huge_lengths_are_fatal)
+{
+    huge(1);
+    renew();
+    huge(XW_GE_GENERIC);
+    renew();
+    uint64_t s = ask(XW_REQUEST_CHECKED, 0);
+    uint8_t b[32];
+    put_reply(b, s, 0, 0);
+    xw__wr32(b + 4, (XW_PACKET_CAP - 32) / 4); /* the header alone: the rest never comes */
+    feed(b, 32);
+    MUST(healthy());
+    ck_assert_ptr_nonnull(c->in.partial);
+}
+END_TEST
+
+/* Replies no request expects: to a void request, twice, after the error that
+ * finished the request, with sequence 0 after the setup: dropped and counted; the
+ * replies after them are right. */
+START_TEST(unexpected_replies_are_dropped)
+{
+    uint8_t b[512];
+    size_t n = 0;
+    uint64_t r1 = ask(XW_REQUEST_CHECKED, 0);
+    n += put_reply(b + n, 0, 0x99, 0);
+    n += put_reply(b + n, r1, 0x11, 0);
+    uint64_t v = ask(0, 1);
+    n += put_reply(b + n, v, 0x98, 0);
+    uint64_t r2 = ask(XW_REQUEST_CHECKED, 0);
+    n += put_reply(b + n, r2, 0x12, 0);
+    n += put_reply(b + n, r2, 0x97, 0);
+    uint64_t r3 = ask(0, 0);
+    n += put_error(b + n, r3, 5);
+    n += put_reply(b + n, r3, 0x96, 0);
+    uint64_t r4 = ask(XW_REQUEST_CHECKED, 0);
+    n += put_reply(b + n, r4, 0x14, 0);
+    feed(b, n);
+    MUST(healthy());
+    MUST(has_reply(r1, 0, 0x11, 32));
+    MUST(has_reply(r2, 0, 0x12, 32));
+    MUST(has_reply(r4, 0, 0x14, 32));
+    ck_assert_uint_eq(c->in.dropped, 4);
+    MUST(next_event(0, r3));
+    MUST(no_event());
+}
+END_TEST
+
+/* A sequence going backwards (an older request's packets after a newer reply): the
+ * late reply is dropped and finishes the oldest request still awaiting one with
+ * nothing; a late error and event are queued as events with their own sequence. A
+ * damaged sequence older than the connection itself is fatal. */
+START_TEST(sequence_going_backwards)
+{
+    uint64_t a = ask(XW_REQUEST_CHECKED, 0), b2 = ask(XW_REQUEST_CHECKED, 0), d = ask(XW_REQUEST_CHECKED, 0);
+    uint8_t b[256];
+    size_t n = put_reply(b, b2, 0x22, 0);
+    n += put_reply(b + n, a, 0x11, 0);
+    n += put_error(b + n, a, 3);
+    n += put_event(b + n, 33, a, 0);
+    feed(b, n);
+    MUST(healthy());
+    MUST(has_reply(b2, 0, 0x22, 32));
+    MUST(nothing_for(a));
+    nothing_for(d); /* finished with nothing: the late reply stood in for its own */
+    ck_assert_uint_eq(c->in.dropped, 1);
+    MUST(next_event(0, a));
+    MUST(next_event(33, a));
+    MUST(no_event());
+    put_reply(b, d, 0x33, 0);
+    feed(b, 32);
+    MUST(healthy());
+    ck_assert_uint_eq(c->in.dropped, 2);
+
+    for (int kind = 0; kind < 3; kind++) { /* a reply, an error, an event to a request never sent */
+        renew();
+        uint64_t s = ask(XW_REQUEST_CHECKED, 0);
+        if (kind == 0)
+            put_reply(b, s + 5, 0, 0);
+        else if (kind == 1)
+            put_error(b, s + 5, 3);
+        else
+            put_event(b, 33, s + 5, 0);
+        feed(b, 32); /* read back, before the connection began: nothing can be trusted */
+        MUST(failed(XW_CONN_CLOSED_MALFORMED, "was never sent"));
+    }
+}
+END_TEST
+
+/* A reply its validator refuses becomes an error for its caller. */
+static int refuse(const void *r, size_t n)
+{
+    (void)n;
+    return ((const uint8_t *)r)[1] == 0xee ? -1 : 0;
+}
+
+START_TEST(validator_turns_a_reply_into_an_error)
+{
+    uint64_t s = ask_full(XW_REQUEST_CHECKED, 0, 0, 0, refuse), t = ask_full(XW_REQUEST_CHECKED, 0, 0, 0, refuse);
+    uint8_t b[128];
+    size_t n = put_reply(b, s, 0xee, 4);
+    n += put_reply(b + n, t, 0x10, 4);
+    feed(b, n);
+    MUST(healthy());
+    MUST(has_error(s, XW_ERROR_MALFORMED_REPLY));
+    MUST(has_reply(t, 0, 0x10, 48));
+}
+END_TEST
+
+/* Cut-off input: a packet half received stays pending, nothing is routed early. */
+START_TEST(half_a_packet_waits)
+{
+    uint64_t s = ask(XW_REQUEST_CHECKED, 0);
+    uint8_t b[64];
+    put_reply(b, s, 0x41, 8);
+    for (size_t k = 1; k < 64; k++) {
+        renew();
+        s = ask(XW_REQUEST_CHECKED, 0);
+        feed(b, k);
+        MUST(healthy());
+        ck_assert(!xw__pend_find(&c->in.pend, s)->done);
+        ck_assert_ptr_null(queued(s, 0));
+        ck_assert_uint_eq(c->in.len, k);
+    }
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = xwtest_suite("route");
+    TCase *tc = tcase_create("route");
+    tcase_set_timeout(tc, 600);
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, mixed_stream_one_byte_at_a_time);
+    tcase_add_test(tc, mixed_stream_in_two_pieces_at_every_offset);
+    tcase_add_test(tc, mixed_stream_in_three_pieces_everywhere);
+    tcase_add_test(tc, widening_across_16_and_32_bit_wraps);
+    tcase_add_test(tc, widening_event_runs_do_not_advance);
+    tcase_add_test(tc, fds_follow_their_replies_at_every_split);
+    tcase_add_test(tc, fds_of_events_are_not_a_later_replys);
+    tcase_add_test(tc, fd_one_read_early_is_kept_for_the_reply);
+    tcase_add_test(tc, fd_one_read_late_is_fatal);
+    tcase_add_test(tc, fds_nobody_claims_are_closed);
+    tcase_add_test(tc, fds_kept_for_a_request_closed_by_its_error);
+    tcase_add_test(tc, fewer_fds_than_claimed_is_fatal);
+    tcase_add_test(tc, too_many_fds_in_one_read_is_fatal);
+    tcase_add_test(tc, hostile_fd_counts_are_bounded);
+    tcase_add_test(tc, big_reply_in_pieces);
+    tcase_add_test(tc, into_buffer_delivery);
+    tcase_add_test(tc, lent_range_goes_to_the_owner);
+    tcase_add_test(tc, huge_lengths_are_fatal);
+    tcase_add_test(tc, unexpected_replies_are_dropped);
+    tcase_add_test(tc, sequence_going_backwards);
+    tcase_add_test(tc, validator_turns_a_reply_into_an_error);
+    tcase_add_test(tc, half_a_packet_waits);
+    suite_add_tcase(s, tc);
+    return xwtest_run(s);
+}
