@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* core.c — what libxcb.so.1 built from xwire adds to the renamed runtime: libxcb's
  * connection error codes, and the entry points xwire's extension libraries need. */
-#include "xwint.h"
+#include "conn.h"
+#include "ext.h"
+#include "fail.h"
+#include "hooks.h"
+#include "send.h"
 
 #include <errno.h>
 #include <unistd.h>

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* ext.c — linked into each of xwire's extension libraries: the runtime internals their
  * bindings call, reached in libxcb.so.1 through its XWIRE_PRIVATE entry points. */
-#include "xwint.h"
+#include "ext.h"
+#include "fail.h"
+#include "send.h"
 
 #include <xw/xproto.h>
 #include <xw/xproto_priv.h> /* xw__str_walk */

@@ -1,6 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /* borrow.c — a connection that writes through its owner's socket hand-off and lets the owner read. */
-#include "xwint.h"
+#include "base.h"
+#include "conn.h"
+#include "connect.h"
+#include "fail.h"
+#include "in.h"
+#include "lock.h"
+#include "out.h"
+#include "send.h"
+#include "setup.h"
+#include "store.h"
+#include "transport.h"
+#include "xid.h"
 
 #include <limits.h>
 #include <poll.h>

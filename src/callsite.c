@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* callsite.c — where in the program each request was sent from, for X errors (XWIRE_ERRORS=callsite). */
-#include "xwint.h"
+#include "conn.h"
+#include "lock.h"
+#include "out.h"
+#include "trace.h"
 #include "callsite.h"
 
 #include <dlfcn.h>

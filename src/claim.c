@@ -1,7 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* claim.c — claiming replies: waits for a request's reply or completion (or a queued packet), hands it out, or
  * delivers it into a waiting caller's own buffer (struct xw_into). The read path is in.c. */
-#include "xwint.h"
+#include "claim.h"
+#include "base.h"
+#include "conn.h"
+#include "fail.h"
+#include "in.h"
+#include "lend.h"
+#include "out.h"
+#include "pend.h"
+#include "store.h"
 
 #include <string.h>
 

@@ -1,6 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /* connect.c — connecting and disconnecting, simple getters. */
-#include "xwint.h"
+#include "connect.h"
+#include "auth.h"
+#include "base.h"
+#include "conn.h"
+#include "display.h"
+#include "ext.h"
+#include "fail.h"
+#include "in.h"
+#include "lock.h"
+#include "out.h"
+#include "setup.h"
+#include "socket.h"
+#include "store.h"
+#include "transport.h"
+#include "xid.h"
 #include "callsite.h"
 #include "trace.h"
 

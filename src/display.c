@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* display.c — display string parsing ("[protocol/]host:display[.screen]"). */
-#include "xwint.h"
+#include "display.h"
 
 #include <limits.h>
 #include <stdlib.h>

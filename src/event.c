@@ -1,8 +1,24 @@
 /* SPDX-License-Identifier: MIT */
 /* event.c — the public event API: the event queue, special XGE queues, caller-storage forms. */
-#include "xwint.h"
+#include "base.h"
+#include "conn.h"
+#include "in.h"
+#include "lock.h"
+#include "query.h"
+#include "store.h"
+#include "transport.h"
 
 #include <stdlib.h>
+
+/* xw__pkt_free, inline for the event class (see XW_EVENT_CLASS). */
+static inline void free_event(xw_connection_t *c, struct xw_pkt *p)
+{
+    if (XW_UNLIKELY(p->cls != XW_EVENT_CLASS)) {
+        xw__pkt_free(c, p);
+        return;
+    }
+    xw__event_rec_put(&c->store, p);
+}
 
 /* A queued packet's bytes to dst: the 36 of nearly every event and error as fixed
  * moves, anything longer (XGE) with a call. */
@@ -21,7 +37,7 @@ static xw_generic_event_t *heap_copy(xw_connection_t *c, struct xw_pkt *p)
     xw_generic_event_t *e = malloc(p->len);
     if (e)
         event_copy(e, p);
-    xw__pkt_free_event(c, p);
+    free_event(c, p);
     return e;
 }
 
@@ -166,7 +182,7 @@ static __attribute__((noinline)) int take_into_held(xw_connection_t *c, void *bu
             if (!q->head)
                 q->tail = NULL;
             event_copy(buf, p);
-            xw__pkt_free_event(c, p);
+            free_event(c, p);
         }
     }
     xw__unlock(c);

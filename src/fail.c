@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* fail.c — the connection's first fatal error, kept for good; a request's own failure reason; the fds they close. */
-#include "xwint.h"
+#include "fail.h"
+#include "conn.h"
+#include "in.h"
+#include "lock.h"
 
 #include <errno.h>
 #include <stdarg.h>

@@ -1,6 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /* in.c — the read path: read in big chunks, frame packets, widen sequences, route to queues. */
-#include "xwint.h"
+#include "in.h"
+#include "base.h"
+#include "conn.h"
+#include "ext.h"
+#include "fail.h"
+#include "lock.h"
+#include "out.h"
+#include "pend.h"
+#include "send.h"
+#include "stash.h"
+#include "store.h"
 #include "callsite.h"
 #include "trace.h"
 

@@ -1,6 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* lend.c — the socket lent to another owner (xw_take_socket, xw_writev): Xlib's side of its I/O on xwire. */
-#include "xwint.h"
+#include "lend.h"
+#include "claim.h"
+#include "conn.h"
+#include "fail.h"
+#include "hooks.h"
+#include "in.h"
+#include "lock.h"
+#include "out.h"
+#include "stash.h"
+#include "store.h"
 #include "callsite.h"
 
 /* Who owns what: between xw_take_socket() and the next xwire send, the owner (Xlib)
@@ -28,7 +37,7 @@ static void range_room(xw_connection_t *c)
 {
     struct xw_lend *l = &c->lend;
     for (unsigned i = l->nranges; i-- > 0;)
-        if (l->ranges[i].last != UINT64_MAX && xw__answered_past(c, l->ranges[i].last))
+        if (l->ranges[i].last != UINT64_MAX && xw__in_answered_past(&c->in, l->ranges[i].last))
             range_drop(c, i);
     if (l->nranges < XW_LEND_RANGES)
         return;
@@ -182,7 +191,7 @@ void xw__lend_discard(xw_connection_t *c, uint64_t seq, int keep_errors)
         xw__close_fds((int *)(XW_PKT_DATA(p) + p->len), p->nfds);
         xw__pkt_free(c, p);
     }
-    if (xw__answered_past(c, seq))
+    if (xw__in_answered_past(&c->in, seq))
         return;
     xw__lend_discards_trim(c);
     for (unsigned i = 0; i < l->ndiscards; i++)

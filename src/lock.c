@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* lock.c — the connection's futex mutex and condition variable, and deadline helpers. */
-#include "xwint.h"
+#include "lock.h"
 
 #include <limits.h>
 #include <linux/futex.h>

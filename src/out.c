@@ -1,6 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* out.c — the write path: one connection-owned buffer; small slices copied, big ones written in place. */
-#include "xwint.h"
+#include "out.h"
+#include "base.h"
+#include "conn.h"
+#include "fail.h"
+#include "in.h"
+#include "lock.h"
+#include "send.h"
+#include "transport.h"
 #include "callsite.h"
 #include "trace.h"
 

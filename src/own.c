@@ -1,6 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* own.c — the own socket's transport: out.c writes it, in.c reads it, claim.c and lend.c wait on it. */
-#include "xwint.h"
+#include "claim.h"
+#include "conn.h"
+#include "in.h"
+#include "lend.h"
+#include "out.h"
+#include "transport.h"
+#include "xid.h"
 
 #include <unistd.h>
 

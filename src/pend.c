@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* pend.c — the pending store: tracked requests in fixed blocks carved from mapped chunks, oldest first. */
-#include "xwint.h"
+#include "pend.h"
 
 #include <stdlib.h>
 #include <sys/mman.h>

@@ -1,6 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* query.c — QueryExtension and BIG-REQUESTS: each asked once per connection, under the lock, and the answer kept. */
-#include "xwint.h"
+#include "query.h"
+#include "conn.h"
+#include "ext.h"
+#include "fail.h"
+#include "out.h"
+#include "send.h"
+#include "store.h"
+#include "transport.h"
 
 /* Lock held. One of this file's checked requests (well formed, built here, so of
  * send.c's vetting only the length limit applies) to out.c: BIG-REQUESTS framing

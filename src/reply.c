@@ -1,6 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* reply.c — the public reply API: libxcb's malloc'd forms and xwire's caller-storage forms. */
-#include "xwint.h"
+#include "base.h"
+#include "conn.h"
+#include "fail.h"
+#include "in.h"
+#include "lend.h"
+#include "lock.h"
+#include "pend.h"
+#include "store.h"
+#include "transport.h"
 
 #include <stdlib.h>
 

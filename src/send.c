@@ -1,6 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* send.c — sending a request: vetted, its extension's opcode found, then the fast path or out.c's general one. */
-#include "xwint.h"
+#include "send.h"
+#include "base.h"
+#include "conn.h"
+#include "ext.h"
+#include "fail.h"
+#include "lock.h"
+#include "out.h"
+#include "query.h"
 
 #include <stdio.h>
 

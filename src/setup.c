@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* setup.c — the connection handshake: send the setup request, read and check the reply. */
-#include "xwint.h"
+#include "setup.h"
+#include "base.h"
+#include "conn.h"
+#include "fail.h"
+#include "hooks.h"
 
 #include <poll.h>
 #include <stdio.h>

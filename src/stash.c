@@ -1,6 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* stash.c — the reader's side of a lent socket: which sequences are the owner's, and its packets until claimed. */
-#include "xwint.h"
+#include "stash.h"
+#include "conn.h"
+#include "fail.h"
+#include "lend.h"
+#include "pend.h"
+#include "store.h"
 
 #include <string.h>
 
@@ -16,7 +21,7 @@ void xw__lend_discards_trim(xw_connection_t *c)
     struct xw_lend *l = &c->lend;
     unsigned k = 0;
     for (unsigned i = 0; i < l->ndiscards; i++)
-        if (!xw__answered_past(c, l->discards[i].seq))
+        if (!xw__in_answered_past(&c->in, l->discards[i].seq))
             l->discards[k++] = l->discards[i];
     l->ndiscards = k;
 }

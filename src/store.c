@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* store.c — recycled records for received packets: power-of-two size classes with free lists. */
-#include "xwint.h"
+#include "store.h"
+#include "conn.h"
 
 #include <stdlib.h>
 

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* trace.c — the protocol tracer: frames the bytes written and read into packets and writes one line each. */
-#include "xwint.h"
+#include "base.h"
+#include "conn.h"
+#include "lock.h"
 #include "trace.h"
 #include "callsite.h"
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* trace_atom.c — the atom names a traced connection has seen, for lines that show atoms by name. */
-#include "xwint.h"
 #include "trace.h"
+
+#include <string.h>
 
 /* The core's decoders carry its predefined atoms. */
 extern const struct xw_tr_desc xw__tr_xproto;

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* trace_fmt.c — one trace line in text or JSON form: the values the generated decoders hand over. */
-#include "xwint.h"
 #include "trace.h"
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 static size_t room(const struct xw_trl *l)
 {

@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* xid.c — resource ids from the setup's base and mask, refilled by XC-MISC GetXIDRange. */
-#include "xwint.h"
+#include "xid.h"
+#include "conn.h"
+#include "lock.h"
+#include "transport.h"
 
 /* The id allocator has its own lock, xid_mu, held across the refill's round trip so
  * two threads never ask for (and get) the same range; the generated sender and the

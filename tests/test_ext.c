@@ -10,7 +10,7 @@
 #include <xw/randr.h>
 
 #include "fake_conn.h"
-#include "xwint.h" /* xw__request_lookup */
+#include "send.h" /* xw__request_lookup */
 
 static const struct fake_ext key_exts[] = {
     {"RANDR", 140, 0, 0}, {"XFIXES", 141, 0, 0}, {"XWIRE-HAND", 142, 0, 0}, {NULL, 0, 0, 0}};

@@ -16,7 +16,7 @@
 #include <xw/xproto.h>
 
 #include "fake_conn.h"
-#include "xwint.h"
+#include "conn.h"
 #include "trace.h"
 
 /* Everything written to fd so far, NUL-terminated (static: one at a time). */

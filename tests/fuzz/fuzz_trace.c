@@ -16,7 +16,7 @@
 #include "fake_server.h"
 #include "harness.h"
 #include "trace.h"
-#include "xwint.h"
+#include "conn.h"
 
 static struct fake_server srv = {.fd = -1};
 static xw_connection_t *conn;

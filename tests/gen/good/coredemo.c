@@ -5,7 +5,11 @@
 #include <xw/xwext.h>
 #include <xw/coredemo.h>
 #include <xw/coredemo_priv.h>
-#include "xwint.h"
+#include "send.h"
+#include "fail.h"
+#include "ext.h"
+#include "sink.h"
+#include "out.h"
 
 #if defined(__GNUC__)
 #pragma GCC diagnostic ignored "-Wunused-function"

@@ -5,7 +5,10 @@
 #include <xw/xwext.h>
 #include <xw/demo.h>
 #include <xw/demo_priv.h>
-#include "xwint.h"
+#include "send.h"
+#include "fail.h"
+#include "ext.h"
+#include "sink.h"
 
 #if defined(__GNUC__)
 #pragma GCC diagnostic ignored "-Wunused-function"
