@@ -5,6 +5,7 @@
 #include "connect.h"
 #include "fail.h"
 #include "in.h"
+#include "limit.h"
 #include "lock.h"
 #include "out.h"
 #include "send.h"
@@ -34,7 +35,7 @@ static int borrow_take(xw_connection_t *c)
     struct xw_out *o = &c->out;
     uint64_t sent = 0;
     o->writing = 1;
-    xw__out_refresh(c);
+    xw__limit_refresh(c);
     xw__unlock(c);
     int ok = c->borrow->take(c, c->borrow_closure, &sent);
     xw__lock(c);
@@ -48,7 +49,7 @@ static int borrow_take(xw_connection_t *c)
          * sync before a void one; a reply-bearing one resets it (borrow_track). */
         o->last_reply = sent - XW_MAX_VOID_RUN;
     }
-    xw__out_refresh(c);
+    xw__limit_refresh(c);
     xw__cond_broadcast(&c->out_cond);
     if (!ok)
         return xw__conn_fail(c, XW_CONN_ERROR, "the owner's connection has failed: its socket cannot be taken");
@@ -110,7 +111,7 @@ static int borrow_track(xw_connection_t *c, uint64_t seq, int flags, const struc
 {
     if (!rq->pub.isvoid) {
         c->out.last_reply = seq;
-        xw__out_refresh(c);
+        xw__limit_refresh(c);
     }
     if (flags & XW_REQUEST_DISCARD_REPLY)
         c->borrow->discard(c->borrow_closure, seq);
@@ -360,7 +361,7 @@ XW_EXPORT void xw_borrow_return_socket(xw_connection_t *c)
     xw__lock(c);
     xw__out_flush(c);
     c->socket_away = 1;
-    xw__out_refresh(c);
+    xw__limit_refresh(c);
     xw__unlock(c);
 }
 
@@ -391,6 +392,6 @@ XW_EXPORT xw_connection_t *xw_borrow_connection(const struct xw_borrow_ops *ops,
     c->borrow_closure = closure;
     c->borrow_fd = fd;
     c->socket_away = 1;
-    xw__out_refresh(c); /* closed until the first take */
+    xw__limit_refresh(c); /* closed until the first take */
     return c;
 }

@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* callsite.c — where in the program each request was sent from, for X errors (XWIRE_ERRORS=callsite). */
-#include "conn.h"
-#include "lock.h"
-#include "out.h"
-#include "trace.h"
 #include "callsite.h"
+#include "conn.h"
+#include "limit.h"
+#include "lock.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -89,7 +88,7 @@ int xw__callsite_enable(xw_connection_t *c)
         return 0;
     }
     __atomic_store_n(&c->cs, cs, __ATOMIC_RELEASE); /* read without the lock by the callers of the record */
-    xw__out_refresh(c);                             /* closes the fast paths: every request now reaches the record */
+    xw__limit_refresh(c);                           /* closes the fast paths: every request now reaches the record */
     xw__unlock(c);
     return 0;
 }

@@ -10,6 +10,7 @@
 #include "out.h"
 #include "pend.h"
 #include "store.h"
+#include "wait.h"
 
 #include <string.h>
 
@@ -96,7 +97,7 @@ static inline __attribute__((always_inline)) int wait_body(xw_connection_t *c, u
             return 1;
         }
         /* an offer registered (o->reg) is this thread's buffer */
-        int r = xw__in_wait_step(c, deadline, &polled, o && o->reg);
+        int r = xw__wait_step(c, deadline, &polled, o && o->reg);
         if (r <= 0)
             return r;
     }

@@ -3,24 +3,7 @@
 #ifndef XW_SRC_CLAIM_H
 #define XW_SRC_CLAIM_H
 
-#include "conn.h"
-#include "in.h"
-
-/* Lock held. One round of a reply wait whose condition does not hold yet (claim.c,
- * lend.c): -EPIPE on a connection error, 0 once the deadline has passed (deadline
- * 0: after one non-blocking read), else 1 after new input (or a wake-up): check
- * again. own as for xw__in_fill_partial. */
-static inline int xw__in_wait_step(xw_connection_t *c, int64_t deadline, int *polled, int own)
-{
-    if (c->error)
-        return -EPIPE;
-    if (deadline == 0 && (*polled)++)
-        return 0;
-    c->in.for_reply = 1;
-    if (XW_UNLIKELY(c->in.pdata != NULL) && xw__in_fill_partial(c, deadline, own))
-        return 1;
-    return xw__in_wait(c, deadline) == -ETIMEDOUT ? 0 : 1;
-}
+#include "base.h"
 
 /* The own socket's side of the transport seam's reading half (the wrappers of
  * transport.h stand for these on a connection with its own socket). */

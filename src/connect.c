@@ -3,20 +3,20 @@
 #include "connect.h"
 #include "auth.h"
 #include "base.h"
+#include "callsite.h"
 #include "conn.h"
 #include "display.h"
 #include "ext.h"
 #include "fail.h"
 #include "in.h"
+#include "limit.h"
 #include "lock.h"
-#include "out.h"
 #include "setup.h"
 #include "socket.h"
 #include "store.h"
+#include "trace.h"
 #include "transport.h"
 #include "xid.h"
-#include "callsite.h"
-#include "trace.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,7 +86,7 @@ XW_EXPORT xw_connection_t *xw_connect_to_fd(int fd, xw_auth_info_t *auth_info)
         return c;
     }
     c->out.max_words = maxlen;
-    xw__out_refresh(c);
+    xw__limit_refresh(c);
     xw__trace_connect(c);
     if (xw__callsite_wanted()) /* the only cost while off: this test, once per connection */
         xw__callsite_enable(c);
@@ -181,7 +181,7 @@ XW_EXPORT int xw_connection_set_single_threaded(xw_connection_t *c, int on)
     if (c == &oom_conn)
         return -EINVAL;
     c->single = on ? 1 : 0;
-    xw__out_refresh(c); /* the inline senders follow the mode */
+    xw__limit_refresh(c); /* the inline senders follow the mode */
     return 0;
 }
 

@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* errtext.c — X errors as text, from the name tables the generator emits. */
 #include "base.h"
+#include "callsite.h"
 #include "conn.h"
 #include "ext.h"
-#include "trace.h"
-#include "callsite.h"
 
 #include <stdio.h>
 

@@ -2,16 +2,15 @@
 /* in.c — the read path: read in big chunks, frame packets, widen sequences, route to queues. */
 #include "in.h"
 #include "base.h"
+#include "callsite.h"
 #include "conn.h"
 #include "ext.h"
 #include "fail.h"
 #include "lock.h"
-#include "out.h"
 #include "pend.h"
 #include "send.h"
 #include "stash.h"
 #include "store.h"
-#include "callsite.h"
 #include "trace.h"
 
 #include <poll.h>

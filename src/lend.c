@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /* lend.c — the socket lent to another owner (xw_take_socket, xw_writev): Xlib's side of its I/O on xwire. */
 #include "lend.h"
-#include "claim.h"
 #include "conn.h"
 #include "fail.h"
 #include "hooks.h"
 #include "in.h"
+#include "limit.h"
 #include "lock.h"
 #include "out.h"
 #include "stash.h"
 #include "store.h"
-#include "callsite.h"
+#include "wait.h"
 
 /* Who owns what: between xw_take_socket() and the next xwire send, the owner (Xlib)
  * writes its own requests through xw_writev() and numbers them itself; xwire still
@@ -21,7 +21,7 @@
  * Locks: the owner's return callback runs with xwire's lock released (it takes the
  * owner's locks and re-enters xw_writev); lend.moving keeps the other threads of
  * ours from sending meanwhile, since the fast path stays closed while socket_away
- * is set (xw__out_refresh). */
+ * is set (xw__limit_refresh). */
 
 static void range_drop(xw_connection_t *c, unsigned i)
 {
@@ -37,7 +37,7 @@ static void range_room(xw_connection_t *c)
 {
     struct xw_lend *l = &c->lend;
     for (unsigned i = l->nranges; i-- > 0;)
-        if (l->ranges[i].last != UINT64_MAX && xw__in_answered_past(&c->in, l->ranges[i].last))
+        if (l->ranges[i].last != UINT64_MAX && xw__stash_answered_past(&c->in, l->ranges[i].last))
             range_drop(c, i);
     if (l->nranges < XW_LEND_RANGES)
         return;
@@ -77,7 +77,7 @@ int xw__lend_take_back(xw_connection_t *c)
     l->closure = NULL;
     c->socket_away = 0;
     range_close(c);
-    xw__out_refresh(c);
+    xw__limit_refresh(c);
     xw__cond_broadcast(&c->out_cond);
     return c->error ? -EPIPE : 0;
 }
@@ -140,7 +140,7 @@ int xw__lend_take(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap
             return slot_take(c, seq, cap, need, pkt, buf);
         if (seq <= xw__in_done_seq(&c->in) || seq > c->out.seq || !seq)
             return 1;
-        r = xw__in_wait_step(c, deadline, &polled, 0);
+        r = xw__wait_step(c, deadline, &polled, 0);
         if (r <= 0)
             return r;
     }
@@ -149,7 +149,7 @@ int xw__lend_take(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap
 /* Lock held. The heap-form claim's wait: what xw__in_reply_fit does for a sequence it
  * does not track once the socket has been lent. Xlib's own wait (no deadline, the
  * stash empty) is xw__lend_take's loop without its general checks: reads (the
- * rest of a big reply as xw__in_wait_step does) until the slot has seq's reply or seq is
+ * rest of a big reply as xw__wait_step does) until the slot has seq's reply or seq is
  * finished; anything else, or a packet bound for the stash, goes to xw__lend_take. */
 int xw__lend_wait(xw_connection_t *c, uint64_t seq, int64_t deadline, void *buf, struct xw_pkt **pkt)
 {
@@ -177,7 +177,7 @@ int xw__lend_wait(xw_connection_t *c, uint64_t seq, int64_t deadline, void *buf,
 void xw__lend_discard(xw_connection_t *c, uint64_t seq, int keep_errors)
 {
     struct xw_lend *l = &c->lend;
-    if (!xw__lend_range_of(l, seq))
+    if (!xw__stash_range_of(l, seq))
         return;
     if (l->last.full && l->last.seq == seq)
         l->last.full = 0;
@@ -191,7 +191,7 @@ void xw__lend_discard(xw_connection_t *c, uint64_t seq, int keep_errors)
         xw__close_fds((int *)(XW_PKT_DATA(p) + p->len), p->nfds);
         xw__pkt_free(c, p);
     }
-    if (xw__in_answered_past(&c->in, seq))
+    if (xw__stash_answered_past(&c->in, seq))
         return;
     xw__lend_discards_trim(c);
     for (unsigned i = 0; i < l->ndiscards; i++)
@@ -234,7 +234,7 @@ XW_EXPORT int xw_take_socket(xw_connection_t *c, void (*return_socket)(void *clo
         l->closure = closure;
         l->used = 1;
         c->socket_away = 1; /* the next send of ours takes it back (socket_take) */
-        xw__out_refresh(c);
+        xw__limit_refresh(c);
         *sent = c->out.seq;
         ok = 1;
     }

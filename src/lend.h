@@ -60,15 +60,6 @@ int xw__lend_take(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap
 
 int xw__lend_wait(xw_connection_t *c, uint64_t seq, int64_t deadline, void *buf, struct xw_pkt **pkt);
 
-/* The owner's turn that sent seq, or NULL. */
-static inline const struct xw_lend_range *xw__lend_range_of(const struct xw_lend *l, uint64_t seq)
-{
-    for (unsigned i = 0; i < l->nranges; i++)
-        if (seq >= l->ranges[i].first && seq <= l->ranges[i].last)
-            return &l->ranges[i];
-    return NULL;
-}
-
 /* Lock held. The slot's reply (lend.last, full) to the caller's 32 bytes at buf; the
  * slot is empty afterwards. Returns 2, as xw__reply_take_fit for a reply in buf. */
 static inline int xw__lend_slot_give(struct xw_lend *l, void *buf)

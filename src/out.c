@@ -2,14 +2,15 @@
 /* out.c — the write path: one connection-owned buffer; small slices copied, big ones written in place. */
 #include "out.h"
 #include "base.h"
+#include "callsite.h"
 #include "conn.h"
 #include "fail.h"
 #include "in.h"
+#include "limit.h"
 #include "lock.h"
 #include "send.h"
-#include "transport.h"
-#include "callsite.h"
 #include "trace.h"
+#include "transport.h"
 
 #include <stddef.h>
 #include <limits.h>
@@ -126,7 +127,7 @@ static int write_vec(xw_connection_t *c, struct iovec *iov, size_t n)
     o->writing = 0;
     if (!c->error)
         o->flushed = o->seq;
-    xw__out_refresh(c);
+    xw__limit_refresh(c);
     xw__cond_broadcast(&c->out_cond);
     return c->error ? -EPIPE : 0;
 }

@@ -5,72 +5,7 @@
 #define XW_SRC_OUT_H
 
 #include "conn.h"
-#include "pend.h"
 #include "send.h"
-
-/* ---- send limits and the pending ring's inline path (the send fast path, the read path) ---- */
-
-/* Lock held. The fast path runs while seq < fast_limit: that single compare covers
- * a fatal error, a thread writing with the lock released, the automatic sync after
- * XW_MAX_VOID_RUN void requests and a sequence number whose low 32 bits are zero
- * (a 32-bit cookie of 0 means "failed"), a socket another party holds
- * (away: socket_away, a borrowed connection without its owner's socket or our own
- * socket lent to another owner by xw_take_socket), and call sites being recorded. */
-static inline void xw__out_set_limit(xw_connection_t *c, int away)
-{
-    struct xw_out *o = &c->out;
-    uint64_t run = o->last_reply + XW_MAX_VOID_RUN;
-    uint64_t wrap = o->seq | 0xffffffffu;
-    /* call sites on: every request takes the general path, which records them */
-    int closed = c->error || o->writing || away || c->cs;
-    o->fast_limit = closed ? 0 : (run < wrap ? run : wrap);
-    __atomic_store_n(&o->inline_limit, c->single ? o->fast_limit : 0, __ATOMIC_RELAXED);
-}
-
-static inline void xw__out_refresh(xw_connection_t *c)
-{
-    xw__out_set_limit(c, c->socket_away);
-}
-
-/* Lock held. True when a tracked request may take a pending entry without a call:
- * the current block has room. (A borrowed connection never allocates a block, since
- * the owner tracks its replies, so this is false there.) */
-static inline int xw__pend_fast_ok(const xw_connection_t *c)
-{
-    return c->in.pend.next != NULL;
-}
-
-/* Lock held, xw__pend_fast_ok, seq just taken. Appends the pending entry of a
- * tracked request; a reply-bearing one also moves the automatic sync's limit. */
-static inline void xw__pend_push(xw_connection_t *c, uint64_t seq, int flags, const struct xw_request *rq)
-{
-    struct xw_pend_store *s = &c->in.pend;
-    *s->next = (struct xw_pend){
-        .seq = seq,
-        .validate = rq->validate,
-        .flags = (uint8_t)flags,
-        .isvoid = rq->f.isvoid,
-        .multi = rq->f.multi_reply,
-        .multi_end = rq->f.multi_end,
-        .dead = (flags & XW_REQUEST_DISCARD_REPLY) ? 1 : 0,
-    };
-    s->n++;
-    s->undone++;
-    s->next = ((s->head + s->n) & (XW_PEND_BLOCK - 1)) ? s->next + 1 : NULL;
-    if (!rq->f.isvoid) {
-        struct xw_out *o = &c->out;
-        o->last_reply = seq;
-        if (!o->fast_limit) { /* closed: a request is going out, so the socket is not lent */
-            xw__out_set_limit(c, 0);
-            return;
-        }
-        /* open (fast_limit says so): only the automatic sync's limit moves */
-        uint64_t run = seq + XW_MAX_VOID_RUN, wrap = o->seq | 0xffffffffu;
-        o->fast_limit = run < wrap ? run : wrap;
-        if (c->single)
-            __atomic_store_n(&o->inline_limit, o->fast_limit, __ATOMIC_RELAXED);
-    }
-}
 
 /* ---- the one way a request enters the write buffer: reserve, frame and copy, commit ----
  * Used by xw_send's fast path and by the generated senders' inline path. */

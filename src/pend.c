@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* pend.c — the pending store: tracked requests in fixed blocks carved from mapped chunks, oldest first. */
 #include "pend.h"
+#include "in.h"
 
 #include <stdlib.h>
 #include <sys/mman.h>

@@ -1,66 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* pend.h — internal: the requests awaiting a reply, an error or a check (lock held). */
+/* pend.h — internal: the requests awaiting a reply, an error or a check: the pending
+ * store's inline paths and its calls (lock held). Its layout is in in.h, since the
+ * reader's state embeds it. */
 #ifndef XW_SRC_PEND_H
 #define XW_SRC_PEND_H
 
-#include "store.h"
-
-/* ---- requests awaiting a reply, an error or a check, routed by the read path ---- */
-
-/* One request the connection tracks. 40 bytes: a 32-byte reply (nearly every reply)
- * is kept in the entry itself once it arrives, in the space the waiting fields no
- * longer need, so a reply costs no memory of its own. */
-struct xw_pend {
-    uint64_t seq;
-    union {
-        struct { /* while no reply is held inline (inl 0) */
-            xw_validate_fn validate;
-            struct xw_queue q; /* replies (or one error) not yet claimed */
-        };
-        uint8_t body[24]; /* inl 1: bytes 8..31 of the 32-byte reply */
-    };
-    uint8_t flags; /* XW_REQUEST_* (all below 1 << 8) */
-    uint8_t isvoid;
-    uint8_t multi; /* replies until one whose byte 1 is multi_end (struct xw_request) */
-    uint8_t multi_end;
-    uint8_t done; /* the server has finished this request */
-    uint8_t dead; /* claimed or discarded: the slot may be reused once done */
-    uint8_t inl;  /* the reply is held inline: byte 1 in byte1, the rest in body */
-    uint8_t byte1;
-};
-
-/* Entries live in fixed blocks of XW_PEND_BLOCK, found through a ring of block
- * pointers indexed by the entry's running index; a block is given back as soon as
- * its last entry retires, so a deep pipeline never copies the table. Blocks are
- * carved from mapped chunks that double in size (chunk i holds 2^i blocks), each
- * populated in one call when mapped: a million pending requests took 10k page
- * faults one by one when their blocks came from malloc. The first XW_PEND_KEEP
- * chunks (31 blocks, ~8k entries) stay mapped for reuse; a larger one is unmapped
- * once its last block is back, so a drained store holds at most ~310 KiB. */
-#define XW_PEND_SHIFT 8
-#define XW_PEND_BLOCK (1u << XW_PEND_SHIFT)
-#define XW_PEND_CHUNKS 24
-#define XW_PEND_KEEP 5
-
-struct xw_pend_chunk {
-    uint8_t *base; /* mapped (owned) or NULL */
-    size_t bytes;
-    unsigned nblk; /* blocks it holds */
-    unsigned bump; /* blocks handed out at least once */
-    unsigned used; /* blocks handed out now */
-    void *free;    /* blocks given back, chained through their first bytes */
-};
-
-struct xw_pend_store {
-    struct xw_pend **blk; /* bcap (a power of two) slots; entry index i is in blk[(i >> SHIFT) & (bcap - 1)] */
-    size_t bcap;
-    uint64_t head;        /* running index of the oldest entry */
-    size_t n;             /* entries held: head .. head + n */
-    size_t undone;        /* the last undone entries are not finished */
-    size_t gone;          /* entries dead and done but not at the head (reclaimed by compaction) */
-    struct xw_pend *next; /* where entry head + n goes; NULL: its block is needed first */
-    struct xw_pend_chunk chunk[XW_PEND_CHUNKS];
-};
+#include "conn.h"
+#include "limit.h"
+#include "send.h"
 
 static inline struct xw_pend *xw__pend_at(const struct xw_pend_store *s, size_t i)
 {
@@ -150,6 +97,46 @@ static inline void xw__pend_retire(struct xw_pend_store *s, struct xw_pend *e)
 static inline int xw__pend_holds(const struct xw_pend *e)
 {
     return e->inl || e->q.head;
+}
+
+/* Lock held. True when a tracked request may take a pending entry without a call:
+ * the current block has room. (A borrowed connection never allocates a block, since
+ * the owner tracks its replies, so this is false there.) */
+static inline int xw__pend_fast_ok(const xw_connection_t *c)
+{
+    return c->in.pend.next != NULL;
+}
+
+/* Lock held, xw__pend_fast_ok, seq just taken. Appends the pending entry of a
+ * tracked request; a reply-bearing one also moves the automatic sync's limit. */
+static inline void xw__pend_push(xw_connection_t *c, uint64_t seq, int flags, const struct xw_request *rq)
+{
+    struct xw_pend_store *s = &c->in.pend;
+    *s->next = (struct xw_pend){
+        .seq = seq,
+        .validate = rq->validate,
+        .flags = (uint8_t)flags,
+        .isvoid = rq->f.isvoid,
+        .multi = rq->f.multi_reply,
+        .multi_end = rq->f.multi_end,
+        .dead = (flags & XW_REQUEST_DISCARD_REPLY) ? 1 : 0,
+    };
+    s->n++;
+    s->undone++;
+    s->next = ((s->head + s->n) & (XW_PEND_BLOCK - 1)) ? s->next + 1 : NULL;
+    if (!rq->f.isvoid) {
+        struct xw_out *o = &c->out;
+        o->last_reply = seq;
+        if (!o->fast_limit) { /* closed: a request is going out, so the socket is not lent */
+            xw__limit_set(c, 0);
+            return;
+        }
+        /* open (fast_limit says so): only the automatic sync's limit moves */
+        uint64_t run = seq + XW_MAX_VOID_RUN, wrap = o->seq | 0xffffffffu;
+        o->fast_limit = run < wrap ? run : wrap;
+        if (c->single)
+            __atomic_store_n(&o->inline_limit, o->fast_limit, __ATOMIC_RELAXED);
+    }
 }
 
 #endif

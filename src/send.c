@@ -7,6 +7,7 @@
 #include "fail.h"
 #include "lock.h"
 #include "out.h"
+#include "pend.h"
 #include "query.h"
 
 #include <stdio.h>

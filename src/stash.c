@@ -3,8 +3,8 @@
 #include "stash.h"
 #include "conn.h"
 #include "fail.h"
+#include "in.h"
 #include "lend.h"
-#include "pend.h"
 #include "store.h"
 
 #include <string.h>
@@ -21,7 +21,7 @@ void xw__lend_discards_trim(xw_connection_t *c)
     struct xw_lend *l = &c->lend;
     unsigned k = 0;
     for (unsigned i = 0; i < l->ndiscards; i++)
-        if (!xw__in_answered_past(&c->in, l->discards[i].seq))
+        if (!xw__stash_answered_past(&c->in, l->discards[i].seq))
             l->discards[k++] = l->discards[i];
     l->ndiscards = k;
 }
@@ -45,7 +45,7 @@ static int discarded(xw_connection_t *c, uint64_t seq)
  * (routing then leaves the ring alone). */
 int xw__lend_owner(xw_connection_t *c, uint64_t seq, struct xw_pend *e)
 {
-    const struct xw_lend_range *r = xw__lend_range_of(&c->lend, seq);
+    const struct xw_lend_range *r = xw__stash_range_of(&c->lend, seq);
     if (r) {
         int flags = r->flags | discarded(c, seq);
         *e = (struct xw_pend){

@@ -3,7 +3,23 @@
 #ifndef XW_SRC_STASH_H
 #define XW_SRC_STASH_H
 
+#include "in.h"
 #include "lend.h"
+
+/* The server has answered past seq: no packet for it can come any more. */
+static inline int xw__stash_answered_past(const struct xw_in *in, uint64_t seq)
+{
+    return seq < in->last_seq;
+}
+
+/* The owner's turn that sent seq, or NULL. */
+static inline const struct xw_lend_range *xw__stash_range_of(const struct xw_lend *l, uint64_t seq)
+{
+    for (unsigned i = 0; i < l->nranges; i++)
+        if (seq >= l->ranges[i].first && seq <= l->ranges[i].last)
+            return &l->ranges[i];
+    return NULL;
+}
 
 /* stash.c (lock held): what the reader keeps for the owner's sequences (in.c puts,
  * lend.c takes). */
@@ -22,7 +38,7 @@ static inline int xw__lend_slot_keep(struct xw_lend *l, uint64_t seq, const uint
 {
     if (l->ndiscards) /* the general way looks them up (xw__lend_owner) */
         return 0;
-    const struct xw_lend_range *r = xw__lend_range_of(l, seq);
+    const struct xw_lend_range *r = xw__stash_range_of(l, seq);
     if (!r || (r->flags & XW_REQUEST_DISCARD_REPLY) || ((r->flags & XW_REQUEST_REPLY_FDS) && w[1]))
         return 0;
     if (l->last.full)

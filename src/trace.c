@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* trace.c — the protocol tracer: frames the bytes written and read into packets and writes one line each. */
+#include "trace.h"
 #include "base.h"
+#include "callsite.h"
 #include "conn.h"
 #include "lock.h"
-#include "trace.h"
-#include "callsite.h"
 
 #include <fcntl.h>
 #include <pthread.h>

@@ -157,8 +157,4 @@ void xw__trace_fini(xw_connection_t *c);
 /* Every description's decoders (tests and the fuzz harness walk them all). */
 const struct xw_tr_desc *const *xw__trace_descs(size_t *n);
 
-/* The call site of the request with sequence seq as text in buf, or NULL when none
- * is recorded (the error call-site subsystem provides it). */
-const char *xw__callsite_text(xw_connection_t *c, uint64_t seq, char *buf, size_t n);
-
 #endif
