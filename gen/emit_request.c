@@ -346,7 +346,7 @@ static void reject_if(struct sender *s, const char *cond, const char *why)
 {
     out_printf(&s->body,
                "    if (__builtin_expect(!!(%s), 0)) {\n"
-               "        xw_ret.sequence = (unsigned int)xw__request_reject(c, %s, %s, \"%s: %s\");\n"
+               "        xw_ret.sequence = (unsigned int)xw__fail_reject(c, %s, %s, \"%s: %s\");\n"
                "        return xw_ret;\n    }\n",
                cond, s->nfds_fixed || s->nfds_list ? "xw_nfds" : "0", s->nfds_fixed || s->nfds_list ? "xw_fds" : "0",
                s->t->name, why);

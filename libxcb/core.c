@@ -32,7 +32,7 @@ uint64_t xwire_private_send(xw_connection_t *c, int flags, struct iovec *vector,
 
 uint64_t xwire_private_request_reject(xw_connection_t *c, unsigned int nfds, int *fds, const char *why)
 {
-    return xw__request_reject(c, nfds, fds, why);
+    return xw__fail_reject(c, nfds, fds, why);
 }
 
 long xwire_private_str_walk(const char *b, size_t avail, int stop)

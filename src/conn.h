@@ -5,6 +5,7 @@
 
 #include "ext.h"
 #include "in.h"
+#include "queue.h"
 #include "lend.h"
 #include "lock.h"
 #include "store.h"
@@ -45,7 +46,7 @@ struct xw_connection_t {
     int fd;
     int error; /* first fatal error (XW_CONN_*), 0 when healthy */
     char errstr[256];
-    int fail_errno; /* errno the failure leaves (xw__conn_fail), for Xlib's message */
+    int fail_errno; /* errno the failure leaves (xw__fail_conn), for Xlib's message */
     struct xw_in in;
     struct xw_store store;
     uint8_t *setup; /* whole setup reply, 8-byte header included */
@@ -73,19 +74,19 @@ struct xw_connection_t {
     /* The protocol tracer's state (trace.c, owned), NULL while tracing is off: the
      * write and read paths test it once per system call, never per request. */
     struct xw_trace *trace;
-    int64_t born_ns; /* when the connection was made (xw__now), for the trace's times */
+    int64_t born_ns; /* when the connection was made (xw__clock_now), for the trace's times */
 };
 
-static inline void xw__lock(xw_connection_t *c)
+static inline void xw__conn_lock(xw_connection_t *c)
 {
     if (!c->single)
-        xw__mutex_lock(&c->mu);
+        xw__lock_acquire(&c->mu);
 }
 
-static inline void xw__unlock(xw_connection_t *c)
+static inline void xw__conn_unlock(xw_connection_t *c)
 {
     if (!c->single)
-        xw__mutex_unlock(&c->mu);
+        xw__lock_release(&c->mu);
 }
 
 #endif

@@ -7,6 +7,6 @@
 
 /* connect.c: a new connection for fd (the shared out-of-memory one, error set,
  * when it cannot be allocated). */
-xw_connection_t *xw__conn_new(int fd);
+xw_connection_t *xw__connect_new(int fd);
 
 #endif

@@ -6,6 +6,6 @@
 #include "base.h"
 
 /* display.c */
-int xw__parse_display_full(const char *name, char **protocol, char **host, int *display, int *screen);
+int xw__display_parse(const char *name, char **protocol, char **host, int *display, int *screen);
 
 #endif

@@ -3,6 +3,7 @@
 #ifndef XW_SRC_IN_H
 #define XW_SRC_IN_H
 
+#include "queue.h"
 #include "store.h"
 
 /* ---- requests awaiting a reply, an error or a check, routed by the read path ---- */
@@ -157,7 +158,7 @@ static inline uint64_t xw__in_done_seq(const struct xw_in *in)
  * entry, before its bytes go out. */
 int xw__in_track(xw_connection_t *c, uint64_t seq, int flags, const struct xw_request *rq);
 
-void xw__queue_free(xw_connection_t *c, struct xw_queue *q);
+void xw__in_queue_free(xw_connection_t *c, struct xw_queue *q);
 void xw__in_fini(xw_connection_t *c);
 
 #endif

@@ -8,6 +8,7 @@
 #include "limit.h"
 #include "lock.h"
 #include "out.h"
+#include "queue.h"
 #include "stash.h"
 #include "store.h"
 #include "wait.h"
@@ -64,21 +65,21 @@ int xw__lend_take_back(xw_connection_t *c)
 {
     struct xw_lend *l = &c->lend;
     while (l->give_back && l->moving && !c->error)
-        xw__cond_wait(&c->out_cond, &c->mu, -1);
+        xw__lock_wait(&c->out_cond, &c->mu, -1);
     if (!l->give_back || c->error)
         return c->error ? -EPIPE : 0;
     void (*give_back)(void *) = l->give_back;
     l->moving = 1;
-    xw__unlock(c);
+    xw__conn_unlock(c);
     give_back(l->closure); /* the owner writes what it holds through xw_writev */
-    xw__lock(c);
+    xw__conn_lock(c);
     l->moving = 0;
     l->give_back = NULL;
     l->closure = NULL;
     c->socket_away = 0;
     range_close(c);
     xw__limit_refresh(c);
-    xw__cond_broadcast(&c->out_cond);
+    xw__lock_broadcast(&c->out_cond);
     return c->error ? -EPIPE : 0;
 }
 
@@ -117,7 +118,7 @@ static int slot_take(xw_connection_t *c, uint64_t seq, size_t cap, size_t *need,
         return -ENOSPC;
     }
     if (!buf)
-        return xw__lend_spill(c) < 0 ? -EPIPE : stash_take(c, seq, cap, need, pkt);
+        return xw__stash_spill(c) < 0 ? -EPIPE : stash_take(c, seq, cap, need, pkt);
     return xw__lend_slot_give(l, buf);
 }
 
@@ -125,7 +126,7 @@ static int slot_take(xw_connection_t *c, uint64_t seq, size_t cap, size_t *need,
  * reply or error (the stash first: the slot holds the newest); nothing once the
  * server is past it (a later packet, or its own error, was read) or when it was
  * never sent; else wait for input until the deadline. Returns as
- * xw__reply_take_fit does (buf: 32 bytes or more when cap is, or NULL). */
+ * xw__transport_reply_fit does (buf: 32 bytes or more when cap is, or NULL). */
 int xw__lend_take(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need, struct xw_pkt **pkt,
                   void *buf)
 {
@@ -146,7 +147,7 @@ int xw__lend_take(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap
     }
 }
 
-/* Lock held. The heap-form claim's wait: what xw__in_reply_fit does for a sequence it
+/* Lock held. The heap-form claim's wait: what xw__claim_reply_fit does for a sequence it
  * does not track once the socket has been lent. Xlib's own wait (no deadline, the
  * stash empty) is xw__lend_take's loop without its general checks: reads (the
  * rest of a big reply as xw__wait_step does) until the slot has seq's reply or seq is
@@ -188,12 +189,12 @@ void xw__lend_discard(xw_connection_t *c, uint64_t seq, int keep_errors)
             xw__queue_push(&c->in.events, p);
             continue;
         }
-        xw__close_fds((int *)(XW_PKT_DATA(p) + p->len), p->nfds);
-        xw__pkt_free(c, p);
+        xw__fail_close_fds((int *)(XW_PKT_DATA(p) + p->len), p->nfds);
+        xw__store_free(c, p);
     }
     if (xw__stash_answered_past(&c->in, seq))
         return;
-    xw__lend_discards_trim(c);
+    xw__stash_discards_trim(c);
     for (unsigned i = 0; i < l->ndiscards; i++)
         if (l->discards[i].seq == seq) {
             l->discards[i].keep_errors = keep_errors;
@@ -222,7 +223,7 @@ XW_EXPORT int xw_take_socket(xw_connection_t *c, void (*return_socket)(void *clo
                              uint64_t *sent)
 {
     int ok = 0;
-    xw__lock(c);
+    xw__conn_lock(c);
     int callsite = c->cs != NULL;
     if (!c->error && !c->borrow && return_socket && settle(c) == 0) {
         struct xw_lend *l = &c->lend;
@@ -238,7 +239,7 @@ XW_EXPORT int xw_take_socket(xw_connection_t *c, void (*return_socket)(void *clo
         *sent = c->out.seq;
         ok = 1;
     }
-    xw__unlock(c);
+    xw__conn_unlock(c);
     /* Xlib's requests are written long after its call returned: libxcb.so.1 from
      * xwire gives its owner an after-function that records them as they are made. */
     if (ok && callsite && xw__hooks.lent)
@@ -249,13 +250,13 @@ XW_EXPORT int xw_take_socket(xw_connection_t *c, void (*return_socket)(void *clo
 XW_EXPORT int xw_writev(xw_connection_t *c, struct iovec *vector, int count, uint64_t requests)
 {
     int ok = 0;
-    xw__lock(c);
+    xw__conn_lock(c);
     if (!c->error && !c->borrow && count >= 0)
         ok = xw__out_write_through(c, vector, (size_t)count, requests) == 0;
     void (*owner)(void *) = c->cs ? c->lend.give_back : NULL;
     void *closure = c->lend.closure;
     uint64_t upto = c->out.seq;
-    xw__unlock(c);
+    xw__conn_unlock(c);
     if (ok && owner && xw__hooks.lent) /* the owner may have replaced our after-function */
         xw__hooks.lent(c, owner, closure, upto, 0);
     return ok;

@@ -3,6 +3,7 @@
 #ifndef XW_SRC_LEND_H
 #define XW_SRC_LEND_H
 
+#include "queue.h"
 #include "store.h"
 
 /* ---- the socket lent to another owner: xw_take_socket / xw_writev ---- */
@@ -42,7 +43,7 @@ struct xw_lend {
     /* The owner's newest reply when it is 32 bytes without fds (nearly every reply
      * Xlib waits for), kept here without a record until claimed; anything newer
      * bound for the stash pushes it there first, so stash then slot stay in
-     * sequence order (stash.c: xw__lend_spill). */
+     * sequence order (stash.c: xw__stash_spill). */
     struct {
         uint64_t seq;
         int full;
@@ -61,7 +62,7 @@ int xw__lend_take(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap
 int xw__lend_wait(xw_connection_t *c, uint64_t seq, int64_t deadline, void *buf, struct xw_pkt **pkt);
 
 /* Lock held. The slot's reply (lend.last, full) to the caller's 32 bytes at buf; the
- * slot is empty afterwards. Returns 2, as xw__reply_take_fit for a reply in buf. */
+ * slot is empty afterwards. Returns 2, as xw__transport_reply_fit for a reply in buf. */
 static inline int xw__lend_slot_give(struct xw_lend *l, void *buf)
 {
     memcpy(buf, l->last.bytes, 32);

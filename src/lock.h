@@ -16,21 +16,18 @@ struct xw_cond {
     int waiters;  /* changed only under the mutex, so broadcast can skip the syscall */
 };
 
-void xw__mutex_lock_slow(struct xw_mutex *m);
-void xw__mutex_wake(struct xw_mutex *m);
+void xw__lock_acquire_slow(struct xw_mutex *m);
+void xw__lock_wake(struct xw_mutex *m);
 /* Waits until broadcast or deadline (CLOCK_MONOTONIC ns, -1: none). Mutex held on
  * entry and exit. Returns 0 or -ETIMEDOUT. */
-int xw__cond_wait(struct xw_cond *cv, struct xw_mutex *m, int64_t deadline);
-void xw__cond_wake_all(struct xw_cond *cv);
+int xw__lock_wait(struct xw_cond *cv, struct xw_mutex *m, int64_t deadline);
+void xw__lock_wake_all(struct xw_cond *cv);
 /* Inline: nearly always nobody waits, and waiters says so in one load. */
-static inline void xw__cond_broadcast(struct xw_cond *cv)
+static inline void xw__lock_broadcast(struct xw_cond *cv)
 {
     if (cv->waiters)
-        xw__cond_wake_all(cv);
+        xw__lock_wake_all(cv);
 }
-int64_t xw__now(void);
-int64_t xw__deadline(int timeout_ms);
-int xw__poll_timeout(int64_t deadline);
 
 /* While the process has a single thread (glibc's __libc_single_threaded, as its
  * own pthread_mutex uses), nobody can contend, so plain stores do; it only ever
@@ -45,7 +42,7 @@ int xw__poll_timeout(int64_t deadline);
 #define XW_PROCESS_SINGLE_THREADED() 0
 #endif
 
-static inline void xw__mutex_lock(struct xw_mutex *m)
+static inline void xw__lock_acquire(struct xw_mutex *m)
 {
     if (XW_PROCESS_SINGLE_THREADED()) {
         m->v = 1;
@@ -54,25 +51,25 @@ static inline void xw__mutex_lock(struct xw_mutex *m)
     int z = 0;
     if (XW_LIKELY(__atomic_compare_exchange_n(&m->v, &z, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)))
         return;
-    xw__mutex_lock_slow(m);
+    xw__lock_acquire_slow(m);
 }
 
-static inline void xw__mutex_unlock(struct xw_mutex *m)
+static inline void xw__lock_release(struct xw_mutex *m)
 {
     if (XW_PROCESS_SINGLE_THREADED()) {
         m->v = 0;
         return;
     }
     if (XW_UNLIKELY(__atomic_exchange_n(&m->v, 0, __ATOMIC_RELEASE) == 2))
-        xw__mutex_wake(m);
+        xw__lock_wake(m);
 }
 
 /* The lock's halves for fast paths that must stay leaves (no call, so no registers
- * to save): they never sleep or wake anyone themselves. trylock: 1 when taken, else
- * the caller goes to a path that takes the lock with xw__mutex_lock. release: 0 when
+ * to save): they never sleep or wake anyone themselves. try: 1 when taken, else
+ * the caller goes to a path that takes the lock with xw__lock_acquire. drop: 0 when
  * a sleeper must be woken: the lock is free then, and the caller ends by
- * returning xw__mutex_wake_ret (a tail call). */
-static inline int xw__mutex_trylock(struct xw_mutex *m)
+ * returning xw__lock_wake_ret (a tail call). */
+static inline int xw__lock_try(struct xw_mutex *m)
 {
     if (XW_PROCESS_SINGLE_THREADED()) {
         m->v = 1;
@@ -82,7 +79,7 @@ static inline int xw__mutex_trylock(struct xw_mutex *m)
     return __atomic_compare_exchange_n(&m->v, &z, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
 }
 
-static inline int xw__mutex_release(struct xw_mutex *m)
+static inline int xw__lock_drop(struct xw_mutex *m)
 {
     if (XW_PROCESS_SINGLE_THREADED()) {
         m->v = 0;
@@ -92,6 +89,6 @@ static inline int xw__mutex_release(struct xw_mutex *m)
 }
 
 /* Wakes a sleeper of the lock just released, then returns v. */
-uint64_t xw__mutex_wake_ret(struct xw_mutex *m, uint64_t v);
+uint64_t xw__lock_wake_ret(struct xw_mutex *m, uint64_t v);
 
 #endif

@@ -54,7 +54,7 @@ static inline void xw__out_frame(uint8_t *b, const xw_protocol_request_t *req, u
 
 /* n bytes, w <= n <= 2 * w, as two overlapping moves of w bytes (a constant, so each
  * is one load and one store). */
-static inline __attribute__((always_inline)) void xw__copy_ends(uint8_t *dst, const uint8_t *s, size_t n, size_t w)
+static inline __attribute__((always_inline)) void xw__out_copy_ends(uint8_t *dst, const uint8_t *s, size_t n, size_t w)
 {
     uint8_t a[16], b[16];
     memcpy(a, s, w);
@@ -79,11 +79,11 @@ static inline __attribute__((always_inline)) int xw__out_copy(uint8_t *dst, cons
         else
             memset(dst, 0, n);
     } else if (n - 4 <= 4) {
-        xw__copy_ends(dst, s, n, 4);
+        xw__out_copy_ends(dst, s, n, 4);
     } else if (n - 9 <= 7) {
-        xw__copy_ends(dst, s, n, 8);
+        xw__out_copy_ends(dst, s, n, 8);
     } else if (n - 17 <= 15) {
-        xw__copy_ends(dst, s, n, 16);
+        xw__out_copy_ends(dst, s, n, 16);
     } else if (small_only) {
         return n == 0;
     } else {

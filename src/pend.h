@@ -61,7 +61,7 @@ static inline void xw__pend_reply(const struct xw_pend *e, uint8_t *dst)
 }
 
 /* The claim of nearly every reply, with no call: when request (a 64-bit sequence,
- * or a 32-bit cookie's, widened as xw__widen32 does) is the oldest entry and its
+ * or a 32-bit cookie's, widened as xw__transport_widen does) is the oldest entry and its
  * 32-byte reply is held inline, copies the reply to buf (32 bytes), drops the
  * entry and returns 1; else 0 and nothing changed. (A reply that has arrived was
  * flushed, so the caller's flush is not needed either; a borrowed connection has

@@ -7,7 +7,7 @@
 
 /* query.c (lock held; may release it for the round trip): ext's major opcode
  * (-ENOTSUP: absent), and the longest request in words (BIG-REQUESTS asked first). */
-int xw__ext_major(xw_connection_t *c, xw_extension_t *ext, uint8_t *major);
-int xw__bigreq_max(xw_connection_t *c, uint32_t *max_words);
+int xw__query_ext_major(xw_connection_t *c, xw_extension_t *ext, uint8_t *major);
+int xw__query_bigreq_max(xw_connection_t *c, uint32_t *max_words);
 
 #endif

@@ -10,7 +10,7 @@
  * runtime needs to route the answers. The generated senders pass their own
  * (xw__<request>_req, at file scope) to xw__send; the public xw_send and libxcb's
  * forms look these facts up in the generated tables by extension name and opcode
- * (xw__request_lookup), so requests built by code written for libxcb get them too.
+ * (xw__send_lookup), so requests built by code written for libxcb get them too.
  * The multi-reply facts sit in the public struct's tail padding, next to isvoid,
  * as they did before the public struct lost them: the send fast path copies the
  * three bytes into the pending entry together. Build one through f: an initializer
@@ -43,6 +43,6 @@ _Static_assert(sizeof(xw_protocol_request_t) == 24 && offsetof(struct xw_request
  * facts of a request built elsewhere, from the generated tables (no lock) */
 uint64_t xw__send(xw_connection_t *c, int flags, struct iovec *vector, const struct xw_request *rq, size_t total,
                   unsigned nfds, int *fds);
-void xw__request_lookup(const xw_protocol_request_t *req, struct xw_request *rq);
+void xw__send_lookup(const xw_protocol_request_t *req, struct xw_request *rq);
 
 #endif

@@ -20,7 +20,7 @@ struct xw_pkt {
     uint64_t seq;
     uint32_t len;  /* bytes of data, fds not included */
     uint16_t nfds; /* ints after len bytes */
-    uint8_t cls;   /* size class: capacity is xw__class_bytes(cls) bytes including this header */
+    uint8_t cls;   /* size class: capacity is xw__store_class_bytes(cls) bytes including this header */
     uint8_t kind;
     uint8_t *ext; /* large classes: the data lives in its own malloc'd block (owned),
                       which the libxcb-compatible calls hand over without a copy */
@@ -43,13 +43,9 @@ struct xw_store {
     struct xw_slab *slabs; /* owned: records of the small classes live in them */
 };
 
-struct xw_pkt *xw__pkt_alloc(xw_connection_t *c, size_t bytes);
-void xw__pkt_free(xw_connection_t *c, struct xw_pkt *p);
+struct xw_pkt *xw__store_alloc(xw_connection_t *c, size_t bytes);
+void xw__store_free(xw_connection_t *c, struct xw_pkt *p);
 void xw__store_fini(struct xw_store *s);
-
-struct xw_queue {
-    struct xw_pkt *head, *tail;
-};
 
 /* The size class of an event or error record: not a power of two but the header
  * and libxcb's 36 bytes, rounded to the header's alignment (72 bytes), since a
@@ -67,51 +63,17 @@ _Static_assert(XW_EVENT_REC_BYTES > 64 && XW_EVENT_REC_BYTES < 128,
                "the event class lies between the 64- and 128-byte classes");
 
 /* A class's capacity in bytes, its header included. */
-static inline size_t xw__class_bytes(unsigned k)
+static inline size_t xw__store_class_bytes(unsigned k)
 {
     return k == XW_EVENT_CLASS ? XW_EVENT_REC_BYTES : (size_t)1 << k;
 }
 
 /* p, a record of the event class, back on its free list. */
-static inline void xw__event_rec_put(struct xw_store *s, struct xw_pkt *p)
+static inline void xw__store_event_put(struct xw_store *s, struct xw_pkt *p)
 {
     p->next = s->free[XW_EVENT_CLASS];
     s->free[XW_EVENT_CLASS] = p;
     s->nfree[XW_EVENT_CLASS]++;
-}
-
-/* Appends p to q, which owns it then. */
-static inline void xw__queue_push(struct xw_queue *q, struct xw_pkt *p)
-{
-    p->next = NULL;
-    if (q->tail)
-        q->tail->next = p;
-    else
-        q->head = p;
-    q->tail = p;
-}
-/* Takes the first packet off q (NULL: empty); the caller owns it then. */
-static inline struct xw_pkt *xw__queue_pop(struct xw_queue *q)
-{
-    struct xw_pkt *p = q->head;
-    if (p) {
-        q->head = p->next;
-        if (!q->head)
-            q->tail = NULL;
-    }
-    return p;
-}
-
-/* Takes p, which follows prev (NULL: p is the head), out of q. */
-static inline void xw__queue_unlink(struct xw_queue *q, struct xw_pkt *prev, struct xw_pkt *p)
-{
-    if (prev)
-        prev->next = p->next;
-    else
-        q->head = p->next;
-    if (q->tail == p)
-        q->tail = prev;
-    p->next = NULL;
 }
 
 #endif

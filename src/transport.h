@@ -26,7 +26,7 @@ struct xw_transport {
     int (*take)(xw_connection_t *c);
     /* Requests with any of these flags (or XW__SEND_WITH_FDS) go to send instead of
      * the write buffer, vetted, before taking a sequence number. Lock held; send may
-     * release it. Returns the sequence number or 0 (xw__request_fail). */
+     * release it. Returns the sequence number or 0 (xw__fail_request). */
     unsigned send_flags;
     uint64_t (*send)(xw_connection_t *c, int flags, struct iovec *vector, const xw_protocol_request_t *req,
                      unsigned nfds, int *fds);
@@ -63,51 +63,51 @@ extern const struct xw_transport xw__borrow_transport;
 /* ---- replies, checks and events through the transport (lock held) ---- */
 
 /* A tracked request's pending entry (none on a borrowed connection: its owner reads). */
-static inline int xw__pend_add(xw_connection_t *c, uint64_t seq, int flags, const struct xw_request *rq)
+static inline int xw__transport_track(xw_connection_t *c, uint64_t seq, int flags, const struct xw_request *rq)
 {
     return c->tp->track(c, seq, flags, rq);
 }
 
 /* The 64-bit sequence number a 32-bit cookie stands for. */
-static inline uint64_t xw__widen32(xw_connection_t *c, unsigned int seq)
+static inline uint64_t xw__transport_widen(xw_connection_t *c, unsigned int seq)
 {
     return c->tp->widen(c, seq);
 }
 
 /* Waits for request seq and moves its first packet out: 1 with *pkt (reply or error)
  * or NULL (finished without one), 0 on timeout, -errno on connection error. */
-static inline int xw__reply_take(xw_connection_t *c, uint64_t seq, int64_t deadline, struct xw_pkt **pkt)
+static inline int xw__transport_reply(xw_connection_t *c, uint64_t seq, int64_t deadline, struct xw_pkt **pkt)
 {
     return c->tp->reply(c, seq, deadline, pkt);
 }
 
-/* Like xw__reply_take, but -ENOSPC (*need set, the packet kept) for a reply over cap
+/* Like xw__transport_reply, but -ENOSPC (*need set, the packet kept) for a reply over cap
  * bytes; a reply the transport holds without a record (a 32-byte reply kept in its
  * pending entry) is written straight to buf instead: returns 2, 32 bytes. With cap
  * below SIZE_MAX, buf holds cap bytes, and a reply that arrives while the call waits
  * may be received straight into it (no record): returns 3, *need bytes (reply and fds);
  * nothing is written to buf after the call returns. With cap SIZE_MAX (the heap
  * forms) buf holds 32 bytes, for the inline case only. */
-static inline int xw__reply_take_fit(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need,
-                                     struct xw_pkt **pkt, void *buf)
+static inline int xw__transport_reply_fit(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need,
+                                          struct xw_pkt **pkt, void *buf)
 {
     return c->tp->reply_fit(c, seq, deadline, cap, need, pkt, buf);
 }
 
 /* Waits until void request seq is finished; 1 with its error in *pkt, or NULL. */
-static inline int xw__check_wait(xw_connection_t *c, uint64_t seq, struct xw_pkt **pkt)
+static inline int xw__transport_check(xw_connection_t *c, uint64_t seq, struct xw_pkt **pkt)
 {
     return c->tp->check(c, seq, pkt);
 }
 
 /* The reply will be dropped; with keep_errors an error still reaches the event queue. */
-static inline void xw__discard(xw_connection_t *c, uint64_t seq, int keep_errors)
+static inline void xw__transport_discard(xw_connection_t *c, uint64_t seq, int keep_errors)
 {
     c->tp->discard(c, seq, keep_errors);
 }
 
 /* 1 when q has a packet, 0 when none came in time, -EPIPE on a connection error. */
-static inline int xw__queue_wait(xw_connection_t *c, struct xw_queue *q, int64_t deadline, int reading)
+static inline int xw__transport_wait(xw_connection_t *c, struct xw_queue *q, int64_t deadline, int reading)
 {
     return c->tp->wait(c, q, deadline, reading);
 }

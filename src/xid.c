@@ -11,13 +11,13 @@
 static void xid_lock(xw_connection_t *c)
 {
     if (!c->single)
-        xw__mutex_lock(&c->xid_mu);
+        xw__lock_acquire(&c->xid_mu);
 }
 
 static void xid_unlock(xw_connection_t *c)
 {
     if (!c->single)
-        xw__mutex_unlock(&c->xid_mu);
+        xw__lock_release(&c->xid_mu);
 }
 
 /* xid_mu held. A fresh range from XC-MISC, copied into a stack buffer (nothing
