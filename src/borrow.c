@@ -335,6 +335,12 @@ static void borrow_close(xw_connection_t *c)
     xw__in_queue_free(c, &c->borrow_stash);
 }
 
+/* An empty event queue polled: the owner reads, so this is a wait that gives up at once. */
+static void borrow_poll(xw_connection_t *c, struct xw_queue *q)
+{
+    borrow_wait(c, q, 0, 1);
+}
+
 const struct xw_transport xw__borrow_transport = {
     .write = borrow_write,
     .take = borrow_take,
@@ -349,6 +355,8 @@ const struct xw_transport xw__borrow_transport = {
     .check = borrow_check,
     .discard = borrow_discard,
     .wait = borrow_wait,
+    .poll = borrow_poll,
+    .lendable = 0, /* the owner lends its socket, not us */
     .error = borrow_error,
     .fd = borrow_fd,
     .generate_id = borrow_generate_id,

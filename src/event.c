@@ -113,15 +113,13 @@ static __attribute__((noinline)) xw_generic_event_t *pop_to_heap(xw_connection_t
     return e;
 }
 
-/* xw_poll_for_event on an empty queue, the lock held (released here): on the own
- * socket one non-blocking read, without the general wait. */
+/* xw_poll_for_event on an empty queue, the lock held (released here): the transport
+ * looks once for new events (on the own socket one non-blocking read, without the
+ * general wait). */
 static __attribute__((noinline)) xw_generic_event_t *poll_empty(xw_connection_t *c)
 {
     struct xw_queue *q = &c->in.events;
-    if (!c->borrow && !c->error)
-        xw__in_read_nonblock(c);
-    else
-        xw__transport_wait(c, q, 0, 1);
+    xw__transport_poll(c, q);
     if (q->head)
         return pop_to_heap(c);
     xw__conn_unlock(c);

@@ -11,6 +11,7 @@
 #include "queue.h"
 #include "stash.h"
 #include "store.h"
+#include "transport.h"
 #include "wait.h"
 
 /* Who owns what: between xw_take_socket() and the next xwire send, the owner (Xlib)
@@ -225,7 +226,7 @@ XW_EXPORT int xw_take_socket(xw_connection_t *c, void (*return_socket)(void *clo
     int ok = 0;
     xw__conn_lock(c);
     int callsite = c->cs != NULL;
-    if (!c->error && !c->borrow && return_socket && settle(c) == 0) {
+    if (!c->error && c->tp->lendable && return_socket && settle(c) == 0) {
         struct xw_lend *l = &c->lend;
         range_room(c);
         l->ranges[l->nranges++] = (struct xw_lend_range){c->out.seq + 1, UINT64_MAX, flags};
@@ -251,7 +252,7 @@ XW_EXPORT int xw_writev(xw_connection_t *c, struct iovec *vector, int count, uin
 {
     int ok = 0;
     xw__conn_lock(c);
-    if (!c->error && !c->borrow && count >= 0)
+    if (!c->error && c->tp->lendable && count >= 0)
         ok = xw__out_write_through(c, vector, (size_t)count, requests) == 0;
     void (*owner)(void *) = c->cs ? c->lend.give_back : NULL;
     void *closure = c->lend.closure;

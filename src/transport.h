@@ -45,6 +45,13 @@ struct xw_transport {
     int (*check)(xw_connection_t *c, uint64_t seq, struct xw_pkt **pkt);
     void (*discard)(xw_connection_t *c, uint64_t seq, int keep_errors);
     int (*wait)(xw_connection_t *c, struct xw_queue *q, int64_t deadline, int reading);
+    /* Lock held, q (the event queue) empty: one look for new packets that never waits
+     * (xw_poll_for_event); q has a packet afterwards when one came. */
+    void (*poll)(xw_connection_t *c, struct xw_queue *q);
+    /* 1: the socket is the transport's own, so xw_take_socket may lend it to another
+     * owner and xw_writev write to it; 0: it belongs to someone else already (a
+     * borrowed connection), who lends it, not us. */
+    int lendable;
     /* Lock not held (connect.c, xid.c): a failure the transport has seen and the
      * connection not yet (0: none); the fd a caller may poll; a new resource id
      * (ids come from one space per connection); and, from xw_disconnect, the end
@@ -104,6 +111,12 @@ static inline int xw__transport_check(xw_connection_t *c, uint64_t seq, struct x
 static inline void xw__transport_discard(xw_connection_t *c, uint64_t seq, int keep_errors)
 {
     c->tp->discard(c, seq, keep_errors);
+}
+
+/* One look for new events, never waiting (struct xw_transport.poll). */
+static inline void xw__transport_poll(xw_connection_t *c, struct xw_queue *q)
+{
+    c->tp->poll(c, q);
 }
 
 /* 1 when q has a packet, 0 when none came in time, -EPIPE on a connection error. */
