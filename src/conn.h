@@ -5,9 +5,9 @@
 
 #include "ext.h"
 #include "in.h"
-#include "queue.h"
 #include "lend.h"
 #include "lock.h"
+#include "queue.h"
 #include "store.h"
 
 enum xw_bigreq {

@@ -6,7 +6,10 @@
 #include "queue.h"
 #include "store.h"
 
-/* ---- requests awaiting a reply, an error or a check, routed by the read path ---- */
+/* ---- requests awaiting a reply, an error or a check, routed by the read path ----
+ * The pending store's layout: the reader's state below embeds it, and the
+ * connection embeds that, so it sits here; pend.h holds what works on it, inline
+ * functions that read the connection among them. */
 
 /* One request the connection tracks. 40 bytes: a 32-byte reply (nearly every reply)
  * is kept in the entry itself once it arrives, in the space the waiting fields no

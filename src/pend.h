@@ -9,6 +9,7 @@
 #include "limit.h"
 #include "send.h"
 
+/* Entry i of the store, counted from its head. */
 static inline struct xw_pend *xw__pend_at(const struct xw_pend_store *s, size_t i)
 {
     uint64_t k = s->head + i;
