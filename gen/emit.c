@@ -38,11 +38,11 @@ static void source_open(struct emitter *e, struct out *o)
                "#include <stdlib.h>\n#include <string.h>\n#include <unistd.h>\n#include <xw/xwext.h>\n#include "
                "<xw/%s.h>\n#include <xw/%s_priv.h>\n",
                m->header, m->header);
-    /* The runtime's private headers a sender uses: the send entry, the refusal of a
-     * caller's mistake, the extension registry and the switch serializers' sink; the
-     * core's inline senders also write to the buffer directly (the write path). */
-    out_printf(o, "#include \"send.h\"\n#include \"fail.h\"\n#include \"ext.h\"\n#include \"sink.h\"\n%s\n",
-               m->is_ext ? "" : "#include \"out.h\"\n");
+    /* The runtime's private headers: every source has senders (send.h) and
+     * registers its description (ext.h); the others as its code needs them. */
+    out_printf(
+        o, "#include \"send.h\"\n#include \"ext.h\"\n%s%s%s\n", e->uses & EMIT_USES_FAIL ? "#include \"fail.h\"\n" : "",
+        e->uses & EMIT_USES_SINK ? "#include \"sink.h\"\n" : "", e->uses & EMIT_USES_OUT ? "#include \"out.h\"\n" : "");
     out_printf(o, "#if defined(__GNUC__)\n#pragma GCC diagnostic ignored \"-Wunused-function\"\n#endif\n\n");
     out_printf(o, "/* Bytes in the first n iovecs: where the next part of a request starts. */\n"
                   "static size_t xw__iov_sum(const struct iovec *v, int n)\n{\n    size_t s = 0;\n"
@@ -110,10 +110,10 @@ void emit_module(struct module *m, struct out *head, struct out *src, struct out
 {
     struct emitter e = {.m = m};
     header_open(&e, head);
-    source_open(&e, src);
     for (int i = 0; i < m->ntypes; i++)
         emit_type(&e, m->types[i]);
     emit_meta(&e);
+    source_open(&e, src); /* after the code: its includes depend on what the code calls */
     out_append(head, &e.htypes);
     out_append(head, &e.hfuncs);
     out_printf(head, "\n#ifdef __cplusplus\n}\n#endif\n\n#endif\n");

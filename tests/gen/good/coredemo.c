@@ -6,9 +6,7 @@
 #include <xw/coredemo.h>
 #include <xw/coredemo_priv.h>
 #include "send.h"
-#include "fail.h"
 #include "ext.h"
-#include "sink.h"
 #include "out.h"
 
 #if defined(__GNUC__)

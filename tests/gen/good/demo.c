@@ -6,8 +6,8 @@
 #include <xw/demo.h>
 #include <xw/demo_priv.h>
 #include "send.h"
-#include "fail.h"
 #include "ext.h"
+#include "fail.h"
 #include "sink.h"
 
 #if defined(__GNUC__)
