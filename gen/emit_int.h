@@ -15,7 +15,15 @@ struct emitter {
     struct out c;      /* source */
     struct out hpriv;  /* private header: walkers and putters the library's .c files share */
     int tmpcount;
+    unsigned uses; /* EMIT_USES_*: runtime headers the source needs beyond send.h and ext.h */
 };
+
+/* The runtime's private headers a generated source includes when its code calls
+ * into them: the refusal of a caller's mistake, the switch serializers' sink, the
+ * write path (the core's inline senders). */
+#define EMIT_USES_FAIL 1u
+#define EMIT_USES_SINK 2u
+#define EMIT_USES_OUT 4u
 
 struct ectx {
     struct emitter *e;

@@ -189,6 +189,7 @@ static char *put_call(struct field *sf)
  * piece pointing at the caller's data, so nothing is copied or allocated. */
 static void aux_switch_parts(struct sender *s, struct field *sf)
 {
+    s->e->uses |= EMIT_USES_SINK;
     char *call = put_call(sf);
     if (switch_all_fixed(sf->sw)) {
         int max = 0;
@@ -344,9 +345,10 @@ static void var_parts(struct sender *s, int aux)
 /* A refused request: its fds (already collected) are closed, nothing is written. */
 static void reject_if(struct sender *s, const char *cond, const char *why)
 {
+    s->e->uses |= EMIT_USES_FAIL;
     out_printf(&s->body,
                "    if (__builtin_expect(!!(%s), 0)) {\n"
-               "        xw_ret.sequence = (unsigned int)xw__request_reject(c, %s, %s, \"%s: %s\");\n"
+               "        xw_ret.sequence = (unsigned int)xw__fail_reject(c, %s, %s, \"%s: %s\");\n"
                "        return xw_ret;\n    }\n",
                cond, s->nfds_fixed || s->nfds_list ? "xw_nfds" : "0", s->nfds_fixed || s->nfds_list ? "xw_fds" : "0",
                s->t->name, why);
@@ -380,6 +382,7 @@ static void inline_path(struct sender *s)
     char *op = tfunc(s->e, s->t, NULL), *opu = cname_upper(op), *rq = ifunc(s->t, NULL, "req");
     /* the room is reserved first thing in the function (s->pre): after the request's
      * fields are stored, gcc would no longer fold them into one constant store */
+    s->e->uses |= EMIT_USES_OUT;
     out_printf(&s->pre, "    uint8_t *xw_p = xw__out_reserve_unlocked(c, sizeof(xw_out));\n");
     out_printf(&s->body,
                "    {\n"

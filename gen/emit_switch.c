@@ -44,7 +44,7 @@ static int case_owned(struct field *f)
 /* ---- serialize ---- */
 
 /* The one switch serializer: xw__X_put() hands the selected members, in wire order,
- * to a struct xw__sink (xwext.h), which copies them (_serialize, and the _aux
+ * to a struct xw__sink (the runtime's sink.h), which copies them (_serialize, and the _aux
  * senders of switches of fixed members, into a stack array) or points one iovec at
  * each (the other _aux senders: no copy, no allocation). */
 
@@ -187,6 +187,7 @@ void emit_serialize(struct emitter *e, struct type *sw)
     char *fn = tfunc(e, sw, "serialize"), *tn = tname(e, sw), *put = ifunc(sw, NULL, "serialize_put");
     struct ectx x = {.e = e, .val = ser_val, .list = ser_val, .data = sw, .param_prefix = "xw_v_"};
     struct out params = {0}, args = {0};
+    e->uses |= EMIT_USES_SINK;
     serialize_put_params(sw, &params, &args);
     const char *ps = params.buf ? params.buf : "", *as = args.buf ? args.buf : "";
     /* a value list's few members go through the sink on the request path of

@@ -167,7 +167,7 @@ static void d_align(struct dstate *s, int mask, const char *ind)
     if (mask > 0)
         out_printf(s->o,
                    "%s    xw_off += (size_t)(-(int64_t)(%s + xw_off) & %d);\n%s    if (xw_off > xw_avail)\n%s        "
-                   "return xw__tr_short(xw_l);\n",
+                   "return xw__trace_short(xw_l);\n",
                    ind, s->base, mask, ind, ind);
 }
 
@@ -185,18 +185,18 @@ static void d_scalar(struct dstate *s, struct field *f, const char *ind)
 {
     int size = field_size(f);
     const char *k = scalar_kind(f->type);
-    out_printf(s->o, "%s    if (xw_avail - xw_off < %d)\n%s        return xw__tr_short(xw_l);\n", ind, size, ind);
+    out_printf(s->o, "%s    if (xw_avail - xw_off < %d)\n%s        return xw__trace_short(xw_l);\n", ind, size, ind);
     if (f->referenced)
         out_printf(s->o, "%s    memcpy(&xw_v_%s, xw_b + xw_off, sizeof(xw_v_%s));\n", ind, f->cname, f->cname);
     if (shown(s, f) && k) {
         char *en = enum_arg(s->ts, f);
-        out_printf(s->o, "%s    xw__tr_field(xw_l, \"%s\", xw_b + xw_off, XW_TR_%s, %s);\n", ind, f->name, k, en);
+        out_printf(s->o, "%s    xw__trace_field(xw_l, \"%s\", xw_b + xw_off, XW_TR_%s, %s);\n", ind, f->name, k, en);
         free(en);
     } else if (shown(s, f)) { /* a fixed struct, union or event in place */
         char *call = sub_call(s, f->type, "xw_off");
         out_printf(s->o,
-                   "%s    xw__tr_open(xw_l, \"%s\", 0, 0);\n%s    if (%s < 0)\n%s        return -1;\n%s    "
-                   "xw__tr_close(xw_l, 0, 0, 0);\n",
+                   "%s    xw__trace_open(xw_l, \"%s\", 0, 0);\n%s    if (%s < 0)\n%s        return -1;\n%s    "
+                   "xw__trace_close(xw_l, 0, 0, 0);\n",
                    ind, f->name, ind, call, ind, ind);
         free(call);
     }
@@ -208,10 +208,10 @@ static void d_fd(struct dstate *s, struct field *f, const char *ind)
     if (f->kind == FK_LIST) {
         struct ectx x = {.e = s->ts->e, .val = dval, .list = dlist, .param_prefix = "xw_v_"};
         char *n = f->expr ? expr_c(&x, f->expr) : xasprintf("%d", f->nmemb);
-        out_printf(s->o, "%s    xw__tr_fds(xw_l, \"%s\", (int64_t)(%s));\n", ind, f->name, n);
+        out_printf(s->o, "%s    xw__trace_fds(xw_l, \"%s\", (int64_t)(%s));\n", ind, f->name, n);
         free(n);
     } else {
-        out_printf(s->o, "%s    xw__tr_fds(xw_l, \"%s\", -1);\n", ind, f->name);
+        out_printf(s->o, "%s    xw__trace_fds(xw_l, \"%s\", -1);\n", ind, f->name);
     }
 }
 
@@ -222,52 +222,54 @@ static void d_list(struct dstate *s, struct field *f, const char *ind)
     const char *k = scalar_kind(f->type);
     char *n = !f->expr ? xasprintf("%d", f->nmemb)
               : f->expr->kind == EX_CALCLEN
-                  ? xasprintf("((int64_t)xw__tr_len(xw_l) - (int64_t)xw_off) / %d", msize > 0 ? msize : 1)
+                  ? xasprintf("((int64_t)xw__trace_len(xw_l) - (int64_t)xw_off) / %d", msize > 0 ? msize : 1)
                   : expr_c(&x, f->expr);
     out_printf(s->o,
                "%s    {\n%s        int64_t xw_n = (int64_t)(%s);\n%s        if (xw_n < 0)\n%s            return "
-               "xw__tr_short(xw_l);\n",
+               "xw__trace_short(xw_l);\n",
                ind, ind, n, ind, ind);
     if (f->referenced)
         out_printf(s->o, "%s        xw_p_%s = xw_b + xw_off;\n", ind, f->cname);
     if (type_fixed(f->type) && msize > 0) {
         if (k) {
             char *en = enum_arg(s->ts, f);
-            out_printf(s->o,
-                       "%s        xw__tr_list(xw_l, \"%s\", xw_b + xw_off, xw_avail - xw_off, xw_n, XW_TR_%s, %s);\n",
-                       ind, f->name, k, en);
+            out_printf(
+                s->o, "%s        xw__trace_list(xw_l, \"%s\", xw_b + xw_off, xw_avail - xw_off, xw_n, XW_TR_%s, %s);\n",
+                ind, f->name, k, en);
             free(en);
         } else {
             char *at = xasprintf("xw_off + (size_t)xw_i * %d", msize);
             char *call = sub_call(s, f->type, at);
-            out_printf(s->o,
-                       "%s        xw__tr_open(xw_l, \"%s\", 1, xw_n);\n%s        int64_t xw_i = 0;\n"
-                       "%s        for (; xw_i < xw_n && xw__tr_show(xw_l, xw_i) && (uint64_t)(xw_i + 1) * %d <= "
-                       "xw_avail - xw_off; xw_i++) {\n"
-                       "%s            xw__tr_open(xw_l, NULL, 0, 0);\n%s            if (%s < 0)\n%s                "
-                       "return -1;\n"
-                       "%s            xw__tr_close(xw_l, 0, 0, 0);\n%s        }\n%s        xw__tr_close(xw_l, 1, xw_n, "
-                       "xw_i);\n",
-                       ind, f->name, ind, ind, msize, ind, ind, call, ind, ind, ind, ind);
+            out_printf(
+                s->o,
+                "%s        xw__trace_open(xw_l, \"%s\", 1, xw_n);\n%s        int64_t xw_i = 0;\n"
+                "%s        for (; xw_i < xw_n && xw__trace_show(xw_l, xw_i) && (uint64_t)(xw_i + 1) * %d <= "
+                "xw_avail - xw_off; xw_i++) {\n"
+                "%s            xw__trace_open(xw_l, NULL, 0, 0);\n%s            if (%s < 0)\n%s                "
+                "return -1;\n"
+                "%s            xw__trace_close(xw_l, 0, 0, 0);\n%s        }\n%s        xw__trace_close(xw_l, 1, xw_n, "
+                "xw_i);\n",
+                ind, f->name, ind, ind, msize, ind, ind, call, ind, ind, ind, ind);
             free(call), free(at);
         }
         out_printf(
             s->o,
-            "%s        if ((uint64_t)xw_n > (xw_avail - xw_off) / %d)\n%s            return xw__tr_short(xw_l);\n"
+            "%s        if ((uint64_t)xw_n > (xw_avail - xw_off) / %d)\n%s            return xw__trace_short(xw_l);\n"
             "%s        xw_off += (size_t)xw_n * %d;\n",
             ind, msize, ind, ind, msize);
     } else {
         char *call = sub_call(s, f->type, "xw_off");
-        out_printf(s->o,
-                   "%s        xw__tr_open(xw_l, \"%s\", 1, xw_n);\n%s        int64_t xw_i = 0;\n%s        for (; xw_i "
-                   "< xw_n; xw_i++) {\n"
-                   "%s            int xw_m = xw__tr_mute(xw_l, !xw__tr_show(xw_l, xw_i));\n"
-                   "%s            xw__tr_open(xw_l, NULL, 0, 0);\n%s            long xw_s = %s;\n"
-                   "%s            xw__tr_close(xw_l, 0, 0, 0);\n%s            xw__tr_mute(xw_l, -xw_m);\n"
-                   "%s            if (xw_s < 0)\n%s                return -1;\n%s            if (xw_s == 0)\n%s        "
-                   "        break;\n"
-                   "%s            xw_off += (size_t)xw_s;\n%s        }\n%s        xw__tr_close(xw_l, 1, xw_n, xw_i);\n",
-                   ind, f->name, ind, ind, ind, ind, ind, call, ind, ind, ind, ind, ind, ind, ind, ind, ind);
+        out_printf(
+            s->o,
+            "%s        xw__trace_open(xw_l, \"%s\", 1, xw_n);\n%s        int64_t xw_i = 0;\n%s        for (; xw_i "
+            "< xw_n; xw_i++) {\n"
+            "%s            int xw_m = xw__trace_mute(xw_l, !xw__trace_show(xw_l, xw_i));\n"
+            "%s            xw__trace_open(xw_l, NULL, 0, 0);\n%s            long xw_s = %s;\n"
+            "%s            xw__trace_close(xw_l, 0, 0, 0);\n%s            xw__trace_mute(xw_l, -xw_m);\n"
+            "%s            if (xw_s < 0)\n%s                return -1;\n%s            if (xw_s == 0)\n%s        "
+            "        break;\n"
+            "%s            xw_off += (size_t)xw_s;\n%s        }\n%s        xw__trace_close(xw_l, 1, xw_n, xw_i);\n",
+            ind, f->name, ind, ind, ind, ind, ind, call, ind, ind, ind, ind, ind, ind, ind, ind, ind);
         free(call);
     }
     out_printf(s->o, "%s    }\n", ind);
@@ -278,11 +280,12 @@ static void d_list(struct dstate *s, struct field *f, const char *ind)
 static void d_sub(struct dstate *s, struct field *f, struct type *sub, const char *ind)
 {
     char *call = sub_call(s, sub, "xw_off");
-    out_printf(s->o,
-               "%s    {\n%s        xw__tr_open(xw_l, \"%s\", 0, 0);\n%s        long xw_s = %s;\n%s        if (xw_s < "
-               "0)\n%s            return -1;\n"
-               "%s        xw__tr_close(xw_l, 0, 0, 0);\n%s        xw_off += (size_t)xw_s;\n%s    }\n",
-               ind, ind, f->name, ind, call, ind, ind, ind, ind, ind);
+    out_printf(
+        s->o,
+        "%s    {\n%s        xw__trace_open(xw_l, \"%s\", 0, 0);\n%s        long xw_s = %s;\n%s        if (xw_s < "
+        "0)\n%s            return -1;\n"
+        "%s        xw__trace_close(xw_l, 0, 0, 0);\n%s        xw_off += (size_t)xw_s;\n%s    }\n",
+        ind, ind, f->name, ind, call, ind, ind, ind, ind, ind);
     free(call);
     s->prev_var = 1;
 }
@@ -307,7 +310,7 @@ static void d_fields(struct dstate *s, struct field **fs, int nf, const char *in
             } else if (field_size(f)) {
                 out_printf(
                     s->o,
-                    "%s    if (xw_avail - xw_off < %d)\n%s        return xw__tr_short(xw_l);\n%s    xw_off += %d;\n",
+                    "%s    if (xw_avail - xw_off < %d)\n%s        return xw__trace_short(xw_l);\n%s    xw_off += %d;\n",
                     ind, field_size(f), ind, ind, field_size(f));
             }
         } else if (f->kind == FK_LIST) {
@@ -351,11 +354,11 @@ static void d_switch(struct dstate *s, struct type *sw)
         struct type *cs = sw->cases[c];
         emit_case_test(s->o, &x, se, cs);
         if (cs->casename)
-            out_printf(s->o, "        xw__tr_open(xw_l, \"%s\", 0, 0);\n", cs->casename);
+            out_printf(s->o, "        xw__trace_open(xw_l, \"%s\", 0, 0);\n", cs->casename);
         s->prev_var = 0;
         d_fields(s, cs->fields, cs->nfields, "    ");
         if (cs->casename)
-            out_printf(s->o, "        xw__tr_close(xw_l, 0, 0, 0);\n");
+            out_printf(s->o, "        xw__trace_close(xw_l, 0, 0, 0);\n");
         out_printf(s->o, "    }\n");
     }
     free(se);
@@ -406,8 +409,8 @@ static void emit_decoder(struct tstate *ts, struct type *t)
         d_switch(&s, t);
     } else if (t->kind == TK_EVENTSTRUCT) {
         /* an event carried inside a request (SendExtensionEvent): its 32 bytes */
-        out_printf(s.o, "    xw__tr_list(xw_l, \"bytes\", xw_b, xw_avail, 32, XW_TR_U8, NULL);\n"
-                        "    if (xw_avail < 32)\n        return xw__tr_short(xw_l);\n    xw_off = 32;\n");
+        out_printf(s.o, "    xw__trace_list(xw_l, \"bytes\", xw_b, xw_avail, 32, XW_TR_U8, NULL);\n"
+                        "    if (xw_avail < 32)\n        return xw__trace_short(xw_l);\n    xw_off = 32;\n");
     } else if (t->kind == TK_UNION) {
         /* a union shows its first member; it takes its whole size */
         if (t->nfields)
@@ -423,7 +426,7 @@ static void emit_decoder(struct tstate *ts, struct type *t)
         out_printf(s.o,
                    "    {\n        int64_t xw_len = (int64_t)(%s);\n"
                    "        if (xw_len < (int64_t)xw_off || (uint64_t)xw_len > xw_avail)\n            return "
-                   "xw__tr_short(xw_l);\n"
+                   "xw__trace_short(xw_l);\n"
                    "        xw_off = (size_t)xw_len;\n    }\n",
                    l);
         free(l);
@@ -539,7 +542,7 @@ void emit_trace(struct module *m, struct out *out)
         out,
         "/* Trace decoders for %s.xml, generated by xwgen: every field by its XML name. */\n"
         "#include <stdint.h>\n#include <string.h>\n#include <xw/xwext.h>\n#include <xw/%s.h>\n#include "
-        "\"xwint.h\"\n#include \"trace.h\"\n\n"
+        "\"base.h\"\n#include \"trace.h\"\n\n"
         "#pragma GCC diagnostic ignored \"-Wunused-parameter\"\n#pragma GCC diagnostic ignored \"-Wunused-variable\"\n"
         "#pragma GCC diagnostic ignored \"-Wtype-limits\"\n\n",
         m->header, m->header);

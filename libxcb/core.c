@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* core.c — what libxcb.so.1 built from xwire adds to the renamed runtime: libxcb's
  * connection error codes, and the entry points xwire's extension libraries need. */
-#include "xwint.h"
+#include "conn.h"
+#include "ext.h"
+#include "fail.h"
+#include "hooks.h"
+#include "send.h"
 
 #include <errno.h>
 #include <unistd.h>
@@ -28,7 +32,7 @@ uint64_t xwire_private_send(xw_connection_t *c, int flags, struct iovec *vector,
 
 uint64_t xwire_private_request_reject(xw_connection_t *c, unsigned int nfds, int *fds, const char *why)
 {
-    return xw__request_reject(c, nfds, fds, why);
+    return xw__fail_reject(c, nfds, fds, why);
 }
 
 long xwire_private_str_walk(const char *b, size_t avail, int stop)

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* ext.c — linked into each of xwire's extension libraries: the runtime internals their
  * bindings call, reached in libxcb.so.1 through its XWIRE_PRIVATE entry points. */
-#include "xwint.h"
+#include "ext.h"
+#include "fail.h"
+#include "send.h"
 
 #include <xw/xproto.h>
 #include <xw/xproto_priv.h> /* xw__str_walk */
@@ -23,7 +25,7 @@ uint64_t xw__send(xw_connection_t *c, int flags, struct iovec *vector, const str
     return xwire_private_send(c, flags, vector, rq, total, nfds, fds);
 }
 
-uint64_t xw__request_reject(xw_connection_t *c, unsigned int nfds, int *fds, const char *why)
+uint64_t xw__fail_reject(xw_connection_t *c, unsigned int nfds, int *fds, const char *why)
 {
     return xwire_private_request_reject(c, nfds, fds, why);
 }

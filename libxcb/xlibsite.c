@@ -7,7 +7,7 @@
 #include <dlfcn.h>
 #include <X11/Xlibint.h>
 
-#include "xwint.h"
+#include "hooks.h"
 #include "callsite.h"
 
 /* Why an after-function: Xlib builds requests in its own buffer and writes them

@@ -7,7 +7,10 @@
 # --hand-written leaves out the objects of generated sources: src/'s runtime reads two tables of
 # the generated code (the core's request descriptions, BIG-REQUESTS' key) whose senders call the
 # runtime, a loop through data that says nothing of how the hand-written files depend on each other.
+# Then srclayers.py reads the folder's sources for what objects cannot show: the includes among
+# its files and the calls its headers' inline functions make; a loop there fails too.
 set -uo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 generated=1
 if [[ ${1-} == --hand-written ]]; then
   generated=0
@@ -68,5 +71,6 @@ for c in loops:
 print("%d files, %d loops" % (len(set(defs.values()) | set(uses)), len(loops)))
 sys.exit(1 if loops else 0)
 ' || status=1
+  python3 "$here/srclayers.py" "$here/../$folder" || status=1
 done
 exit $status

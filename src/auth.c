@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* auth.c — Xauthority lookup through libXau: XDM-AUTHORIZATION-1 and MIT-MAGIC-COOKIE-1. */
-#include "xwint.h"
-
+#include "auth.h"
 #include "des.h"
 
 #include <X11/Xauth.h>

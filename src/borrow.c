@@ -1,6 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /* borrow.c — a connection that writes through its owner's socket hand-off and lets the owner read. */
+#include "base.h"
+#include "clock.h"
+#include "conn.h"
+#include "connect.h"
+#include "fail.h"
+#include "limit.h"
+#include "lock.h"
+#include "out.h"
+#include "queue.h"
 #include "route.h"
+#include "send.h"
+#include "setup.h"
+#include "store.h"
+#include "transport.h"
+#include "xid.h"
 
 #include <limits.h>
 #include <poll.h>
@@ -23,10 +37,10 @@ static int borrow_take(xw_connection_t *c)
     struct xw_out *o = &c->out;
     uint64_t sent = 0;
     o->writing = 1;
-    xw__out_refresh(c);
-    xw__unlock(c);
+    xw__limit_refresh(c);
+    xw__conn_unlock(c);
     int ok = c->borrow->take(c, c->borrow_closure, &sent);
-    xw__lock(c);
+    xw__conn_lock(c);
     o->writing = 0;
     if (ok) {
         c->socket_away = 0;
@@ -37,10 +51,10 @@ static int borrow_take(xw_connection_t *c)
          * sync before a void one; a reply-bearing one resets it (borrow_track). */
         o->last_reply = sent - XW_MAX_VOID_RUN;
     }
-    xw__out_refresh(c);
-    xw__cond_broadcast(&c->out_cond);
+    xw__limit_refresh(c);
+    xw__lock_broadcast(&c->out_cond);
     if (!ok)
-        return xw__conn_fail(c, XW_CONN_ERROR, "the owner's connection has failed: its socket cannot be taken");
+        return xw__fail_conn(c, XW_CONN_ERROR, "the owner's connection has failed: its socket cannot be taken");
     return c->error ? -EPIPE : 0;
 }
 
@@ -56,7 +70,7 @@ static void borrow_write(xw_connection_t *c, struct iovec *iov, size_t n)
             bytes += iov[i].iov_len;
         uint64_t requests = k == n ? o->seq - o->accounted : 0;
         if (bytes && !c->borrow->writev(c->borrow_closure, iov, (int)k, requests)) {
-            xw__conn_fail(c, XW_CONN_ERROR, "the owner's connection failed while writing");
+            xw__fail_conn(c, XW_CONN_ERROR, "the owner's connection failed while writing");
             return;
         }
         if (k == n)
@@ -74,10 +88,10 @@ static uint64_t borrow_send(xw_connection_t *c, int flags, struct iovec *vector,
                             unsigned nfds, int *fds)
 {
     int owner_flags = flags & (XW_REQUEST_CHECKED | XW_REQUEST_RAW | XW_REQUEST_DISCARD_REPLY | XW_REQUEST_REPLY_FDS);
-    xw__unlock(c);
+    xw__conn_unlock(c);
     uint64_t seq = c->borrow->send(c->borrow_closure, owner_flags, vector, req, nfds, fds);
-    xw__lock(c);
-    return seq ? seq : xw__request_fail(c, "the owner's connection could not send the request");
+    xw__conn_lock(c);
+    return seq ? seq : xw__fail_request(c, "the owner's connection could not send the request");
 }
 
 /* Lock not held. The owner's write path carries fds; it asks for our bytes first. */
@@ -99,7 +113,7 @@ static int borrow_track(xw_connection_t *c, uint64_t seq, int flags, const struc
 {
     if (!rq->pub.isvoid) {
         c->out.last_reply = seq;
-        xw__out_refresh(c);
+        xw__limit_refresh(c);
     }
     if (flags & XW_REQUEST_DISCARD_REPLY)
         c->borrow->discard(c->borrow_closure, seq);
@@ -123,7 +137,7 @@ static int owner_failed(xw_connection_t *c)
     int code = c->borrow->has_error(c->borrow_closure);
     if (!code)
         return c->error ? -EPIPE : 0;
-    return xw__conn_fail(c, code, "the owner's connection has failed (error %d)", code);
+    return xw__fail_conn(c, code, "the owner's connection has failed (error %d)", code);
 }
 
 /* Lock held. A packet the owner malloc'd, copied into one of our records (so every
@@ -131,7 +145,7 @@ static int owner_failed(xw_connection_t *c)
 static struct xw_pkt *adopt(xw_connection_t *c, void *m, size_t len, int kind, uint64_t seq)
 {
     size_t slack = kind == XW_PKT_REPLY ? XW_REPLY_SLACK_AFTER(len) : 0;
-    struct xw_pkt *p = xw__pkt_alloc(c, len + slack);
+    struct xw_pkt *p = xw__store_alloc(c, len + slack);
     if (p) {
         memcpy(XW_PKT_DATA(p), m, len);
         memset(XW_PKT_DATA(p) + len, 0, slack);
@@ -140,7 +154,7 @@ static struct xw_pkt *adopt(xw_connection_t *c, void *m, size_t len, int kind, u
         p->kind = (uint8_t)kind;
         p->nfds = 0;
     } else {
-        xw__conn_fail(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for a %zu-byte packet", len);
+        xw__fail_conn(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for a %zu-byte packet", len);
     }
     free(m);
     return p;
@@ -151,7 +165,7 @@ static struct xw_pkt *adopt(xw_connection_t *c, void *m, size_t len, int kind, u
  * Returns 0 when the deadline has passed. */
 static int nap(xw_connection_t *c, int64_t deadline)
 {
-    int tmo = xw__poll_timeout(deadline);
+    int tmo = xw__clock_poll_timeout(deadline);
     if (tmo == 0)
         return 0;
     struct pollfd p = {.fd = c->borrow_fd, .events = POLLIN};
@@ -165,7 +179,7 @@ static int fetch_reply(xw_connection_t *c, uint64_t seq, int64_t deadline, void 
 {
     const struct xw_borrow_ops *ops = c->borrow;
     int done = 0;
-    xw__unlock(c);
+    xw__conn_unlock(c);
     if (deadline < 0) {
         *r = ops->wait_reply(c->borrow_closure, seq, e);
         done = 1;
@@ -173,7 +187,7 @@ static int fetch_reply(xw_connection_t *c, uint64_t seq, int64_t deadline, void 
         while (!(done = ops->poll_reply(c->borrow_closure, seq, r, e)) && deadline != 0 && nap(c, deadline))
             ;
     }
-    xw__lock(c);
+    xw__conn_lock(c);
     return done;
 }
 
@@ -191,7 +205,7 @@ static struct xw_pkt *stash_take(xw_connection_t *c, uint64_t seq)
     return NULL;
 }
 
-/* Lock held. xw__reply_take_fit on a borrowed connection (every reply comes as a
+/* Lock held. xw__transport_reply_fit on a borrowed connection (every reply comes as a
  * record, so buf is never written). Our buffer is written first: the owner would
  * wait forever for a request it cannot see. */
 static int borrow_reply_fit(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need,
@@ -224,7 +238,7 @@ static int borrow_reply_fit(xw_connection_t *c, uint64_t seq, int64_t deadline, 
     return 1;
 }
 
-/* Lock held. xw__reply_take: no size limit. */
+/* Lock held. xw__transport_reply: no size limit. */
 static int borrow_reply(xw_connection_t *c, uint64_t seq, int64_t deadline, struct xw_pkt **pkt)
 {
     return borrow_reply_fit(c, seq, deadline, SIZE_MAX, NULL, pkt, NULL);
@@ -236,9 +250,9 @@ static int borrow_check(xw_connection_t *c, uint64_t seq, struct xw_pkt **pkt)
     *pkt = NULL;
     if (xw__out_flush(c) < 0)
         return -EPIPE;
-    xw__unlock(c);
+    xw__conn_unlock(c);
     xw_generic_error_t *e = c->borrow->check(c->borrow_closure, (unsigned int)seq);
-    xw__lock(c);
+    xw__conn_lock(c);
     if (e && !(*pkt = adopt(c, e, 36, XW_PKT_ERROR, seq)))
         return -EPIPE;
     return owner_failed(c) < 0 ? -EPIPE : 1;
@@ -251,18 +265,18 @@ static void borrow_discard(xw_connection_t *c, uint64_t seq, int keep_errors)
     (void)keep_errors;
     struct xw_pkt *p;
     while ((p = stash_take(c, seq)))
-        xw__pkt_free(c, p);
+        xw__store_free(c, p);
     c->borrow->discard(c->borrow_closure, seq);
 }
 
 /* Lock held, released while the owner waits. The next event from the owner's
- * queue (deadline and reading as xw__queue_wait): 1 with *pkt, 0 when none came. */
+ * queue (deadline and reading as xw__transport_wait): 1 with *pkt, 0 when none came. */
 static int fetch_event(xw_connection_t *c, int64_t deadline, int reading, struct xw_pkt **pkt)
 {
     const struct xw_borrow_ops *ops = c->borrow;
     xw_generic_event_t *ev;
     *pkt = NULL;
-    xw__unlock(c);
+    xw__conn_unlock(c);
     if (!reading)
         ev = ops->event(c->borrow_closure, XW_BORROW_EVENT_QUEUED);
     else if (deadline < 0)
@@ -270,7 +284,7 @@ static int fetch_event(xw_connection_t *c, int64_t deadline, int reading, struct
     else
         while (!(ev = ops->event(c->borrow_closure, XW_BORROW_EVENT_POLL)) && deadline != 0 && nap(c, deadline))
             ;
-    xw__lock(c);
+    xw__conn_lock(c);
     if (!ev)
         return owner_failed(c);
     const uint8_t *w = (const uint8_t *)ev;
@@ -280,7 +294,7 @@ static int fetch_event(xw_connection_t *c, int64_t deadline, int reading, struct
     return *pkt ? 1 : -EPIPE;
 }
 
-/* Lock held. xw__queue_wait on a borrowed connection: the owner reads, and
+/* Lock held. xw__transport_wait on a borrowed connection: the owner reads, and
  * special-event queues are its own (xcb_register_for_special_xge), so only the
  * event queue is fed, from the owner's. */
 static int borrow_wait(xw_connection_t *c, struct xw_queue *q, int64_t deadline, int reading)
@@ -321,6 +335,12 @@ static void borrow_close(xw_connection_t *c)
     xw__route_queue_free(c, &c->borrow_stash);
 }
 
+/* An empty event queue polled: the owner reads, so this is a wait that gives up at once. */
+static void borrow_poll(xw_connection_t *c, struct xw_queue *q)
+{
+    borrow_wait(c, q, 0, 1);
+}
+
 const struct xw_transport xw__borrow_transport = {
     .write = borrow_write,
     .take = borrow_take,
@@ -335,6 +355,8 @@ const struct xw_transport xw__borrow_transport = {
     .check = borrow_check,
     .discard = borrow_discard,
     .wait = borrow_wait,
+    .poll = borrow_poll,
+    .lendable = 0, /* the owner lends its socket, not us */
     .error = borrow_error,
     .fd = borrow_fd,
     .generate_id = borrow_generate_id,
@@ -346,11 +368,11 @@ const struct xw_transport xw__borrow_transport = {
  * before (xw__out_flush waits for writing to clear). */
 XW_EXPORT void xw_borrow_return_socket(xw_connection_t *c)
 {
-    xw__lock(c);
+    xw__conn_lock(c);
     xw__out_flush(c);
     c->socket_away = 1;
-    xw__out_refresh(c);
-    xw__unlock(c);
+    xw__limit_refresh(c);
+    xw__conn_unlock(c);
 }
 
 /* A connection without a socket of its own (the top of this file says who owns what). The
@@ -358,16 +380,16 @@ XW_EXPORT void xw_borrow_return_socket(xw_connection_t *c)
 XW_EXPORT xw_connection_t *xw_borrow_connection(const struct xw_borrow_ops *ops, void *closure, const void *setup,
                                                 size_t setup_len, int fd)
 {
-    xw_connection_t *c = xw__conn_new(-1);
+    xw_connection_t *c = xw__connect_new(-1);
     if (c->error) /* out of memory */
         return c;
     char why[200];
     if (!setup || xw__setup_check(setup, setup_len, why, sizeof(why)) < 0) {
-        xw__conn_fail(c, XW_CONN_CLOSED_PARSE_ERR, "the owner's setup: %s", setup ? why : "none");
+        xw__fail_conn(c, XW_CONN_CLOSED_PARSE_ERR, "the owner's setup: %s", setup ? why : "none");
         return c;
     }
     if (!(c->setup = malloc(setup_len))) {
-        xw__conn_fail(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for the setup");
+        xw__fail_conn(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for the setup");
         return c;
     }
     memcpy(c->setup, setup, setup_len);
@@ -380,6 +402,6 @@ XW_EXPORT xw_connection_t *xw_borrow_connection(const struct xw_borrow_ops *ops,
     c->borrow_closure = closure;
     c->borrow_fd = fd;
     c->socket_away = 1;
-    xw__out_refresh(c); /* closed until the first take */
+    xw__limit_refresh(c); /* closed until the first take */
     return c;
 }

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* callsite.c — where in the program each request was sent from, for X errors (XWIRE_ERRORS=callsite). */
-#include "xwint.h"
 #include "callsite.h"
+#include "conn.h"
+#include "limit.h"
+#include "lock.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -79,15 +81,15 @@ int xw__callsite_enable(xw_connection_t *c)
      * rather than under the connection's lock at the first send. */
     void *warm[2];
     backtrace(warm, 2);
-    xw__lock(c);
+    xw__conn_lock(c);
     if (c->cs) { /* another thread turned them on meanwhile */
-        xw__unlock(c);
+        xw__conn_unlock(c);
         free(cs);
         return 0;
     }
     __atomic_store_n(&c->cs, cs, __ATOMIC_RELEASE); /* read without the lock by the callers of the record */
-    xw__out_refresh(c);                             /* closes the fast paths: every request now reaches the record */
-    xw__unlock(c);
+    xw__limit_refresh(c);                           /* closes the fast paths: every request now reaches the record */
+    xw__conn_unlock(c);
     return 0;
 }
 
@@ -101,7 +103,7 @@ void xw__callsite_record(struct xw_callsite *cs, uint64_t first, uint64_t last, 
     void *pc[XW_CS_DEPTH + 1];
     int n = backtrace(pc, XW_CS_DEPTH + 1); /* outside the ring's lock: the walk is the slow part */
     n = n > 1 ? n - 1 : 0;                  /* this function's own frame is no call site */
-    xw__mutex_lock(&cs->mu);
+    xw__lock_acquire(&cs->mu);
     struct xw_cs_entry *e = &cs->ring[cs->next];
     cs->next = (cs->next + 1) % XW_CS_RING;
     e->first = first;
@@ -109,7 +111,7 @@ void xw__callsite_record(struct xw_callsite *cs, uint64_t first, uint64_t last, 
     e->n = (unsigned)n;
     e->rank = rank;
     memcpy(e->pc, pc + 1, sizeof(void *) * (size_t)n);
-    xw__mutex_unlock(&cs->mu);
+    xw__lock_release(&cs->mu);
 }
 
 void xw__callsite_record_conn(xw_connection_t *c, uint64_t first, uint64_t last, int rank)
@@ -124,7 +126,7 @@ void xw__callsite_record_conn(xw_connection_t *c, uint64_t first, uint64_t last,
 static unsigned lookup(struct xw_callsite *cs, uint64_t seq, void **pc)
 {
     unsigned n = 0;
-    xw__mutex_lock(&cs->mu);
+    xw__lock_acquire(&cs->mu);
     const struct xw_cs_entry *hit = NULL;
     for (unsigned k = 0; k < XW_CS_RING && !(hit && hit->rank == XW_CS_SEND); k++) {
         const struct xw_cs_entry *e = &cs->ring[(cs->next + XW_CS_RING - 1 - k) % XW_CS_RING];
@@ -135,7 +137,7 @@ static unsigned lookup(struct xw_callsite *cs, uint64_t seq, void **pc)
         n = hit->n;
         memcpy(pc, hit->pc, sizeof(void *) * n);
     }
-    xw__mutex_unlock(&cs->mu);
+    xw__lock_release(&cs->mu);
     return n;
 }
 

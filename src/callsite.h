@@ -50,8 +50,4 @@ void xw__callsite_record_conn(xw_connection_t *c, uint64_t first, uint64_t last,
  * none). Any lock state; resolves the stack now, so it is slow (an error path). */
 const char *xw__callsite_text(xw_connection_t *c, uint64_t seq, char *buf, size_t n);
 
-/* Lock held, call sites on: prints the error w (32 wire bytes) that
- * has just arrived for request seq, with its call site, to stderr. */
-void xw__error_shown(xw_connection_t *c, const uint8_t *w, uint64_t seq) __attribute__((cold));
-
 #endif

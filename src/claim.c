@@ -1,12 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 /* claim.c — claiming replies: waits for a request's reply or completion (or a queued packet), hands it out, or
- * delivers it into a waiting caller's own buffer (struct xw_into). */
+ * delivers it into a waiting caller's own buffer (struct xw_into). The read path is in.c. */
+#include "claim.h"
+#include "base.h"
+#include "conn.h"
+#include "fail.h"
+#include "in.h"
+#include "lend.h"
+#include "out.h"
+#include "pend.h"
+#include "queue.h"
 #include "route.h"
+#include "store.h"
+#include "wait.h"
 
 #include <string.h>
 
 /* The latest sequence number not above ours: every request was ours to number. */
-uint64_t xw__in_widen(xw_connection_t *c, unsigned int seq)
+uint64_t xw__claim_widen(xw_connection_t *c, unsigned int seq)
 {
     return xw__widen_below(c->out.seq, seq);
 }
@@ -88,7 +99,7 @@ static inline __attribute__((always_inline)) int wait_body(xw_connection_t *c, u
             return 1;
         }
         /* an offer registered (o->reg) is this thread's buffer */
-        int r = xw__in_wait_step(c, deadline, &polled, o && o->reg);
+        int r = xw__wait_step(c, deadline, &polled, o && o->reg);
         if (r <= 0)
             return r;
     }
@@ -120,14 +131,14 @@ static struct xw_pkt *reply_pop(xw_connection_t *c, struct xw_pend *e)
 {
     struct xw_pkt *p;
     if (e->inl) {
-        p = xw__pkt_alloc(c, 32);
+        p = xw__store_alloc(c, 32);
         if (p) {
             xw__pend_reply(e, XW_PKT_DATA(p));
             p->len = 32;
             p->seq = e->seq;
             p->kind = XW_PKT_REPLY;
         } else {
-            xw__conn_fail(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for a 32-byte reply");
+            xw__fail_conn(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for a 32-byte reply");
         }
         e->inl = 0;
         e->q = (struct xw_queue){0};
@@ -150,7 +161,7 @@ static int lent_seq(xw_connection_t *c, uint64_t seq)
     return 1;
 }
 
-int xw__in_reply(xw_connection_t *c, uint64_t seq, int64_t deadline, struct xw_pkt **pkt)
+int xw__claim_reply(xw_connection_t *c, uint64_t seq, int64_t deadline, struct xw_pkt **pkt)
 {
     struct xw_pend *e;
     *pkt = NULL;
@@ -175,7 +186,7 @@ static __attribute__((noinline)) int into_taken(xw_connection_t *c, uint64_t seq
 }
 
 /* What a reply wait that ended with r and *e hands a caller with cap bytes at buf:
- * returns as xw__in_reply_fit. */
+ * returns as xw__claim_reply_fit. */
 static inline __attribute__((always_inline)) int fit_take(xw_connection_t *c, int r, struct xw_pend *e, uint64_t seq,
                                                           int64_t deadline, size_t cap, size_t *need,
                                                           struct xw_pkt **pkt, void *buf)
@@ -204,7 +215,7 @@ static inline __attribute__((always_inline)) int fit_take(xw_connection_t *c, in
     return 1;
 }
 
-/* xw__in_reply_fit for a caller's buffer of cap bytes, offered for the reply while
+/* xw__claim_reply_fit for a caller's buffer of cap bytes, offered for the reply while
  * it waits. */
 static __attribute__((noinline)) int fit_offer(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap,
                                                size_t *need, struct xw_pkt **pkt, void *buf)
@@ -217,12 +228,12 @@ static __attribute__((noinline)) int fit_offer(xw_connection_t *c, uint64_t seq,
     return fit_take(c, r, e, seq, deadline, cap, need, pkt, buf);
 }
 
-/* Like xw__in_reply but leaves the packet queued when it needs more than cap bytes;
+/* Like xw__claim_reply but leaves the packet queued when it needs more than cap bytes;
  * a reply held inline in its entry goes straight to buf (returns 2, 32 bytes). When
  * cap is not SIZE_MAX, buf has cap bytes and a reply arriving while this call waits
  * may be received straight into it: returns 3, *need its length. */
-int xw__in_reply_fit(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need, struct xw_pkt **pkt,
-                     void *buf)
+int xw__claim_reply_fit(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need,
+                        struct xw_pkt **pkt, void *buf)
 {
     struct xw_pend *e;
     *pkt = NULL;
@@ -238,7 +249,7 @@ int xw__in_reply_fit(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t 
  * pending entry (an unchecked void request): a later packet must arrive. */
 static int done_wait(xw_connection_t *c, uint64_t seq)
 {
-    while (seq > xw__in_done_seq(&c->in)) {
+    while (seq > xw__route_done_seq(&c->in)) {
         if (c->error)
             return -EPIPE;
         xw__in_wait(c, -1);
@@ -259,23 +270,23 @@ static int ask_for_news(xw_connection_t *c, uint64_t seq)
 /* Lock held. Waits until a void request is finished, as libxcb does for checked
  * and unchecked ones alike (callers use the check as a barrier). A checked
  * request's error is handed back; an unchecked one's went to the event queue. */
-int xw__in_check(xw_connection_t *c, uint64_t seq, struct xw_pkt **pkt)
+int xw__claim_check(xw_connection_t *c, uint64_t seq, struct xw_pkt **pkt)
 {
     *pkt = NULL;
     struct xw_pend *e = xw__pend_find(&c->in.pend, seq);
     int tracked = e != NULL;
     /* an entry retires only once finished, so without one done_seq says it */
-    int done = e ? e->done : seq <= xw__in_done_seq(&c->in);
+    int done = e ? e->done : seq <= xw__route_done_seq(&c->in);
     /* after a connection error the waits below return at once (a checked
      * request's error already read is still handed back) */
     if (!done && !c->error && ask_for_news(c, seq) < 0 && !c->error)
         return -ENOMEM; /* no room for the sync's entry: nothing would tell */
-    return tracked ? xw__in_reply(c, seq, -1, pkt) : done_wait(c, seq);
+    return tracked ? xw__claim_reply(c, seq, -1, pkt) : done_wait(c, seq);
 }
 
 /* Lock held. The reply will be dropped on arrival (or now, if queued); with
  * keep_errors an error still reaches the event queue. */
-void xw__in_discard(xw_connection_t *c, uint64_t seq, int keep_errors)
+void xw__claim_discard(xw_connection_t *c, uint64_t seq, int keep_errors)
 {
     struct xw_pend *e = xw__pend_find(&c->in.pend, seq);
     if (!e && c->lend.used) { /* maybe the other owner's request (xw_take_socket) */
@@ -294,8 +305,8 @@ void xw__in_discard(xw_connection_t *c, uint64_t seq, int keep_errors)
             xw__queue_push(&c->in.events, p);
             continue;
         }
-        xw__close_fds((int *)(XW_PKT_DATA(p) + p->len), p->nfds);
-        xw__pkt_free(c, p);
+        xw__fail_close_fds((int *)(XW_PKT_DATA(p) + p->len), p->nfds);
+        xw__store_free(c, p);
     }
     xw__pend_retire(&c->in.pend, e);
     e->flags |= XW_REQUEST_DISCARD_REPLY | (keep_errors ? XW_REQUEST_ERROR_TO_EVENTS : 0);
@@ -304,7 +315,7 @@ void xw__in_discard(xw_connection_t *c, uint64_t seq, int keep_errors)
 
 /* Lock held. 1 when q has a packet, 0 when none arrived in time (deadline 0: one
  * non-blocking read; reading 0: none at all), -EPIPE on a connection error. */
-int xw__in_queue_wait(xw_connection_t *c, struct xw_queue *q, int64_t deadline, int reading)
+int xw__claim_wait(xw_connection_t *c, struct xw_queue *q, int64_t deadline, int reading)
 {
     int polled = 0;
     if (deadline == 0) { /* a poll: one non-blocking read at most, no loop */

@@ -1,8 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /* connect.c — connecting and disconnecting, simple getters. */
-#include "route.h"
+#include "connect.h"
+#include "auth.h"
+#include "base.h"
 #include "callsite.h"
+#include "clock.h"
+#include "conn.h"
+#include "display.h"
+#include "ext.h"
+#include "fail.h"
+#include "limit.h"
+#include "route.h"
+#include "setup.h"
+#include "socket.h"
+#include "store.h"
 #include "trace.h"
+#include "transport.h"
+#include "xid.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +36,7 @@ static xw_connection_t oom_conn = {
 
 /* A connection with its buffers for fd (the caller's until then), or the shared
  * out-of-memory connection, whose error is set. */
-xw_connection_t *xw__conn_new(int fd)
+xw_connection_t *xw__connect_new(int fd)
 {
     xw_connection_t *c = calloc(1, sizeof(*c));
     if (!c)
@@ -40,25 +54,25 @@ xw_connection_t *xw__conn_new(int fd)
     c->out.ptr = c->out.buf;
     c->out.end = c->out.buf + XW_OUT_SIZE;
     c->out.max_words = 65535;
-    c->born_ns = xw__now();
+    c->born_ns = xw__clock_now();
     return c;
 }
 
 XW_EXPORT xw_connection_t *xw_connect_to_fd(int fd, xw_auth_info_t *auth_info)
 {
-    xw_connection_t *c = xw__conn_new(fd);
+    xw_connection_t *c = xw__connect_new(fd);
     if (c == &oom_conn) {
         if (fd >= 0)
             close(fd);
         return c;
     }
     if (fd < 0) {
-        xw__conn_fail(c, XW_CONN_ERROR, "invalid file descriptor %d", fd);
+        xw__fail_conn(c, XW_CONN_ERROR, "invalid file descriptor %d", fd);
         return c;
     }
     int r = xw__socket_prepare(fd);
     if (r < 0) {
-        xw__conn_fail(c, XW_CONN_ERROR, "prepare socket: %s", strerror(-r));
+        xw__fail_conn(c, XW_CONN_ERROR, "prepare socket: %s", strerror(-r));
         return c;
     }
     c->in.block = 1;
@@ -67,12 +81,12 @@ XW_EXPORT xw_connection_t *xw_connect_to_fd(int fd, xw_auth_info_t *auth_info)
     xw__xid_init(c);
     uint16_t maxlen = xw__rd16(c->setup + 26);
     if (maxlen < 4096) { /* the protocol's floor: every server takes 4096 words */
-        xw__conn_fail(c, XW_CONN_CLOSED_PARSE_ERR, "malformed setup: maximum request length %u words (at least 4096)",
+        xw__fail_conn(c, XW_CONN_CLOSED_PARSE_ERR, "malformed setup: maximum request length %u words (at least 4096)",
                       maxlen);
         return c;
     }
     c->out.max_words = maxlen;
-    xw__out_refresh(c);
+    xw__limit_refresh(c);
     xw__trace_connect(c);
     if (xw__callsite_wanted()) /* the only cost while off: this test, once per connection */
         xw__callsite_enable(c);
@@ -81,8 +95,8 @@ XW_EXPORT xw_connection_t *xw_connect_to_fd(int fd, xw_auth_info_t *auth_info)
 
 static xw_connection_t *fail_new(int code, const char *fmt, const char *arg)
 {
-    xw_connection_t *c = xw__conn_new(-1);
-    xw__conn_fail(c, code, fmt, arg); /* the out-of-memory connection keeps its own error */
+    xw_connection_t *c = xw__connect_new(-1);
+    xw__fail_conn(c, code, fmt, arg); /* the out-of-memory connection keeps its own error */
     return c;
 }
 
@@ -93,7 +107,7 @@ XW_EXPORT xw_connection_t *xw_connect_to_display_with_auth_info(const char *disp
     const char *name = display && *display ? display : getenv("DISPLAY");
     if (!name || !*name)
         return fail_new(XW_CONN_CLOSED_PARSE_ERR, "%s", "no display name given and $DISPLAY is not set");
-    if (!xw__parse_display_full(name, &protocol, &host, &dpy, &screen))
+    if (!xw__display_parse(name, &protocol, &host, &dpy, &screen))
         return fail_new(XW_CONN_CLOSED_PARSE_ERR, "cannot parse display \"%s\"", name);
     char why[256] = "";
     int fd = xw__socket_open(host, protocol, dpy, why, sizeof(why));
@@ -107,7 +121,7 @@ XW_EXPORT xw_connection_t *xw_connect_to_display_with_auth_info(const char *disp
     xw_connection_t *c = xw_connect_to_fd(fd, auth);
     xw__auth_free(&found);
     if (!c->error && c->setup[28] <= (unsigned)screen) {
-        xw__conn_fail(c, XW_CONN_CLOSED_INVALID_SCREEN, "screen %d does not exist (the server has %u)", screen,
+        xw__fail_conn(c, XW_CONN_CLOSED_INVALID_SCREEN, "screen %d does not exist (the server has %u)", screen,
                       c->setup[28]);
     }
     if (screenp)
@@ -125,7 +139,7 @@ XW_EXPORT void xw_disconnect(xw_connection_t *c)
     if (!c || c == &oom_conn)
         return;
     c->tp->close(c);
-    xw__close_fds(c->out.fds, c->out.nfds);
+    xw__fail_close_fds(c->out.fds, c->out.nfds);
     xw__trace_fini(c);
     xw__route_fini(c);
     xw__ext_fini(c);
@@ -167,23 +181,23 @@ XW_EXPORT int xw_connection_set_single_threaded(xw_connection_t *c, int on)
     if (c == &oom_conn)
         return -EINVAL;
     c->single = on ? 1 : 0;
-    xw__out_refresh(c); /* the inline senders follow the mode */
+    xw__limit_refresh(c); /* the inline senders follow the mode */
     return 0;
 }
 
 XW_EXPORT uint64_t xw_total_read(xw_connection_t *c)
 {
-    xw__lock(c);
+    xw__conn_lock(c);
     uint64_t n = c->total_read;
-    xw__unlock(c);
+    xw__conn_unlock(c);
     return n;
 }
 
 XW_EXPORT uint64_t xw_total_written(xw_connection_t *c)
 {
-    xw__lock(c);
+    xw__conn_lock(c);
     uint64_t n = c->total_written;
-    xw__unlock(c);
+    xw__conn_unlock(c);
     return n;
 }
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* display.c — display string parsing ("[protocol/]host:display[.screen]"). */
-#include "xwint.h"
+#include "display.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -35,7 +35,7 @@ static char *dup_span(const char *s, size_t n)
 
 /* Split at the last '/' (protocol) and the last ':' (display), as libxcb does, so
  * "tcp/host:0", "[::1]:0" and the DECnet-looking "host::0" come out the same. */
-int xw__parse_display_full(const char *name, char **protocol, char **host, int *display, int *screen)
+int xw__display_parse(const char *name, char **protocol, char **host, int *display, int *screen)
 {
     if (!name || !*name)
         name = getenv("DISPLAY");
@@ -74,5 +74,5 @@ int xw__parse_display_full(const char *name, char **protocol, char **host, int *
 
 XW_EXPORT int xw_parse_display(const char *name, char **host, int *display, int *screen)
 {
-    return xw__parse_display_full(name, NULL, host, display, screen);
+    return xw__display_parse(name, NULL, host, display, screen);
 }

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* errtext.c — X errors as text, from the name tables the generator emits. */
-#include "xwint.h"
+#include "errtext.h"
+#include "base.h"
 #include "callsite.h"
+#include "conn.h"
+#include "ext.h"
 
 #include <stdio.h>
 
@@ -66,11 +69,11 @@ static int error_text(xw_connection_t *c, const xw_generic_error_t *e, char *buf
 XW_EXPORT int xw_error_text(xw_connection_t *c, const xw_generic_error_t *e, char *buf, size_t cap)
 {
     char site[512];
-    xw__lock(c);
+    xw__conn_lock(c);
     int n = error_text(c, e, buf, cap);
     uint64_t seq = xw__widen_below(c->out.seq, e->full_sequence);
     int on = c->cs != NULL;
-    xw__unlock(c);
+    xw__conn_unlock(c);
     if (n < 0 || !on)
         return n;
     if (!xw__callsite_text(c, seq, site, sizeof(site)))
@@ -84,7 +87,7 @@ XW_EXPORT int xw_error_text(xw_connection_t *c, const xw_generic_error_t *e, cha
  * arrived. The library prints here, and only here, because the user asked for it
  * (XWIRE_ERRORS=callsite): an X error arrives long after its call returned, and
  * a program's own handler (Xlib's default one exits) sees only a sequence number. */
-void xw__error_shown(xw_connection_t *c, const uint8_t *w, uint64_t seq)
+void xw__errtext_shown(xw_connection_t *c, const uint8_t *w, uint64_t seq)
 {
     xw_generic_error_t e;
     char text[256], site[512], line[800];

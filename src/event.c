@@ -1,8 +1,26 @@
 /* SPDX-License-Identifier: MIT */
 /* event.c — the public event API: the event queue, special XGE queues, caller-storage forms. */
+#include "base.h"
+#include "clock.h"
+#include "conn.h"
+#include "lock.h"
+#include "query.h"
+#include "queue.h"
 #include "route.h"
+#include "store.h"
+#include "transport.h"
 
 #include <stdlib.h>
+
+/* xw__store_free, inline for the event class (see XW_EVENT_CLASS). */
+static inline void free_event(xw_connection_t *c, struct xw_pkt *p)
+{
+    if (XW_UNLIKELY(p->cls != XW_EVENT_CLASS)) {
+        xw__store_free(c, p);
+        return;
+    }
+    xw__store_event_put(&c->store, p);
+}
 
 /* A queued packet's bytes to dst: the 36 of nearly every event and error as fixed
  * moves, anything longer (XGE) with a call. */
@@ -21,7 +39,7 @@ static xw_generic_event_t *heap_copy(xw_connection_t *c, struct xw_pkt *p)
     xw_generic_event_t *e = malloc(p->len);
     if (e)
         event_copy(e, p);
-    xw__pkt_free_event(c, p);
+    free_event(c, p);
     return e;
 }
 
@@ -34,7 +52,7 @@ static void batch_done(xw_connection_t *c, struct xw_queue *q, struct xw_pkt *b)
     if (!c->in.spare)
         c->in.spare = b;
     else
-        xw__pkt_free(c, b);
+        xw__store_free(c, b);
 }
 
 /* Lock held. Batch b, the head of q, has given its next event. */
@@ -68,16 +86,16 @@ static struct xw_pkt *next(xw_connection_t *c, struct xw_queue *q, int timeout_m
         *r = 1;
         return q->head;
     }
-    *r = xw__queue_wait(c, q, timeout_ms == 0 ? 0 : xw__deadline(timeout_ms), reading);
+    *r = xw__transport_wait(c, q, timeout_ms == 0 ? 0 : xw__clock_deadline(timeout_ms), reading);
     return *r == 1 ? q->head : NULL;
 }
 
 static xw_generic_event_t *take(xw_connection_t *c, struct xw_queue *q, int timeout_ms, int reading)
 {
     int r;
-    xw__lock(c);
+    xw__conn_lock(c);
     xw_generic_event_t *e = next(c, q, timeout_ms, reading, &r) ? pop_heap(c, q) : NULL;
-    xw__unlock(c);
+    xw__conn_unlock(c);
     return e;
 }
 
@@ -91,29 +109,27 @@ XW_EXPORT xw_generic_event_t *xw_wait_for_event(xw_connection_t *c)
 static __attribute__((noinline)) xw_generic_event_t *pop_to_heap(xw_connection_t *c)
 {
     xw_generic_event_t *e = pop_heap(c, &c->in.events);
-    xw__unlock(c);
+    xw__conn_unlock(c);
     return e;
 }
 
-/* xw_poll_for_event on an empty queue, the lock held (released here): on the own
- * socket one non-blocking read, without the general wait. */
+/* xw_poll_for_event on an empty queue, the lock held (released here): the transport
+ * looks once for new events (on the own socket one non-blocking read, without the
+ * general wait). */
 static __attribute__((noinline)) xw_generic_event_t *poll_empty(xw_connection_t *c)
 {
     struct xw_queue *q = &c->in.events;
-    if (!c->borrow && !c->error)
-        xw__in_read_nonblock(c);
-    else
-        xw__queue_wait(c, q, 0, 1);
+    xw__transport_poll(c, q);
     if (q->head)
         return pop_to_heap(c);
-    xw__unlock(c);
+    xw__conn_unlock(c);
     return NULL;
 }
 
 /* xw_poll_for_event when the lock is not free at once. */
 static __attribute__((noinline)) xw_generic_event_t *poll_contended(xw_connection_t *c)
 {
-    xw__lock(c);
+    xw__conn_lock(c);
     return c->in.events.head ? pop_to_heap(c) : poll_empty(c);
 }
 
@@ -123,7 +139,7 @@ static __attribute__((noinline)) xw_generic_event_t *poll_contended(xw_connectio
  * that finds nothing pays only for its read. */
 XW_EXPORT xw_generic_event_t *xw_poll_for_event(xw_connection_t *c)
 {
-    if (XW_UNLIKELY(!c->single && !xw__mutex_trylock(&c->mu)))
+    if (XW_UNLIKELY(!c->single && !xw__lock_try(&c->mu)))
         return poll_contended(c);
     if (XW_UNLIKELY(!c->in.events.head))
         return poll_empty(c);
@@ -166,16 +182,16 @@ static __attribute__((noinline)) int take_into_held(xw_connection_t *c, void *bu
             if (!q->head)
                 q->tail = NULL;
             event_copy(buf, p);
-            xw__pkt_free_event(c, p);
+            free_event(c, p);
         }
     }
-    xw__unlock(c);
+    xw__conn_unlock(c);
     return r;
 }
 
 static int take_into(xw_connection_t *c, void *buf, size_t cap, size_t *len, int timeout_ms, int reading)
 {
-    xw__lock(c);
+    xw__conn_lock(c);
     return take_into_held(c, buf, cap, len, timeout_ms, reading);
 }
 
@@ -184,7 +200,7 @@ static int take_into(xw_connection_t *c, void *buf, size_t cap, size_t *len, int
 static __attribute__((noinline)) int batch_emptied(xw_connection_t *c, struct xw_pkt *b)
 {
     batch_done(c, &c->in.events, b);
-    xw__unlock(c);
+    xw__conn_unlock(c);
     return 1;
 }
 
@@ -193,7 +209,7 @@ static __attribute__((noinline)) int batch_emptied(xw_connection_t *c, struct xw
  * no registers. */
 XW_EXPORT int xw_wait_for_event_into(xw_connection_t *c, void *buf, size_t cap, size_t *len, int timeout_ms)
 {
-    if (XW_UNLIKELY(!c->single && !xw__mutex_trylock(&c->mu)))
+    if (XW_UNLIKELY(!c->single && !xw__lock_try(&c->mu)))
         return take_into(c, buf, cap, len, timeout_ms, 1);
     struct xw_pkt *b = c->in.events.head;
     if (XW_UNLIKELY(!b || b->kind != XW_PKT_BATCH || cap < 36))
@@ -203,8 +219,8 @@ XW_EXPORT int xw_wait_for_event_into(xw_connection_t *c, void *buf, size_t cap, 
     b->seq += 36;
     if (XW_UNLIKELY(b->seq >= b->len))
         return batch_emptied(c, b);
-    if (!c->single && !xw__mutex_release(&c->mu))
-        return (int)xw__mutex_wake_ret(&c->mu, 1);
+    if (!c->single && !xw__lock_drop(&c->mu))
+        return (int)xw__lock_wake_ret(&c->mu, 1);
     return 1;
 }
 
@@ -219,16 +235,16 @@ XW_EXPORT xw_special_event_t *xw_register_for_special_xge(xw_connection_t *c, xw
                                                           uint32_t *stamp)
 {
     uint8_t major;
-    xw__lock(c);
+    xw__conn_lock(c);
     struct xw_special_event *se = NULL;
-    if (xw__ext_major(c, ext, &major) == 0 && (se = calloc(1, sizeof(*se)))) {
+    if (xw__query_ext_major(c, ext, &major) == 0 && (se = calloc(1, sizeof(*se)))) {
         se->major = major;
         se->eid = eid;
         se->stamp = stamp;
         se->next = c->in.special;
         c->in.special = se;
     }
-    xw__unlock(c);
+    xw__conn_unlock(c);
     return se;
 }
 
@@ -236,7 +252,7 @@ XW_EXPORT void xw_unregister_for_special_event(xw_connection_t *c, xw_special_ev
 {
     if (!se)
         return;
-    xw__lock(c);
+    xw__conn_lock(c);
     for (struct xw_special_event **pp = &c->in.special; *pp; pp = &(*pp)->next) {
         if (*pp == se) {
             *pp = se->next;
@@ -244,7 +260,7 @@ XW_EXPORT void xw_unregister_for_special_event(xw_connection_t *c, xw_special_ev
         }
     }
     xw__route_queue_free(c, &se->q);
-    xw__unlock(c);
+    xw__conn_unlock(c);
     free(se);
 }
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* ext.c — extensions by name: the registry of descriptions and each connection's entries (query.c fills them). */
-#include "xwint.h"
+#include "ext.h"
+#include "conn.h"
 
 #include <stdlib.h>
 

@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* fail.c — the connection's first fatal error, kept for good; a request's own failure reason; the fds they close. */
-#include "xwint.h"
+#include "fail.h"
+#include "conn.h"
+#include "lock.h"
+#include "route.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -8,7 +11,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-void xw__close_fds(int *fds, unsigned n)
+void xw__fail_close_fds(int *fds, unsigned n)
 {
     for (unsigned i = 0; i < n; i++)
         if (fds[i] >= 0)
@@ -46,18 +49,18 @@ static __attribute__((format(printf, 4, 0))) int vfail(xw_connection_t *c, int c
     __atomic_store_n(&c->error, code, __ATOMIC_RELEASE);
     if (c->fd >= 0)
         shutdown(c->fd, SHUT_RDWR);
-    xw__close_fds(c->out.fds, c->out.nfds);
+    xw__fail_close_fds(c->out.fds, c->out.nfds);
     c->out.nfds = 0;
-    xw__in_close_fds(c);
+    xw__fail_close_in_fds(c);
     c->out.fast_limit = 0;
     __atomic_store_n(&c->out.inline_limit, 0, __ATOMIC_RELAXED);
-    xw__cond_broadcast(&c->in_cond);
-    xw__cond_broadcast(&c->out_cond);
+    xw__lock_broadcast(&c->in_cond);
+    xw__lock_broadcast(&c->out_cond);
     errno = err;
     return -EPIPE;
 }
 
-int xw__conn_fail(xw_connection_t *c, int code, const char *fmt, ...)
+int xw__fail_conn(xw_connection_t *c, int code, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -75,16 +78,16 @@ static __attribute__((format(printf, 3, 4))) int fail_sys(xw_connection_t *c, in
     return r;
 }
 
-int xw__conn_fail_sys(xw_connection_t *c, int err, const char *what)
+int xw__fail_sys(xw_connection_t *c, int err, const char *what)
 {
     return fail_sys(c, err, "%s: %s", what, strerror(err));
 }
 
-void xw__in_close_fds(xw_connection_t *c)
+void xw__fail_close_in_fds(xw_connection_t *c)
 {
     struct xw_in *in = &c->in;
     for (unsigned i = 0; i < in->nfdb; i++)
-        xw__close_fds(in->fdb[i].fds + in->fdb[i].used, in->fdb[i].n - in->fdb[i].used);
+        xw__fail_close_fds(in->fdb[i].fds + in->fdb[i].used, in->fdb[i].n - in->fdb[i].used);
     in->nfdb = 0;
 }
 
@@ -94,7 +97,7 @@ static _Thread_local struct {
     char msg[192];
 } request_error;
 
-uint64_t xw__request_fail(xw_connection_t *c, const char *fmt, ...)
+uint64_t xw__fail_request(xw_connection_t *c, const char *fmt, ...)
 {
     request_error.c = c;
     va_list ap;
@@ -109,8 +112,8 @@ XW_EXPORT const char *xw_request_error_string(xw_connection_t *c)
     return request_error.c == c && request_error.msg[0] ? request_error.msg : NULL;
 }
 
-uint64_t xw__request_reject(xw_connection_t *c, unsigned int nfds, int *fds, const char *why)
+uint64_t xw__fail_reject(xw_connection_t *c, unsigned int nfds, int *fds, const char *why)
 {
-    xw__close_fds(fds, nfds);
-    return xw__request_fail(c, "%s", why);
+    xw__fail_close_fds(fds, nfds);
+    return xw__fail_request(c, "%s", why);
 }

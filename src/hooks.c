@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* hooks.c — what a layer built over the runtime (libxcb.so.1 from xwire) registers to be told. */
-#include "xwint.h"
+#include "hooks.h"
 
 struct xw_hooks xw__hooks;
 

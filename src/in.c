@@ -1,5 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* in.c — the read path: reads the socket in big chunks and feeds the routing core; the waits for input. */
+#include "in.h"
+#include "base.h"
+#include "clock.h"
+#include "conn.h"
+#include "fail.h"
+#include "lock.h"
 #include "route.h"
 #include "trace.h"
 
@@ -33,7 +39,7 @@ static __attribute__((noinline)) int collect_fds(xw_connection_t *c, struct msgh
     if (n && xw__route_fds(c, fds, n, got) < 0)
         lost = 1;
     if (lost)
-        return xw__conn_fail(c, XW_CONN_CLOSED_FDPASSING_FAILED, "file descriptors from the server were lost");
+        return xw__fail_conn(c, XW_CONN_CLOSED_FDPASSING_FAILED, "file descriptors from the server were lost");
     return 0;
 }
 
@@ -75,11 +81,11 @@ static inline __attribute__((always_inline)) int read_got_body(xw_connection_t *
     if (XW_UNLIKELY(m->msg_controllen || (m->msg_flags & MSG_CTRUNC)) && collect_fds(c, m, r) < 0)
         return -EPIPE;
     if (c->error) { /* failed by another thread while this one waited: what came is not parsed */
-        xw__in_close_fds(c);
+        xw__fail_close_in_fds(c);
         return -EPIPE;
     }
     if (r == 0)
-        return xw__conn_fail(c, XW_CONN_ERROR, "server closed the connection%s",
+        return xw__fail_conn(c, XW_CONN_ERROR, "server closed the connection%s",
                              in->len || in->pdata ? " in the middle of a packet" : "");
     if (XW_UNLIKELY(c->trace)) { /* before parsing moves them: the bytes as they came */
         const struct xw_fd_batch *b = in->nfdb ? &in->fdb[in->nfdb - 1] : NULL;
@@ -90,7 +96,7 @@ static inline __attribute__((always_inline)) int read_got_body(xw_connection_t *
     in->more = more_after(in, r, asked, flags);
     /* the waiters woken run once the lock is released, after the routing: waking them
      * first makes the routing a tail call */
-    xw__cond_broadcast(&c->in_cond);
+    xw__lock_broadcast(&c->in_cond);
     return xw__route_input(c, r);
 }
 
@@ -124,10 +130,10 @@ static __attribute__((noinline)) int read_failed(xw_connection_t *c, int e, int 
         if (block && e == EAGAIN) /* someone made the socket non-blocking: wait with poll from now on */
             in->block = 0;
         if (block)
-            xw__cond_broadcast(&c->in_cond);
+            xw__lock_broadcast(&c->in_cond);
         return c->error ? -EPIPE : 0;
     }
-    return xw__conn_fail_sys(c, e, "read from server");
+    return xw__fail_sys(c, e, "read from server");
 }
 
 /* Lock held. One recvmsg (into the partial packet first, then the buffer) and parse
@@ -158,14 +164,14 @@ static int read_once(xw_connection_t *c, int flags)
     struct msghdr m = {.msg_iov = iov, .msg_iovlen = n, .msg_control = ctl.buf, .msg_controllen = sizeof(ctl.buf)};
     int block = !(flags & MSG_DONTWAIT);
     if (block)
-        xw__unlock(c);
+        xw__conn_unlock(c);
     ssize_t r;
     do
         r = recvmsg(c->fd, &m, MSG_CMSG_CLOEXEC | flags);
     while (r < 0 && errno == EINTR && !block);
     int e = errno;
     if (block) {
-        xw__lock(c);
+        xw__conn_lock(c);
         in->reading = 0; /* the buffer is under the lock again; read_got's broadcast lets a waiter read next */
     }
     if (r < 0)
@@ -211,19 +217,19 @@ static int poll_then_read(xw_connection_t *c, int64_t deadline)
 {
     struct xw_in *in = &c->in;
     struct pollfd p = {.fd = c->fd, .events = POLLIN};
-    int tmo = deadline < 0 ? -1 : xw__poll_timeout(deadline);
-    xw__unlock(c);
+    int tmo = deadline < 0 ? -1 : xw__clock_poll_timeout(deadline);
+    xw__conn_unlock(c);
     int r = poll(&p, 1, tmo);
     int e = r < 0 ? errno : 0; /* before the lock, whose slow path may set errno */
-    xw__lock(c);
+    xw__conn_lock(c);
     in->reading = 0;
     if (r > 0)
         return read_lean(c);
-    xw__cond_broadcast(&c->in_cond); /* let a waiter take over reading */
+    xw__lock_broadcast(&c->in_cond); /* let a waiter take over reading */
     if (r == 0)
         return -ETIMEDOUT;
     if (e != EINTR)
-        return xw__conn_fail_sys(c, e, "poll");
+        return xw__fail_sys(c, e, "poll");
     return 0;
 }
 
@@ -241,7 +247,7 @@ static int wait_input(xw_connection_t *c, int64_t deadline, int block_read)
     if (deadline == 0)
         return xw__in_read_nonblock(c);
     if (in->reading)
-        return xw__cond_wait(&c->in_cond, &c->mu, deadline);
+        return xw__lock_wait(&c->in_cond, &c->mu, deadline);
     if (in->more) { /* likely there already: a read spares the poll (EAGAIN: poll after all) */
         uint64_t was = in->rpos;
         int e = xw__in_read_nonblock(c);

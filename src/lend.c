@@ -1,7 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /* lend.c — the socket lent to another owner (xw_take_socket, xw_writev): Xlib's side of its I/O on xwire. */
-#include "xwint.h"
-#include "callsite.h"
+#include "lend.h"
+#include "conn.h"
+#include "fail.h"
+#include "hooks.h"
+#include "in.h"
+#include "limit.h"
+#include "lock.h"
+#include "out.h"
+#include "queue.h"
+#include "route.h"
+#include "stash.h"
+#include "store.h"
+#include "transport.h"
+#include "wait.h"
 
 /* Who owns what: between xw_take_socket() and the next xwire send, the owner (Xlib)
  * writes its own requests through xw_writev() and numbers them itself; xwire still
@@ -12,7 +24,7 @@
  * Locks: the owner's return callback runs with xwire's lock released (it takes the
  * owner's locks and re-enters xw_writev); lend.moving keeps the other threads of
  * ours from sending meanwhile, since the fast path stays closed while socket_away
- * is set (xw__out_refresh). */
+ * is set (xw__limit_refresh). */
 
 static void range_drop(xw_connection_t *c, unsigned i)
 {
@@ -28,7 +40,7 @@ static void range_room(xw_connection_t *c)
 {
     struct xw_lend *l = &c->lend;
     for (unsigned i = l->nranges; i-- > 0;)
-        if (l->ranges[i].last != UINT64_MAX && xw__answered_past(c, l->ranges[i].last))
+        if (l->ranges[i].last != UINT64_MAX && xw__stash_answered_past(&c->in, l->ranges[i].last))
             range_drop(c, i);
     if (l->nranges < XW_LEND_RANGES)
         return;
@@ -55,21 +67,21 @@ int xw__lend_take_back(xw_connection_t *c)
 {
     struct xw_lend *l = &c->lend;
     while (l->give_back && l->moving && !c->error)
-        xw__cond_wait(&c->out_cond, &c->mu, -1);
+        xw__lock_wait(&c->out_cond, &c->mu, -1);
     if (!l->give_back || c->error)
         return c->error ? -EPIPE : 0;
     void (*give_back)(void *) = l->give_back;
     l->moving = 1;
-    xw__unlock(c);
+    xw__conn_unlock(c);
     give_back(l->closure); /* the owner writes what it holds through xw_writev */
-    xw__lock(c);
+    xw__conn_lock(c);
     l->moving = 0;
     l->give_back = NULL;
     l->closure = NULL;
     c->socket_away = 0;
     range_close(c);
-    xw__out_refresh(c);
-    xw__cond_broadcast(&c->out_cond);
+    xw__limit_refresh(c);
+    xw__lock_broadcast(&c->out_cond);
     return c->error ? -EPIPE : 0;
 }
 
@@ -108,7 +120,7 @@ static int slot_take(xw_connection_t *c, uint64_t seq, size_t cap, size_t *need,
         return -ENOSPC;
     }
     if (!buf)
-        return xw__lend_spill(c) < 0 ? -EPIPE : stash_take(c, seq, cap, need, pkt);
+        return xw__stash_spill(c) < 0 ? -EPIPE : stash_take(c, seq, cap, need, pkt);
     return xw__lend_slot_give(l, buf);
 }
 
@@ -116,7 +128,7 @@ static int slot_take(xw_connection_t *c, uint64_t seq, size_t cap, size_t *need,
  * reply or error (the stash first: the slot holds the newest); nothing once the
  * server is past it (a later packet, or its own error, was read) or when it was
  * never sent; else wait for input until the deadline. Returns as
- * xw__reply_take_fit does (buf: 32 bytes or more when cap is, or NULL). */
+ * xw__transport_reply_fit does (buf: 32 bytes or more when cap is, or NULL). */
 int xw__lend_take(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap, size_t *need, struct xw_pkt **pkt,
                   void *buf)
 {
@@ -129,18 +141,18 @@ int xw__lend_take(xw_connection_t *c, uint64_t seq, int64_t deadline, size_t cap
             return r;
         if (l->last.full && l->last.seq == seq)
             return slot_take(c, seq, cap, need, pkt, buf);
-        if (seq <= xw__in_done_seq(&c->in) || seq > c->out.seq || !seq)
+        if (seq <= xw__route_done_seq(&c->in) || seq > c->out.seq || !seq)
             return 1;
-        r = xw__in_wait_step(c, deadline, &polled, 0);
+        r = xw__wait_step(c, deadline, &polled, 0);
         if (r <= 0)
             return r;
     }
 }
 
-/* Lock held. The heap-form claim's wait: what xw__in_reply_fit does for a sequence it
+/* Lock held. The heap-form claim's wait: what xw__claim_reply_fit does for a sequence it
  * does not track once the socket has been lent. Xlib's own wait (no deadline, the
  * stash empty) is xw__lend_take's loop without its general checks: reads (the
- * rest of a big reply as xw__in_wait_step does) until the slot has seq's reply or seq is
+ * rest of a big reply as xw__wait_step does) until the slot has seq's reply or seq is
  * finished; anything else, or a packet bound for the stash, goes to xw__lend_take. */
 int xw__lend_wait(xw_connection_t *c, uint64_t seq, int64_t deadline, void *buf, struct xw_pkt **pkt)
 {
@@ -151,7 +163,7 @@ int xw__lend_wait(xw_connection_t *c, uint64_t seq, int64_t deadline, void *buf,
     while (deadline < 0 && !l->stash.head && !c->error) {
         if (l->last.full && l->last.seq == seq)
             return xw__lend_slot_give(l, buf);
-        if (seq <= xw__in_done_seq(&c->in) || seq > c->out.seq || !seq)
+        if (seq <= xw__route_done_seq(&c->in) || seq > c->out.seq || !seq)
             return 1;
         c->in.for_reply = 1;
         /* a packet half read (a big reply) is finished in one blocking read when it may be */
@@ -168,7 +180,7 @@ int xw__lend_wait(xw_connection_t *c, uint64_t seq, int64_t deadline, void *buf,
 void xw__lend_discard(xw_connection_t *c, uint64_t seq, int keep_errors)
 {
     struct xw_lend *l = &c->lend;
-    if (!xw__lend_range_of(l, seq))
+    if (!xw__stash_range_of(l, seq))
         return;
     if (l->last.full && l->last.seq == seq)
         l->last.full = 0;
@@ -179,12 +191,12 @@ void xw__lend_discard(xw_connection_t *c, uint64_t seq, int keep_errors)
             xw__queue_push(&c->in.events, p);
             continue;
         }
-        xw__close_fds((int *)(XW_PKT_DATA(p) + p->len), p->nfds);
-        xw__pkt_free(c, p);
+        xw__fail_close_fds((int *)(XW_PKT_DATA(p) + p->len), p->nfds);
+        xw__store_free(c, p);
     }
-    if (xw__answered_past(c, seq))
+    if (xw__stash_answered_past(&c->in, seq))
         return;
-    xw__lend_discards_trim(c);
+    xw__stash_discards_trim(c);
     for (unsigned i = 0; i < l->ndiscards; i++)
         if (l->discards[i].seq == seq) {
             l->discards[i].keep_errors = keep_errors;
@@ -213,9 +225,9 @@ XW_EXPORT int xw_take_socket(xw_connection_t *c, void (*return_socket)(void *clo
                              uint64_t *sent)
 {
     int ok = 0;
-    xw__lock(c);
+    xw__conn_lock(c);
     int callsite = c->cs != NULL;
-    if (!c->error && !c->borrow && return_socket && settle(c) == 0) {
+    if (!c->error && c->tp->lendable && return_socket && settle(c) == 0) {
         struct xw_lend *l = &c->lend;
         range_room(c);
         l->ranges[l->nranges++] = (struct xw_lend_range){c->out.seq + 1, UINT64_MAX, flags};
@@ -225,11 +237,11 @@ XW_EXPORT int xw_take_socket(xw_connection_t *c, void (*return_socket)(void *clo
         l->closure = closure;
         l->used = 1;
         c->socket_away = 1; /* the next send of ours takes it back (socket_take) */
-        xw__out_refresh(c);
+        xw__limit_refresh(c);
         *sent = c->out.seq;
         ok = 1;
     }
-    xw__unlock(c);
+    xw__conn_unlock(c);
     /* Xlib's requests are written long after its call returned: libxcb.so.1 from
      * xwire gives its owner an after-function that records them as they are made. */
     if (ok && callsite && xw__hooks.lent)
@@ -240,13 +252,13 @@ XW_EXPORT int xw_take_socket(xw_connection_t *c, void (*return_socket)(void *clo
 XW_EXPORT int xw_writev(xw_connection_t *c, struct iovec *vector, int count, uint64_t requests)
 {
     int ok = 0;
-    xw__lock(c);
-    if (!c->error && !c->borrow && count >= 0)
+    xw__conn_lock(c);
+    if (!c->error && c->tp->lendable && count >= 0)
         ok = xw__out_write_through(c, vector, (size_t)count, requests) == 0;
     void (*owner)(void *) = c->cs ? c->lend.give_back : NULL;
     void *closure = c->lend.closure;
     uint64_t upto = c->out.seq;
-    xw__unlock(c);
+    xw__conn_unlock(c);
     if (ok && owner && xw__hooks.lent) /* the owner may have replaced our after-function */
         xw__hooks.lent(c, owner, closure, upto, 0);
     return ok;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* lock.c — the connection's futex mutex and condition variable, and deadline helpers. */
-#include "xwint.h"
+/* lock.c — the connection's futex mutex and condition variable. */
+#include "lock.h"
 
 #include <limits.h>
 #include <linux/futex.h>
@@ -28,7 +28,7 @@ static void futex_wake(int *addr, int n)
     syscall(SYS_futex, addr, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
 }
 
-void xw__mutex_lock_slow(struct xw_mutex *m)
+void xw__lock_acquire_slow(struct xw_mutex *m)
 {
     /* A short spin first: the lock is mostly held for a few hundred nanoseconds. */
     for (int i = 0; i < 64; i++) {
@@ -45,56 +45,30 @@ void xw__mutex_lock_slow(struct xw_mutex *m)
         futex_wait(&m->v, 2, -1);
 }
 
-void xw__mutex_wake(struct xw_mutex *m)
+void xw__lock_wake(struct xw_mutex *m)
 {
     futex_wake(&m->v, 1);
 }
 
-uint64_t xw__mutex_wake_ret(struct xw_mutex *m, uint64_t v)
+uint64_t xw__lock_wake_ret(struct xw_mutex *m, uint64_t v)
 {
     futex_wake(&m->v, 1);
     return v;
 }
 
-int xw__cond_wait(struct xw_cond *cv, struct xw_mutex *m, int64_t deadline)
+int xw__lock_wait(struct xw_cond *cv, struct xw_mutex *m, int64_t deadline)
 {
     unsigned seq = __atomic_load_n(&cv->seq, __ATOMIC_RELAXED);
     cv->waiters++;
-    xw__mutex_unlock(m);
+    xw__lock_release(m);
     int r = futex_wait((int *)&cv->seq, (int)seq, deadline);
-    xw__mutex_lock(m);
+    xw__lock_acquire(m);
     cv->waiters--;
     return r == -ETIMEDOUT ? -ETIMEDOUT : 0;
 }
 
-void xw__cond_wake_all(struct xw_cond *cv)
+void xw__lock_wake_all(struct xw_cond *cv)
 {
     __atomic_fetch_add(&cv->seq, 1, __ATOMIC_RELEASE);
     futex_wake((int *)&cv->seq, INT_MAX);
-}
-
-int64_t xw__now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-int64_t xw__deadline(int timeout_ms)
-{
-    if (timeout_ms < 0)
-        return -1;
-    return xw__now() + (int64_t)timeout_ms * 1000000;
-}
-
-/* poll() timeout in ms for a deadline, rounded up so we never wake just short of it. */
-int xw__poll_timeout(int64_t deadline)
-{
-    if (deadline < 0)
-        return -1;
-    int64_t left = deadline - xw__now();
-    if (left <= 0)
-        return 0;
-    int64_t ms = (left + 999999) / 1000000;
-    return ms > INT_MAX ? INT_MAX : (int)ms;
 }

@@ -1,8 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /* out.c — the write path: one connection-owned buffer; small slices copied, big ones written in place. */
-#include "xwint.h"
+#include "out.h"
+#include "base.h"
 #include "callsite.h"
+#include "conn.h"
+#include "fail.h"
+#include "in.h"
+#include "limit.h"
+#include "lock.h"
+#include "route.h"
+#include "send.h"
 #include "trace.h"
+#include "transport.h"
 
 #include <stddef.h>
 #include <limits.h>
@@ -39,7 +48,7 @@ static ssize_t send_some(xw_connection_t *c, struct iovec *iov, size_t n)
     if (XW_UNLIKELY(c->trace)) /* the bytes as they left, once per system call */
         xw__trace_out(c, iov, m.msg_iovlen, (size_t)w, o->fds, o->nfds);
     if (o->nfds) { /* sent: the kernel holds them now */
-        xw__close_fds(o->fds, o->nfds);
+        xw__fail_close_fds(o->fds, o->nfds);
         o->nfds = 0;
     }
     c->total_written += (uint64_t)w;
@@ -53,15 +62,15 @@ static ssize_t send_some(xw_connection_t *c, struct iovec *iov, size_t n)
 static int wait_writable(xw_connection_t *c)
 {
     struct pollfd p = {.fd = c->fd, .events = POLLIN | POLLOUT};
-    xw__unlock(c);
+    xw__conn_unlock(c);
     int r = poll(&p, 1, -1);
     int e = errno;
-    xw__lock(c);
+    xw__conn_lock(c);
     if (r < 0 && e != EINTR)
-        return xw__conn_fail_sys(c, e, "poll");
+        return xw__fail_sys(c, e, "poll");
     if (r > 0 && (p.revents & (POLLIN | POLLHUP | POLLERR))) {
         if (c->in.reading) /* another thread is reading: it takes the input, then wakes us */
-            return xw__cond_wait(&c->in_cond, &c->mu, -1) < 0 ? -EPIPE : 0;
+            return xw__lock_wait(&c->in_cond, &c->mu, -1) < 0 ? -EPIPE : 0;
         int got = xw__in_read_nonblock(c);
         return got < 0 ? got : (p.revents & POLLOUT) != 0;
     }
@@ -104,7 +113,7 @@ void xw__out_write_socket(xw_connection_t *c, struct iovec *iov, size_t n)
             while (wait_writable(c) == 0)
                 ;
         else if (w != -EINTR)
-            xw__conn_fail_sys(c, (int)-w, "write to server");
+            xw__fail_sys(c, (int)-w, "write to server");
     }
 }
 
@@ -119,8 +128,8 @@ static int write_vec(xw_connection_t *c, struct iovec *iov, size_t n)
     o->writing = 0;
     if (!c->error)
         o->flushed = o->seq;
-    xw__out_refresh(c);
-    xw__cond_broadcast(&c->out_cond);
+    xw__limit_refresh(c);
+    xw__lock_broadcast(&c->out_cond);
     return c->error ? -EPIPE : 0;
 }
 
@@ -152,7 +161,7 @@ static int append(xw_connection_t *c, struct iovec *v, size_t n)
 static void wait_not_writing(xw_connection_t *c)
 {
     while (c->out.writing && !c->error)
-        xw__cond_wait(&c->out_cond, &c->mu, -1);
+        xw__lock_wait(&c->out_cond, &c->mu, -1);
 }
 
 /* Lock held. Before anything of xwire's enters the buffer: the socket back from an
@@ -230,7 +239,7 @@ int xw__out_sync(xw_connection_t *c)
         return -EPIPE;
     xw__out_frame((uint8_t *)&r, &sync_req.pub, XW_GET_INPUT_FOCUS, sizeof(r) / 4);
     uint64_t seq = c->out.seq + 1;
-    if (xw__pend_add(c, seq, XW_REQUEST_DISCARD_REPLY, &sync_req) < 0)
+    if (xw__transport_track(c, seq, XW_REQUEST_DISCARD_REPLY, &sync_req) < 0)
         return -ENOMEM;
     c->out.seq = seq;
     struct iovec iov[2] = {{NULL, 0}, {&r, sizeof(r)}};
@@ -280,7 +289,7 @@ static struct iovec *frame(struct iovec *v, const xw_protocol_request_t *req, ui
 /* Lock held. A vetted request (xw_send's, or the extension queries' own, checked where they are built) into the
  * buffer, or to the transport when it sends such requests itself: waits for room,
  * takes the next sequence number and tracks it, frames it (major; big: BIG-REQUESTS
- * framing, written as vector[-1]). The sequence number, or 0 (xw__request_fail);
+ * framing, written as vector[-1]). The sequence number, or 0 (xw__fail_request);
  * fds are the connection's or closed. */
 uint64_t xw__out_place(xw_connection_t *c, int flags, struct iovec *vector, const struct xw_request *rq, size_t total,
                        unsigned nfds, int *fds, uint8_t major, int big)
@@ -293,11 +302,11 @@ uint64_t xw__out_place(xw_connection_t *c, int flags, struct iovec *vector, cons
     if (((unsigned)flags | (nfds ? XW__SEND_WITH_FDS : 0u)) & c->tp->send_flags)
         return c->tp->send(c, flags, vector, req, nfds, fds);
     if (make_room(c, req->isvoid, nfds) < 0)
-        return xw__request_reject(c, nfds, fds, c->errstr);
+        return xw__fail_reject(c, nfds, fds, c->errstr);
     uint64_t seq = o->seq + 1;
     int track = !req->isvoid || (flags & ~XW_REQUEST_RAW);
-    if (track && xw__pend_add(c, seq, flags, rq) < 0)
-        return xw__request_reject(c, nfds, fds, "out of memory for the pending-reply table");
+    if (track && xw__transport_track(c, seq, flags, rq) < 0)
+        return xw__fail_reject(c, nfds, fds, "out of memory for the pending-reply table");
     struct iovec *v = vector;
     size_t n = req->count;
     if (!(flags & XW_REQUEST_RAW)) {
@@ -311,7 +320,7 @@ uint64_t xw__out_place(xw_connection_t *c, int flags, struct iovec *vector, cons
     if (XW_UNLIKELY(c->cs != NULL))
         xw__callsite_record(c->cs, seq, seq, XW_CS_SEND);
     if (append(c, v, n) < 0)
-        return xw__request_fail(c, "%s", c->errstr);
+        return xw__fail_request(c, "%s", c->errstr);
     return seq;
 }
 
@@ -325,7 +334,7 @@ XW_EXPORT void xw_send_fd(xw_connection_t *c, int fd)
  * buffered bytes, flushed first when the queue is full. */
 void xw__out_queue_fd(xw_connection_t *c, int fd)
 {
-    xw__lock(c);
+    xw__conn_lock(c);
     own_socket(c);
     if (!c->error && c->out.nfds == XW_MAX_FDS)
         xw__out_flush(c);
@@ -333,14 +342,14 @@ void xw__out_queue_fd(xw_connection_t *c, int fd)
         close(fd);
     else
         c->out.fds[c->out.nfds++] = fd;
-    xw__unlock(c);
+    xw__conn_unlock(c);
 }
 
 XW_EXPORT int xw_flush(xw_connection_t *c)
 {
-    xw__lock(c);
+    xw__conn_lock(c);
     int r = xw__out_flush(c);
-    xw__unlock(c);
+    xw__conn_unlock(c);
     if (r == 0) /* and whatever the transport holds back */
         r = c->tp->flush(c);
     return r == 0 ? 1 : 0;

@@ -1,12 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /* own.c — the own socket's transport: out.c writes it, in.c reads it, claim.c and lend.c wait on it. */
+#include "claim.h"
+#include "conn.h"
+#include "in.h"
+#include "lend.h"
+#include "out.h"
+#include "queue.h"
 #include "route.h"
+#include "transport.h"
+#include "xid.h"
 
 #include <unistd.h>
 
-/* The table sits above the paths it names, so that they need not know it: a
- * connection reads its own socket when c->borrow is NULL. The connection owns the
- * fd. */
+/* The table sits above the paths it names, so that they need not know it. The
+ * connection owns the fd. */
 
 /* Lock held, socket_away set: the socket is lent to another owner (xw_take_socket,
  * xw_writev); its return callback runs with the lock released. */
@@ -33,6 +40,16 @@ static int socket_fd(xw_connection_t *c)
     return c->fd;
 }
 
+/* An empty event queue polled: one non-blocking read, without the general wait
+ * (which a failed connection takes, to report it as every wait does). */
+static void socket_poll(xw_connection_t *c, struct xw_queue *q)
+{
+    if (c->error)
+        xw__claim_wait(c, q, 0, 1);
+    else
+        xw__in_read_nonblock(c);
+}
+
 /* The connection owns the fd (xw_connect_to_fd took it over too). */
 static void socket_close(xw_connection_t *c)
 {
@@ -48,12 +65,14 @@ const struct xw_transport xw__own_transport = {
     .send_fd = xw__out_queue_fd,
     .flush = socket_flush,
     .track = xw__route_track,
-    .widen = xw__in_widen,
-    .reply = xw__in_reply,
-    .reply_fit = xw__in_reply_fit,
-    .check = xw__in_check,
-    .discard = xw__in_discard,
-    .wait = xw__in_queue_wait,
+    .widen = xw__claim_widen,
+    .reply = xw__claim_reply,
+    .reply_fit = xw__claim_reply_fit,
+    .check = xw__claim_check,
+    .discard = xw__claim_discard,
+    .wait = xw__claim_wait,
+    .poll = socket_poll,
+    .lendable = 1,
     .error = socket_error,
     .fd = socket_fd,
     .generate_id = xw__xid_generate,

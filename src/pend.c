@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* pend.c — the pending store: tracked requests in fixed blocks carved from mapped chunks, oldest first. */
-#include "xwint.h"
+#include "pend.h"
+#include "route.h"
 
 #include <stdlib.h>
 #include <sys/mman.h>

@@ -1,6 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* query.c — QueryExtension and BIG-REQUESTS: each asked once per connection, under the lock, and the answer kept. */
-#include "xwint.h"
+#include "query.h"
+#include "conn.h"
+#include "ext.h"
+#include "fail.h"
+#include "out.h"
+#include "send.h"
+#include "store.h"
+#include "transport.h"
 
 /* Lock held. One of this file's checked requests (well formed, built here, so of
  * send.c's vetting only the length limit applies) to out.c: BIG-REQUESTS framing
@@ -12,14 +19,14 @@ static uint64_t place(xw_connection_t *c, struct iovec *v, const struct xw_reque
     int big = 0;
     if (!c->error && total / 4 > c->out.max_words) {
         uint32_t maxw = 0;
-        xw__bigreq_max(c, &maxw);
+        xw__query_bigreq_max(c, &maxw);
         if (!c->error && total / 4 + 1 > maxw)
-            return xw__request_fail(c, "request of %zu bytes is longer than the server's limit of %llu bytes", total,
+            return xw__fail_request(c, "request of %zu bytes is longer than the server's limit of %llu bytes", total,
                                     (unsigned long long)(maxw > c->out.max_words ? maxw : c->out.max_words) * 4);
         big = 1;
     }
     if (c->error)
-        return xw__request_reject(c, 0, NULL, c->errstr);
+        return xw__fail_reject(c, 0, NULL, c->errstr);
     return xw__out_place(c, XW_REQUEST_CHECKED, v, rq, total, 0, NULL, major, big);
 }
 
@@ -47,13 +54,13 @@ static void query_send(xw_connection_t *c, struct xw_ext_entry *e)
 static void query_finish(xw_connection_t *c, struct xw_ext_entry *e)
 {
     struct xw_pkt *p;
-    xw__reply_take(c, e->seq, -1, &p);
+    xw__transport_reply(c, e->seq, -1, &p);
     if (p) {
         int ok = p->kind == XW_PKT_REPLY && p->len >= sizeof(e->reply); /* every reply has 32 */
         if (ok)
             memcpy(e->reply, XW_PKT_DATA(p), sizeof(e->reply));
         e->state = ok ? XW_EXT_PRESENT : XW_EXT_FAILED;
-        xw__pkt_free(c, p);
+        xw__store_free(c, p);
     } else if (e->state == XW_EXT_ASKED) {
         e->state = XW_EXT_FAILED;
     }
@@ -71,7 +78,7 @@ static struct xw_ext_entry *entry_ready(xw_connection_t *c, xw_extension_t *ext)
     return e;
 }
 
-int xw__ext_major(xw_connection_t *c, xw_extension_t *ext, uint8_t *major)
+int xw__query_ext_major(xw_connection_t *c, xw_extension_t *ext, uint8_t *major)
 {
     struct xw_ext_entry *e = entry_ready(c, ext);
     if (!e || e->state != XW_EXT_PRESENT || !xw__ext_reply(e)->present)
@@ -92,7 +99,7 @@ static void bigreq_send(xw_connection_t *c)
     /* "unavailable" while asking: the queries below must not ask again (they are
      * small, but a server may announce an absurdly small limit) */
     c->out.bigreq = XW_BIGREQ_UNAVAILABLE;
-    if (xw__ext_major(c, &xw_big_requests_id, &major) < 0)
+    if (xw__query_ext_major(c, &xw_big_requests_id, &major) < 0)
         return;
     static const struct xw_request req = {
         .f = {.count = 1, .ext = &xw_big_requests_id, .opcode = XW_BIG_REQUESTS_ENABLE}};
@@ -103,14 +110,14 @@ static void bigreq_send(xw_connection_t *c)
         c->out.bigreq = XW_BIGREQ_UNTRIED;
 }
 
-int xw__bigreq_max(xw_connection_t *c, uint32_t *max_words)
+int xw__query_bigreq_max(xw_connection_t *c, uint32_t *max_words)
 {
     struct xw_out *o = &c->out;
     if (o->bigreq == XW_BIGREQ_UNTRIED && !o->bigreq_seq)
         bigreq_send(c);
     if (o->bigreq == XW_BIGREQ_UNTRIED && o->bigreq_seq) {
         struct xw_pkt *p;
-        xw__reply_take(c, o->bigreq_seq, -1, &p);
+        xw__transport_reply(c, o->bigreq_seq, -1, &p);
         if (p && p->kind == XW_PKT_REPLY && p->len >= sizeof(xw_big_requests_enable_reply_t)) {
             xw_big_requests_enable_reply_t r;
             memcpy(&r, XW_PKT_DATA(p), sizeof(r));
@@ -120,7 +127,7 @@ int xw__bigreq_max(xw_connection_t *c, uint32_t *max_words)
             o->bigreq = XW_BIGREQ_UNAVAILABLE;
         }
         if (p)
-            xw__pkt_free(c, p);
+            xw__store_free(c, p);
     }
     *max_words = o->bigreq == XW_BIGREQ_ENABLED && o->big_words > o->max_words ? o->big_words : o->max_words;
     return c->error ? -EPIPE : 0;
@@ -128,29 +135,29 @@ int xw__bigreq_max(xw_connection_t *c, uint32_t *max_words)
 
 XW_EXPORT const struct xw_query_extension_reply_t *xw_get_extension_data(xw_connection_t *c, xw_extension_t *ext)
 {
-    xw__lock(c);
+    xw__conn_lock(c);
     struct xw_ext_entry *e = c->error ? NULL : entry_ready(c, ext);
     const void *r = e && e->state == XW_EXT_PRESENT ? e->reply : NULL;
-    xw__unlock(c);
+    xw__conn_unlock(c);
     return r;
 }
 
 XW_EXPORT void xw_prefetch_extension_data(xw_connection_t *c, xw_extension_t *ext)
 {
-    xw__lock(c);
+    xw__conn_lock(c);
     struct xw_ext_entry *e = c->error ? NULL : xw__ext_entry_get(c, ext);
     if (e && e->state == XW_EXT_UNASKED)
         query_send(c, e);
-    xw__unlock(c);
+    xw__conn_unlock(c);
 }
 
 XW_EXPORT uint32_t xw_get_maximum_request_length(xw_connection_t *c)
 {
     uint32_t m = 0;
-    xw__lock(c);
+    xw__conn_lock(c);
     if (!c->error)
-        xw__bigreq_max(c, &m);
-    xw__unlock(c);
+        xw__query_bigreq_max(c, &m);
+    xw__conn_unlock(c);
     return c->error ? 0 : m;
 }
 
@@ -158,12 +165,12 @@ XW_EXPORT uint32_t xw_get_maximum_request_length(xw_connection_t *c)
  * extension's opcode is known without a round trip. */
 XW_EXPORT void xw_prefetch_maximum_request_length(xw_connection_t *c)
 {
-    xw__lock(c);
+    xw__conn_lock(c);
     struct xw_ext_entry *e =
         c->error || c->out.bigreq != XW_BIGREQ_UNTRIED ? NULL : xw__ext_entry_get(c, &xw_big_requests_id);
     if (e && e->state == XW_EXT_UNASKED)
         query_send(c, e);
     else if (e && e->state == XW_EXT_PRESENT && !c->out.bigreq_seq)
         bigreq_send(c);
-    xw__unlock(c);
+    xw__conn_unlock(c);
 }

@@ -1,13 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /* reply.c — the public reply API: libxcb's malloc'd forms and xwire's caller-storage forms. */
-#include "xwint.h"
+#include "base.h"
+#include "clock.h"
+#include "conn.h"
+#include "fail.h"
+#include "lend.h"
+#include "lock.h"
+#include "pend.h"
+#include "route.h"
+#include "store.h"
+#include "transport.h"
 
 #include <stdlib.h>
 
 /* Accepts a 32-bit cookie's sequence too (see xwext.h). Lock held. */
 static uint64_t widen_any(xw_connection_t *c, uint64_t seq)
 {
-    return seq >> 32 ? seq : xw__widen32(c, (unsigned int)seq);
+    return seq >> 32 ? seq : xw__transport_widen(c, (unsigned int)seq);
 }
 
 /* A malloc'd copy of the packet (data, fds, and for a reply the record's zeroed
@@ -19,7 +28,7 @@ static void *to_heap(xw_connection_t *c, struct xw_pkt *p)
                      included) becomes the caller's, no copy */
         void *m = p->ext;
         p->ext = NULL;
-        xw__pkt_free(c, p);
+        xw__store_free(c, p);
         return m;
     }
     size_t n = p->len + p->nfds * sizeof(int) + (p->kind == XW_PKT_REPLY ? XW_REPLY_SLACK_AFTER(p->len) : 0);
@@ -27,8 +36,8 @@ static void *to_heap(xw_connection_t *c, struct xw_pkt *p)
     if (m)
         memcpy(m, XW_PKT_DATA(p), n);
     else
-        xw__close_fds((int *)(XW_PKT_DATA(p) + p->len), p->nfds);
-    xw__pkt_free(c, p);
+        xw__fail_close_fds((int *)(XW_PKT_DATA(p) + p->len), p->nfds);
+    xw__store_free(c, p);
     return m;
 }
 
@@ -42,7 +51,7 @@ static void *deliver(xw_connection_t *c, struct xw_pkt *p, xw_generic_error_t **
     if (e)
         *e = to_heap(c, p);
     else
-        xw__pkt_free(c, p);
+        xw__store_free(c, p);
     return NULL;
 }
 
@@ -58,17 +67,17 @@ static int small_to_heap(const uint8_t *small, void **reply)
 /* libxcb's malloc'd forms past the inline claim, the lock held (released here):
  * waits for request seq, then *reply (or *e) is the caller's block. A 32-byte reply
  * comes out of its pending entry (or the lent socket's slot) through small and is
- * copied to the heap after the lock is released. Same returns as xw__reply_take. */
+ * copied to the heap after the lock is released. Same returns as xw__transport_reply. */
 static __attribute__((noinline)) int take_heap_locked(xw_connection_t *c, uint64_t request, int64_t deadline,
                                                       void **reply, xw_generic_error_t **e)
 {
     struct xw_pkt *p = NULL;
     uint8_t small[32];
     size_t need;
-    int r = xw__reply_take_fit(c, widen_any(c, request), deadline, SIZE_MAX, &need, &p, small);
+    int r = xw__transport_reply_fit(c, widen_any(c, request), deadline, SIZE_MAX, &need, &p, small);
     if (r != 2)
         *reply = r == 1 ? deliver(c, p, e) : NULL;
-    xw__unlock(c);
+    xw__conn_unlock(c);
     return r == 2 ? small_to_heap(small, reply) : r;
 }
 
@@ -82,7 +91,7 @@ static __attribute__((noinline)) int owner_wait(xw_connection_t *c, uint64_t seq
     int r = xw__lend_wait(c, seq, deadline, small, &p);
     if (r != 2)
         *reply = r == 1 ? deliver(c, p, e) : NULL;
-    xw__unlock(c);
+    xw__conn_unlock(c);
     return r == 2 ? small_to_heap(small, reply) : r;
 }
 
@@ -95,7 +104,7 @@ static __attribute__((noinline)) int slot_to_heap(xw_connection_t *c, void **rep
     if (*reply)
         memcpy(*reply, l->last.bytes, 32);
     l->last.full = 0; /* claimed, even when the copy could not be made */
-    xw__unlock(c);
+    xw__conn_unlock(c);
     return 1;
 }
 
@@ -105,7 +114,7 @@ static __attribute__((noinline)) int slot_to_heap(xw_connection_t *c, void **rep
  * takes from the stash and waits). Xlib claims each request twice
  * (again once it has taken it), and the second finds nothing: that answer is a
  * leaf here (every other way a tail call), so it saves no registers. The lent
- * socket is the own one, so the sequence widens as xw__in_widen does (inline here). */
+ * socket is the own one, so the sequence widens as xw__claim_widen does (inline here). */
 static __attribute__((noinline)) int take_heap_owner(xw_connection_t *c, uint64_t request, int64_t deadline,
                                                      void **reply, xw_generic_error_t **e)
 {
@@ -115,11 +124,11 @@ static __attribute__((noinline)) int take_heap_owner(xw_connection_t *c, uint64_
         return owner_wait(c, seq, deadline, reply, e);
     if (l->last.full && l->last.seq == seq)
         return slot_to_heap(c, reply);
-    if (!seq || seq > xw__in_done_seq(&c->in))
+    if (!seq || seq > xw__route_done_seq(&c->in))
         return owner_wait(c, seq, deadline, reply, e);
     *reply = NULL;
-    if (XW_UNLIKELY(!c->single && !xw__mutex_release(&c->mu)))
-        return (int)xw__mutex_wake_ret(&c->mu, 1);
+    if (XW_UNLIKELY(!c->single && !xw__lock_drop(&c->mu)))
+        return (int)xw__lock_wake_ret(&c->mu, 1);
     return 1;
 }
 
@@ -127,14 +136,14 @@ static __attribute__((noinline)) int take_heap_owner(xw_connection_t *c, uint64_
 static int take_heap(xw_connection_t *c, uint64_t request, int timeout_ms, void **reply, xw_generic_error_t **e)
 {
     uint8_t small[32];
-    xw__lock(c);
+    xw__conn_lock(c);
     if (!xw__pend_take_inline(&c->in.pend, c->out.seq, request, small)) {
-        int64_t deadline = timeout_ms < 0 ? -1 : timeout_ms == 0 ? 0 : xw__deadline(timeout_ms);
+        int64_t deadline = timeout_ms < 0 ? -1 : timeout_ms == 0 ? 0 : xw__clock_deadline(timeout_ms);
         if (XW_UNLIKELY(c->lend.used) && !c->in.pend.n)
             return take_heap_owner(c, request, deadline, reply, e);
         return take_heap_locked(c, request, deadline, reply, e);
     }
-    xw__unlock(c);
+    xw__conn_unlock(c);
     return small_to_heap(small, reply); /* outside the lock */
 }
 
@@ -185,7 +194,7 @@ static int copy_out(xw_connection_t *c, struct xw_pkt *p, void *buf, size_t cap,
     } else if (error) {
         memcpy(error, XW_PKT_DATA(p), sizeof(*error));
     }
-    xw__pkt_free(c, p);
+    xw__store_free(c, p);
     return kind == XW_PKT_REPLY ? 1 : 2;
 }
 
@@ -195,8 +204,8 @@ static __attribute__((noinline)) int into_locked(xw_connection_t *c, uint64_t re
 {
     struct xw_pkt *p;
     size_t need = 0;
-    int64_t deadline = timeout_ms == 0 ? 0 : xw__deadline(timeout_ms);
-    int r = xw__reply_take_fit(c, widen_any(c, request), deadline, cap, &need, &p, buf);
+    int64_t deadline = timeout_ms == 0 ? 0 : xw__clock_deadline(timeout_ms);
+    int r = xw__transport_reply_fit(c, widen_any(c, request), deadline, cap, &need, &p, buf);
     if (r == 2) { /* a 32-byte reply, already in buf */
         *len = 32;
         r = 1;
@@ -209,7 +218,7 @@ static __attribute__((noinline)) int into_locked(xw_connection_t *c, uint64_t re
         r = -ETIMEDOUT;
     else if (r == -ENOSPC)
         *len = need;
-    xw__unlock(c);
+    xw__conn_unlock(c);
     return r;
 }
 
@@ -217,7 +226,7 @@ static __attribute__((noinline)) int into_locked(xw_connection_t *c, uint64_t re
 static __attribute__((noinline)) int into_contended(xw_connection_t *c, uint64_t request, void *buf, size_t cap,
                                                     size_t *len, xw_generic_error_t *error, int timeout_ms)
 {
-    xw__lock(c);
+    xw__conn_lock(c);
     return into_locked(c, request, buf, cap, len, error, timeout_ms);
 }
 
@@ -226,13 +235,13 @@ static __attribute__((noinline)) int into_contended(xw_connection_t *c, uint64_t
 XW_EXPORT int xw_wait_for_reply_into(xw_connection_t *c, uint64_t request, void *buf, size_t cap, size_t *len,
                                      xw_generic_error_t *error, int timeout_ms)
 {
-    if (XW_UNLIKELY(!c->single && !xw__mutex_trylock(&c->mu)))
+    if (XW_UNLIKELY(!c->single && !xw__lock_try(&c->mu)))
         return into_contended(c, request, buf, cap, len, error, timeout_ms);
     if (XW_UNLIKELY(cap < 32 || !xw__pend_take_inline(&c->in.pend, c->out.seq, request, buf)))
         return into_locked(c, request, buf, cap, len, error, timeout_ms);
     *len = 32;
-    if (XW_UNLIKELY(!c->single && !xw__mutex_release(&c->mu)))
-        return (int)xw__mutex_wake_ret(&c->mu, 1);
+    if (XW_UNLIKELY(!c->single && !xw__lock_drop(&c->mu)))
+        return (int)xw__lock_wake_ret(&c->mu, 1);
     return 1;
 }
 
@@ -240,18 +249,18 @@ XW_EXPORT xw_generic_error_t *xw_request_check(xw_connection_t *c, xw_void_cooki
 {
     struct xw_pkt *p;
     xw_generic_error_t *e = NULL;
-    xw__lock(c);
-    xw__check_wait(c, xw__widen32(c, cookie.sequence), &p);
+    xw__conn_lock(c);
+    xw__transport_check(c, xw__transport_widen(c, cookie.sequence), &p);
     deliver(c, p, &e);
-    xw__unlock(c);
+    xw__conn_unlock(c);
     return e;
 }
 
 XW_EXPORT void xw_discard_reply64(xw_connection_t *c, uint64_t sequence)
 {
-    xw__lock(c);
-    xw__discard(c, widen_any(c, sequence), 0);
-    xw__unlock(c);
+    xw__conn_lock(c);
+    xw__transport_discard(c, widen_any(c, sequence), 0);
+    xw__conn_unlock(c);
 }
 
 XW_EXPORT void xw_discard_reply(xw_connection_t *c, unsigned int sequence)
@@ -261,9 +270,9 @@ XW_EXPORT void xw_discard_reply(xw_connection_t *c, unsigned int sequence)
 
 XW_EXPORT void xw_discard_reply_keep_error64(xw_connection_t *c, uint64_t sequence)
 {
-    xw__lock(c);
-    xw__discard(c, widen_any(c, sequence), 1);
-    xw__unlock(c);
+    xw__conn_lock(c);
+    xw__transport_discard(c, widen_any(c, sequence), 1);
+    xw__conn_unlock(c);
 }
 
 /* The fds follow the reply's bytes in the block xw_wait_for_reply returned. */

@@ -2,7 +2,16 @@
 /* route.c — the routing core: frames received bytes in place, widens sequences, and hands each
  * packet and fd to whom it belongs (requests' pending entries, the event queues, a lent socket's owner). */
 #include "route.h"
-#include "callsite.h"
+#include "base.h"
+#include "conn.h"
+#include "errtext.h"
+#include "ext.h"
+#include "fail.h"
+#include "pend.h"
+#include "queue.h"
+#include "send.h"
+#include "stash.h"
+#include "store.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,8 +64,8 @@ static void queue_free(xw_connection_t *c, struct xw_queue *q)
 {
     struct xw_pkt *p;
     while ((p = xw__queue_pop(q))) {
-        xw__close_fds((int *)(XW_PKT_DATA(p) + p->len), p->nfds);
-        xw__pkt_free(c, p);
+        xw__fail_close_fds((int *)(XW_PKT_DATA(p) + p->len), p->nfds);
+        xw__store_free(c, p);
     }
 }
 
@@ -65,10 +74,10 @@ static void queue_free(xw_connection_t *c, struct xw_queue *q)
 static int fail_pkt(xw_connection_t *c, struct xw_pkt *rec, const char *fmt, unsigned long long a, unsigned long long b)
 {
     if (rec)
-        xw__pkt_free(c, rec);
+        xw__store_free(c, rec);
     char msg[200];
     snprintf(msg, sizeof(msg), fmt, a, b);
-    return xw__conn_fail(c, XW_CONN_CLOSED_MALFORMED, "%s", msg);
+    return xw__fail_conn(c, XW_CONN_CLOSED_MALFORMED, "%s", msg);
 }
 
 /* ---- received fds: each read's batch belongs to the bytes it came with ---- */
@@ -143,7 +152,7 @@ static void fds_sweep(struct xw_in *in, int room)
         struct xw_fd_batch *b = &in->fdb[i];
         int full = room && in->nfdb == XW_FD_BATCHES && i == 0;
         if (b->end <= done && (!in->fdwait || full)) {
-            xw__close_fds(b->fds + b->used, b->n - b->used);
+            xw__fail_close_fds(b->fds + b->used, b->n - b->used);
             batch_drop(in, i);
         }
     }
@@ -155,7 +164,7 @@ static void fds_sweep(struct xw_in *in, int room)
 static struct xw_pkt *event_record(xw_connection_t *c, const uint8_t *w, size_t n, struct xw_pkt *rec, uint64_t seq)
 {
     if (!rec) {
-        rec = xw__pkt_alloc(c, n + 4);
+        rec = xw__store_alloc(c, n + 4);
         if (!rec)
             return NULL;
         memcpy(XW_PKT_DATA(rec), w, 32);
@@ -175,7 +184,7 @@ static struct xw_pkt *malformed_record(xw_connection_t *c, struct xw_pkt *rec, u
                                        uint16_t minor)
 {
     if (rec)
-        xw__pkt_free(c, rec);
+        xw__store_free(c, rec);
     uint8_t e[32] = {0};
     e[1] = XW_ERROR_MALFORMED_REPLY;
     xw__wr16(e + 2, (uint16_t)seq);
@@ -192,9 +201,9 @@ static struct xw_pkt *malformed_record(xw_connection_t *c, struct xw_pkt *rec, u
 static struct xw_pkt *reply_record(xw_connection_t *c, const uint8_t *w, size_t n, struct xw_pkt *rec, int *fds,
                                    unsigned nfds)
 {
-    struct xw_pkt *p = rec ? rec : xw__pkt_alloc(c, n + nfds * sizeof(int) + XW_REPLY_SLACK_AFTER(n));
+    struct xw_pkt *p = rec ? rec : xw__store_alloc(c, n + nfds * sizeof(int) + XW_REPLY_SLACK_AFTER(n));
     if (!p) {
-        xw__close_fds(fds, nfds);
+        xw__fail_close_fds(fds, nfds);
         return NULL;
     }
     if (!rec)
@@ -246,15 +255,15 @@ static __attribute__((noinline)) int into_deliver(xw_connection_t *c, struct xw_
     if (w != t->buf)
         memcpy(t->buf, w, n);
     if (rec)
-        xw__pkt_free(c, rec);
+        xw__store_free(c, rec);
     if (nfds)
         memcpy(t->buf + n, fds, nfds * sizeof(int));
     memset(t->buf + len, 0, slack);
     if (e->validate && e->validate(t->buf, n) != 0) {
-        xw__close_fds((int *)fds, nfds);
+        xw__fail_close_fds((int *)fds, nfds);
         struct xw_pkt *p = malformed_record(c, NULL, seq, 0, 0);
         if (!p)
-            return xw__conn_fail(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for an error");
+            return xw__fail_conn(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for an error");
         xw__queue_push(&e->q, p);
         t->state = XW_INTO_WAIT;
         return 0;
@@ -275,9 +284,9 @@ static inline __attribute__((always_inline)) int keep_reply(xw_connection_t *c, 
     if (is_last_reply(e, w))
         finish(in, e);
     if (e->dead) {
-        xw__close_fds((int *)fds, nfds);
+        xw__fail_close_fds((int *)fds, nfds);
         if (rec)
-            xw__pkt_free(c, rec);
+            xw__store_free(c, rec);
         xw__pend_trim(&in->pend);
         return 0;
     }
@@ -289,7 +298,7 @@ static inline __attribute__((always_inline)) int keep_reply(xw_connection_t *c, 
         memcpy(e->body, w + 8, sizeof(e->body));
         e->inl = 1;
         if (rec)
-            xw__pkt_free(c, rec);
+            xw__store_free(c, rec);
         return 0;
     }
     if (may_into && XW_UNLIKELY(in->into.seq == seq) && into_wants(in, e, seq) && into_fits(in, e, n, nfds))
@@ -299,11 +308,11 @@ static inline __attribute__((always_inline)) int keep_reply(xw_connection_t *c, 
         p->seq = seq;
     /* validated as stored, with the slack libxcb's layout may read into */
     if (p && e->validate && e->validate(XW_PKT_DATA(p), n) != 0) {
-        xw__close_fds((int *)fds, nfds);
+        xw__fail_close_fds((int *)fds, nfds);
         p = malformed_record(c, p, seq, 0, 0);
     }
     if (!p)
-        return xw__conn_fail(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for a %zu-byte reply", n);
+        return xw__fail_conn(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for a %zu-byte reply", n);
     xw__queue_push(&e->q, p);
     return 0;
 }
@@ -331,29 +340,29 @@ static __attribute__((noinline)) int route_owner_general(xw_connection_t *c, str
                                                          size_t n, struct xw_pkt *rec, uint64_t seq, uint64_t at)
 {
     struct xw_pend own;
-    if ((e && e->seq == seq) || !xw__lend_owner(c, seq, &own)) {
+    if ((e && e->seq == seq) || !xw__stash_owner(c, seq, &own)) {
         if (rec)
-            xw__pkt_free(c, rec);
+            xw__store_free(c, rec);
         c->in.dropped++;
         return 0; /* its fds, if any, stay in their batch and fds_sweep closes them */
     }
     int r = (own.flags & XW_REQUEST_REPLY_FDS) && w[1] ? route_reply_fds(c, &own, w, n, rec, seq, at)
                                                        : keep_reply(c, &own, w, n, rec, seq, NULL, 0, 0, 0);
-    xw__lend_keep(c, &own.q);
+    xw__stash_keep(c, &own.q);
     return r;
 }
 
 /* route_owner_general's common case first: the owner's 32-byte reply to the slot
- * (xw__lend_slot_keep), no record. A leaf, every other way a tail call, so it
+ * (xw__stash_slot_keep), no record. A leaf, every other way a tail call, so it
  * saves no registers. */
 static __attribute__((noinline)) int route_owner_reply(xw_connection_t *c, struct xw_pend *e, const uint8_t *w,
                                                        size_t n, struct xw_pkt *rec, uint64_t seq, uint64_t at)
 {
-    int k = n == 32 && !rec && !(e && e->seq == seq) ? xw__lend_slot_keep(&c->lend, seq, w) : 0;
+    int k = n == 32 && !rec && !(e && e->seq == seq) ? xw__stash_slot_keep(&c->lend, seq, w) : 0;
     if (k == 1)
         return 0;
     if (k == 2)
-        return xw__lend_slot_push(c, seq, w);
+        return xw__stash_slot_push(c, seq, w);
     return route_owner_general(c, e, w, n, rec, seq, at);
 }
 
@@ -374,28 +383,28 @@ static int route_error(xw_connection_t *c, const uint8_t *w, struct xw_pkt *rec,
     if (seq > in->err_seq) /* an error finishes its own request too (done_seq) */
         in->err_seq = seq;
     if (XW_UNLIKELY(c->cs != NULL))
-        xw__error_shown(c, w, seq);
+        xw__errtext_shown(c, w, seq);
     struct xw_pend own, *e = first_undone(in);
     if (e && e->seq != seq)
         e = NULL;
-    if (!e && xw__lend_owner(c, seq, &own)) /* another owner's request (xw_writev) */
+    if (!e && xw__stash_owner(c, seq, &own)) /* another owner's request (xw_writev) */
         e = &own;
     if (e)
         finish(in, e);
     if (e && e->dead && !(e->flags & XW_REQUEST_ERROR_TO_EVENTS)) {
         if (rec)
-            xw__pkt_free(c, rec);
+            xw__store_free(c, rec);
         xw__pend_trim(&in->pend);
         return 0;
     }
     struct xw_pkt *p = event_record(c, w, 32, rec, seq);
     if (!p)
-        return xw__conn_fail(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for an error");
+        return xw__fail_conn(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for an error");
     p->kind = XW_PKT_ERROR;
     if (e && !e->dead && (e->flags & XW_REQUEST_CHECKED)) {
         xw__queue_push(&e->q, p);
         if (e == &own)
-            xw__lend_keep(c, &own.q);
+            xw__stash_keep(c, &own.q);
     } else {
         xw__queue_push(&in->events, p);
         if (e && e != &own && !xw__pend_holds(e)) /* the error went to the events: nothing left to claim */
@@ -429,7 +438,7 @@ static struct xw_pkt *batch_new(xw_connection_t *c)
     struct xw_pkt *b = c->in.spare;
     if (b)
         c->in.spare = NULL;
-    else if (!(b = xw__pkt_alloc(c, XW_BATCH_BYTES)))
+    else if (!(b = xw__store_alloc(c, XW_BATCH_BYTES)))
         return NULL;
     b->len = 0;
     b->seq = 0;
@@ -444,7 +453,7 @@ static int route_core_event(xw_connection_t *c, const uint8_t *w, uint64_t seq)
 {
     struct xw_pkt *b = batch_room(&c->in);
     if (!b && XW_UNLIKELY(!(b = batch_new(c))))
-        return xw__conn_fail(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for an event");
+        return xw__fail_conn(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for an event");
     batch_put(b, w, seq);
     return 0;
 }
@@ -474,13 +483,13 @@ static int route_event(xw_connection_t *c, const uint8_t *w, size_t n, struct xw
     }
     p = event_record(c, w, n, rec, seq);
     if (!p)
-        return xw__conn_fail(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for an event");
+        return xw__fail_conn(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for an event");
     /* generated XGE validators read the event as stored (full_sequence at 32), the
      * layout the accessors use */
     if (check && check(XW_PKT_DATA(p), p->len)) {
         p = malformed_record(c, p, seq, XW_GE_GENERIC, type);
         if (!p)
-            return xw__conn_fail(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for an event");
+            return xw__fail_conn(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for an event");
         xw__queue_push(q, p);
         return 0;
     }
@@ -536,7 +545,7 @@ static __attribute__((noinline)) int route_older(xw_connection_t *c, const uint8
     seq -= 0x10000;
     if (w[0] == 1) {
         if (rec)
-            xw__pkt_free(c, rec);
+            xw__store_free(c, rec);
         in->dropped++;
         uint64_t x = stand_in_for(c);
         if (x) {
@@ -550,7 +559,7 @@ static __attribute__((noinline)) int route_older(xw_connection_t *c, const uint8
         return route_event(c, w, n, rec, seq);
     struct xw_pkt *p = event_record(c, w, 32, rec, seq);
     if (!p)
-        return xw__conn_fail(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for an error");
+        return xw__fail_conn(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for an error");
     p->kind = XW_PKT_ERROR;
     xw__queue_push(&in->events, p);
     return 0;
@@ -610,7 +619,7 @@ static int packet_size(xw_connection_t *c, const uint8_t *w, size_t *need)
         return 0;
     uint32_t words = xw__rd32(w + 4);
     if (words > (XW_PACKET_CAP - 32) / 4)
-        return xw__conn_fail(c, XW_CONN_CLOSED_MALFORMED, "malformed %s: length %u words",
+        return xw__fail_conn(c, XW_CONN_CLOSED_MALFORMED, "malformed %s: length %u words",
                              type == 1 ? "reply" : "event", words);
     *need = 32 + (size_t)words * 4;
     return 0;
@@ -620,9 +629,9 @@ static int packet_size(xw_connection_t *c, const uint8_t *w, size_t *need)
  * for 4 more bytes (XGE layout) and a reply's fds and slack. Becomes in->partial. */
 int xw__route_partial_record(xw_connection_t *c, size_t need)
 {
-    struct xw_pkt *p = xw__pkt_alloc(c, need + 4 + XW_MAX_FDS * sizeof(int) + XW_REPLY_SLACK);
+    struct xw_pkt *p = xw__store_alloc(c, need + 4 + XW_MAX_FDS * sizeof(int) + XW_REPLY_SLACK);
     if (!p)
-        return xw__conn_fail(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for a %zu-byte packet", need);
+        return xw__fail_conn(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for a %zu-byte packet", need);
     c->in.partial = p;
     c->in.pdata = XW_PKT_DATA(p);
     return 0;
@@ -751,13 +760,13 @@ int xw__route_fds(xw_connection_t *c, const int *fds, unsigned n, size_t got)
 {
     struct xw_in *in = &c->in;
     if (n > XW_MAX_FDS) {
-        xw__close_fds((int *)fds, n);
+        xw__fail_close_fds((int *)fds, n);
         return -ENOBUFS;
     }
     if (in->nfdb == XW_FD_BATCHES)
         fds_sweep(in, 1);
     if (in->nfdb == XW_FD_BATCHES) {
-        xw__close_fds((int *)fds, n);
+        xw__fail_close_fds((int *)fds, n);
         return -ENOBUFS;
     }
     struct xw_fd_batch *b = &in->fdb[in->nfdb++];
@@ -780,7 +789,7 @@ int xw__route_feed(xw_connection_t *c, const uint8_t *bytes, size_t n, const int
 {
     struct xw_in *in = &c->in;
     if (c->error) {
-        xw__close_fds((int *)fds, nfds);
+        xw__fail_close_fds((int *)fds, nfds);
         return -EPIPE;
     }
     do { /* one read's worth: the partial packet's rest, then the buffer's room */
@@ -788,7 +797,7 @@ int xw__route_feed(xw_connection_t *c, const uint8_t *bytes, size_t n, const int
         size_t room = part + XW_IN_SIZE - in->len;
         size_t k = n < room ? n : room, a = k < part ? k : part;
         if (nfds && xw__route_fds(c, fds, nfds, k) < 0)
-            return xw__conn_fail(c, XW_CONN_CLOSED_FDPASSING_FAILED, "file descriptors from the server were lost");
+            return xw__fail_conn(c, XW_CONN_CLOSED_FDPASSING_FAILED, "file descriptors from the server were lost");
         nfds = 0;
         if (a)
             memcpy(in->pdata + in->pfill, bytes, a);
@@ -820,7 +829,7 @@ void xw__route_fini(xw_connection_t *c)
     xw__pend_fini(&in->pend);
     queue_free(c, &in->events);
     if (in->spare)
-        xw__pkt_free(c, in->spare);
+        xw__store_free(c, in->spare);
     in->spare = NULL;
     while (in->special) {
         struct xw_special_event *se = in->special;
@@ -829,7 +838,7 @@ void xw__route_fini(xw_connection_t *c)
         free(se);
     }
     if (in->partial)
-        xw__pkt_free(c, in->partial);
+        xw__store_free(c, in->partial);
     queue_free(c, &c->lend.stash);
-    xw__in_close_fds(c);
+    xw__fail_close_in_fds(c);
 }

@@ -1,9 +1,140 @@
 /* SPDX-License-Identifier: MIT */
 /* route.h — the routing core: what each received packet is and whose it is, with no I/O. */
-#ifndef XW_ROUTE_H
-#define XW_ROUTE_H
+#ifndef XW_SRC_ROUTE_H
+#define XW_SRC_ROUTE_H
 
-#include "xwint.h"
+#include "queue.h"
+#include "store.h"
+
+/* ---- requests awaiting a reply, an error or a check, routed by the read path ----
+ * The pending store's layout: the routing state below embeds it, and the
+ * connection embeds that, so it sits here; pend.h holds what works on it, inline
+ * functions that read the connection among them. */
+
+/* One request the connection tracks. 40 bytes: a 32-byte reply (nearly every reply)
+ * is kept in the entry itself once it arrives, in the space the waiting fields no
+ * longer need, so a reply costs no memory of its own. */
+struct xw_pend {
+    uint64_t seq;
+    union {
+        struct { /* while no reply is held inline (inl 0) */
+            xw_validate_fn validate;
+            struct xw_queue q; /* replies (or one error) not yet claimed */
+        };
+        uint8_t body[24]; /* inl 1: bytes 8..31 of the 32-byte reply */
+    };
+    uint8_t flags; /* XW_REQUEST_* (all below 1 << 8) */
+    uint8_t isvoid;
+    uint8_t multi; /* replies until one whose byte 1 is multi_end (struct xw_request) */
+    uint8_t multi_end;
+    uint8_t done; /* the server has finished this request */
+    uint8_t dead; /* claimed or discarded: the slot may be reused once done */
+    uint8_t inl;  /* the reply is held inline: byte 1 in byte1, the rest in body */
+    uint8_t byte1;
+};
+
+/* Entries live in fixed blocks of XW_PEND_BLOCK, found through a ring of block
+ * pointers indexed by the entry's running index; a block is given back as soon as
+ * its last entry retires, so a deep pipeline never copies the table. Blocks are
+ * carved from mapped chunks that double in size (chunk i holds 2^i blocks), each
+ * populated in one call when mapped: a million pending requests took 10k page
+ * faults one by one when their blocks came from malloc. The first XW_PEND_KEEP
+ * chunks (31 blocks, ~8k entries) stay mapped for reuse; a larger one is unmapped
+ * once its last block is back, so a drained store holds at most ~310 KiB. */
+#define XW_PEND_SHIFT 8
+#define XW_PEND_BLOCK (1u << XW_PEND_SHIFT)
+#define XW_PEND_CHUNKS 24
+#define XW_PEND_KEEP 5
+
+struct xw_pend_chunk {
+    uint8_t *base; /* mapped (owned) or NULL */
+    size_t bytes;
+    unsigned nblk; /* blocks it holds */
+    unsigned bump; /* blocks handed out at least once */
+    unsigned used; /* blocks handed out now */
+    void *free;    /* blocks given back, chained through their first bytes */
+};
+
+struct xw_pend_store {
+    struct xw_pend **blk; /* bcap (a power of two) slots; entry index i is in blk[(i >> SHIFT) & (bcap - 1)] */
+    size_t bcap;
+    uint64_t head;        /* running index of the oldest entry */
+    size_t n;             /* entries held: head .. head + n */
+    size_t undone;        /* the last undone entries are not finished */
+    size_t gone;          /* entries dead and done but not at the head (reclaimed by compaction) */
+    struct xw_pend *next; /* where entry head + n goes; NULL: its block is needed first */
+    struct xw_pend_chunk chunk[XW_PEND_CHUNKS];
+};
+
+struct xw_special_event {
+    struct xw_special_event *next;
+    uint8_t major;
+    uint32_t eid;
+    uint32_t *stamp;
+    struct xw_queue q;
+};
+
+/* The fds one recvmsg returned, with the stream bytes it returned: they belong to
+ * the packets overlapping [start, end). Owned until a reply claims them or they
+ * are closed. */
+struct xw_fd_batch {
+    uint64_t start, end;
+    unsigned n, used; /* fds[used..n) are not claimed yet */
+    int fds[XW_MAX_FDS];
+};
+
+/* Batches held at once: a reply's fds come in one or two reads, so only a
+ * hostile server needs more (the oldest parsed batch is then closed). */
+#define XW_FD_BATCHES 8u
+
+/* A caller blocked in xw_wait_for_reply_into on request seq (claim.c's reply wait sets
+ * it while it waits, and clears it, under the lock, before the call returns, so no
+ * byte is ever written to buf after that): the reply, once its header is read, goes
+ * to buf rather than through a record. One at a time; other waiters take the record
+ * path. The caller owns buf; the connection writes to it only while registered. */
+enum xw_into_state {
+    XW_INTO_WAIT = 1, /* registered, nothing written yet */
+    XW_INTO_FILL,     /* a packet larger than the read buffer is being received into buf */
+    XW_INTO_DONE,     /* the reply (and its fds, now the caller's) is in buf: len bytes */
+};
+
+struct xw_into {
+    uint64_t seq; /* 0: nobody registered */
+    uint8_t *buf;
+    size_t cap;
+    size_t len;
+    enum xw_into_state state;
+};
+
+struct xw_in {
+    uint8_t *buf;      /* XW_IN_SIZE bytes, allocated at connect */
+    size_t len;        /* valid bytes from buf[0] */
+    uint8_t for_reply; /* the next read is for a caller waiting for a reply */
+    uint8_t more;      /* the last read filled all it asked for, or left a packet half read:
+                       more is likely there, so the next wait reads before it polls */
+    uint8_t stream;    /* the last wait read XW_IN_STREAM bytes or more */
+    uint8_t *pdata;    /* a packet larger than buf being filled in place: NULL when none;
+                       else the data of partial, or (partial NULL) the registered into.buf */
+    struct xw_pkt *partial;
+    size_t pfill, pneed;
+    struct xw_into into;
+    uint64_t last_seq; /* widened sequence of the last packet read */
+    uint64_t err_seq;  /* highest sequence finished by an error, or by an older reply standing in for its
+                          own (done_seq) */
+    uint64_t dropped;  /* replies no request expected, dropped (the reader's routing says which) */
+    int reading;       /* a thread is in poll()/recvmsg() for this connection */
+    int block;         /* the socket is blocking: some waits with no deadline are one recvmsg, no poll */
+    uint64_t rpos;     /* stream offset just past the last byte received */
+    uint64_t pstart;   /* stream offset of the partial packet's first byte */
+    unsigned fdwait;   /* unfinished requests whose reply brings fds */
+    unsigned nfdb;     /* fd batches held, in stream order */
+    struct xw_fd_batch fdb[XW_FD_BATCHES];
+    struct xw_pend_store pend; /* sorted by seq */
+    struct xw_queue events;
+    struct xw_pkt *spare; /* an emptied batch kept for the next (owned): events that
+                             trickle in one at a time take no record from the store */
+    struct xw_special_event *special;
+};
 
 /* The core's state is struct xw_in's routing part: the pending store (pend), the
  * widened sequences (last_seq, err_seq), the fd batches (fdb, nfdb, fdwait), the
@@ -13,7 +144,7 @@
  * into the partial packet first, at pdata + pfill), hands the fds of that read to
  * xw__route_fds, then the byte count to xw__route_input. Every function here runs with
  * the lock held and makes no system call but close() on fds nobody may claim
- * (surplus, unclaimed, or a failing connection's), through xw__close_fds. */
+ * (surplus, unclaimed, or a failing connection's), through xw__fail_close_fds. */
 
 /* Keeps n fds (owned from now on; n <= XW_MAX_FDS) that came with the next got bytes
  * of the stream as one batch, before those bytes go to xw__route_input. -ENOBUFS, the
@@ -46,5 +177,14 @@ void xw__route_queue_free(xw_connection_t *c, struct xw_queue *q);
 /* Frees every packet the core holds, the pending store and the partial packet, and
  * closes the fds not claimed (disconnect). */
 void xw__route_fini(xw_connection_t *c);
+
+/* Every request up to the returned one is finished (lock held): any packet
+ * finishes the requests before it, an error its own too. Worked out on demand from
+ * what route keeps anyway, so the per-packet path stores nothing for it. */
+static inline uint64_t xw__route_done_seq(const struct xw_in *in)
+{
+    uint64_t before = in->last_seq ? in->last_seq - 1 : 0;
+    return in->err_seq > before ? in->err_seq : before;
+}
 
 #endif

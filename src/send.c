@@ -1,6 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* send.c — sending a request: vetted, its extension's opcode found, then the fast path or out.c's general one. */
-#include "xwint.h"
+#include "send.h"
+#include "base.h"
+#include "conn.h"
+#include "ext.h"
+#include "fail.h"
+#include "lock.h"
+#include "out.h"
+#include "pend.h"
+#include "query.h"
 
 #include <stdio.h>
 
@@ -14,7 +22,7 @@ static const struct xw_request *described(const xw_ext_desc_t *d, uint8_t opcode
  * reply's validator and multi-reply rule from the description of the extension of
  * that name (none for an extension xwire has no description of: then the reply is
  * taken as it comes, as libxcb does). */
-void xw__request_lookup(const xw_protocol_request_t *req, struct xw_request *rq)
+void xw__send_lookup(const xw_protocol_request_t *req, struct xw_request *rq)
 {
     const struct xw_request *d;
     if (!req->ext)
@@ -61,14 +69,14 @@ static int vet(xw_connection_t *c, int flags, const struct iovec *v, const xw_pr
         snprintf(why, whycap, "request slices do not add up to %zu bytes (a multiple of 4)", total);
         return -EINVAL;
     }
-    if (req->ext && !(flags & XW_REQUEST_RAW) && xw__ext_major(c, req->ext, major) < 0) {
+    if (req->ext && !(flags & XW_REQUEST_RAW) && xw__query_ext_major(c, req->ext, major) < 0) {
         snprintf(why, whycap, "extension %s is not present on this server", req->ext->name);
         return -ENOTSUP;
     }
     uint64_t words = total / 4;
     if (words > c->out.max_words && !(flags & XW_REQUEST_RAW)) {
         uint32_t maxw = 0;
-        xw__bigreq_max(c, &maxw);
+        xw__query_bigreq_max(c, &maxw);
         if (words + 1 > maxw) {
             snprintf(why, whycap, "request of %zu bytes is longer than the server's limit of %llu bytes", total,
                      (unsigned long long)(maxw > c->out.max_words ? maxw : c->out.max_words) * 4);
@@ -88,9 +96,9 @@ static uint64_t send_locked(xw_connection_t *c, int flags, struct iovec *vector,
     uint8_t major;
     int big;
     if (c->error)
-        return xw__request_reject(c, nfds, fds, c->errstr);
+        return xw__fail_reject(c, nfds, fds, c->errstr);
     if (vet(c, flags, vector, &rq->pub, total, nfds, &major, &big, why, sizeof(why)) < 0)
-        return xw__request_reject(c, nfds, fds, c->error ? c->errstr : why);
+        return xw__fail_reject(c, nfds, fds, c->error ? c->errstr : why);
     return xw__out_place(c, flags, vector, rq, total, nfds, fds, major, big);
 }
 
@@ -150,7 +158,7 @@ static __attribute__((noinline)) uint64_t send_slow(xw_connection_t *c, int flag
                                                     const struct xw_request *rq, size_t total, unsigned nfds, int *fds)
 {
     uint64_t seq = send_locked(c, flags, vector, rq, total, nfds, fds);
-    xw__unlock(c);
+    xw__conn_unlock(c);
     return seq;
 }
 
@@ -159,11 +167,11 @@ static __attribute__((noinline)) uint64_t send_contended(xw_connection_t *c, int
                                                          const struct xw_request *rq, size_t total, unsigned nfds,
                                                          int *fds)
 {
-    xw__mutex_lock(&c->mu);
+    xw__lock_acquire(&c->mu);
     uint64_t seq = send_fast(c, flags, vector, rq, total, nfds);
     if (!seq)
         return send_slow(c, flags, vector, rq, total, nfds, fds);
-    xw__mutex_unlock(&c->mu);
+    xw__lock_release(&c->mu);
     return seq;
 }
 
@@ -171,7 +179,7 @@ static __attribute__((noinline)) uint64_t send_contended(xw_connection_t *c, int
 static __attribute__((noinline)) uint64_t send_fds(xw_connection_t *c, int flags, struct iovec *vector,
                                                    const struct xw_request *rq, size_t total, unsigned nfds, int *fds)
 {
-    xw__lock(c);
+    xw__conn_lock(c);
     return send_slow(c, flags, vector, rq, total, nfds, fds);
 }
 
@@ -191,13 +199,13 @@ uint64_t xw__send(xw_connection_t *c, int flags, struct iovec *vector, const str
             return send_slow(c, flags, vector, rq, total, 0, NULL);
         return seq;
     }
-    if (XW_UNLIKELY(!xw__mutex_trylock(&c->mu)))
+    if (XW_UNLIKELY(!xw__lock_try(&c->mu)))
         return send_contended(c, flags, vector, rq, total, 0, NULL);
     seq = send_fast(c, flags, vector, rq, total, 0);
     if (XW_UNLIKELY(!seq))
         return send_slow(c, flags, vector, rq, total, 0, NULL);
-    if (XW_UNLIKELY(!xw__mutex_release(&c->mu)))
-        return xw__mutex_wake_ret(&c->mu, seq);
+    if (XW_UNLIKELY(!xw__lock_drop(&c->mu)))
+        return xw__lock_wake_ret(&c->mu, seq);
     return seq;
 }
 
@@ -205,7 +213,7 @@ XW_EXPORT uint64_t xw_send(xw_connection_t *c, int flags, struct iovec *vector, 
                            size_t total_bytes, unsigned int num_fds, int *fds)
 {
     struct xw_request rq;
-    xw__request_lookup(req, &rq);
+    xw__send_lookup(req, &rq);
     return xw__send(c, flags | (rq.f.reply_gap ? XW__REQUEST_REPLY_GAP : 0), vector, &rq, total_bytes, num_fds, fds);
 }
 
@@ -231,7 +239,7 @@ XW_EXPORT uint64_t xw_send_request_with_fds64(xw_connection_t *c, int flags, str
     struct xw_request rq;
     struct iovec copy[XW_FOREIGN_SLICES + 2];
     size_t n = request->count;
-    xw__request_lookup(request, &rq);
+    xw__send_lookup(request, &rq);
     if (n <= XW_FOREIGN_SLICES) {
         memcpy(copy + 2, vector, n * sizeof(*vector));
         vector = copy + 2;

@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* setup.c — the connection handshake: send the setup request, read and check the reply. */
-#include "xwint.h"
+#include "setup.h"
+#include "base.h"
+#include "conn.h"
+#include "fail.h"
+#include "hooks.h"
 
 #include <poll.h>
 #include <stdio.h>
@@ -23,7 +27,7 @@ static int write_all(xw_connection_t *c, struct iovec *iov, int n)
             if (errno == EINTR)
                 continue;
             if (errno != EAGAIN)
-                return xw__conn_fail_sys(c, errno, "write setup request");
+                return xw__fail_sys(c, errno, "write setup request");
             struct pollfd p = {.fd = c->fd, .events = POLLOUT};
             poll(&p, 1, -1);
             continue;
@@ -51,12 +55,12 @@ static int read_all(xw_connection_t *c, uint8_t *buf, size_t n)
             buf += r;
             n -= (size_t)r;
         } else if (r == 0) {
-            return xw__conn_fail(c, XW_CONN_ERROR, "server closed the connection during setup");
+            return xw__fail_conn(c, XW_CONN_ERROR, "server closed the connection during setup");
         } else if (errno == EAGAIN) {
             struct pollfd p = {.fd = c->fd, .events = POLLIN};
             poll(&p, 1, -1);
         } else if (errno != EINTR) {
-            return xw__conn_fail_sys(c, errno, "read setup reply");
+            return xw__fail_sys(c, errno, "read setup reply");
         }
     }
     return 0;
@@ -95,8 +99,8 @@ static int refused(xw_connection_t *c, const char *what, const uint8_t *s, size_
     if (n > 200)
         n = 200;
     if (n == 0) /* a reason is optional for Authenticate, and a server may send none */
-        return xw__conn_fail(c, XW_CONN_ERROR, "server refused%s, no reason given", what);
-    return xw__conn_fail(c, XW_CONN_ERROR, "server refused%s: %.*s", what, (int)n, (const char *)s);
+        return xw__fail_conn(c, XW_CONN_ERROR, "server refused%s, no reason given", what);
+    return xw__fail_conn(c, XW_CONN_ERROR, "server refused%s: %.*s", what, (int)n, (const char *)s);
 }
 
 int xw__setup_handshake(xw_connection_t *c, const xw_auth_info_t *auth)
@@ -107,7 +111,7 @@ int xw__setup_handshake(xw_connection_t *c, const xw_auth_info_t *auth)
     size_t len = 8 + 4 * (size_t)xw__rd16(head + 6);
     uint8_t *s = malloc(len);
     if (!s)
-        return xw__conn_fail(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for the setup reply");
+        return xw__fail_conn(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for the setup reply");
     memcpy(s, head, 8);
     if (read_all(c, s + 8, len - 8) < 0) {
         free(s);
@@ -129,7 +133,7 @@ int xw__setup_handshake(xw_connection_t *c, const xw_auth_info_t *auth)
      * well-formed success setup (checked below), else nothing of it can be used. */
     char why[128];
     if (xw__setup_check(s, len, why, sizeof(why)) < 0)
-        return xw__conn_fail(c, XW_CONN_CLOSED_PARSE_ERR, "malformed setup: %s", why);
+        return xw__fail_conn(c, XW_CONN_CLOSED_PARSE_ERR, "malformed setup: %s", why);
     return 0;
 }
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* socket.c — the own socket: opening it (Linux abstract, filesystem, TCP v4/v6). */
-#include "xwint.h"
+#include "socket.h"
 
 #include <fcntl.h>
 #include <netdb.h>

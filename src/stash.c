@@ -1,6 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* stash.c — the reader's side of a lent socket: which sequences are the owner's, and its packets until claimed. */
-#include "xwint.h"
+#include "stash.h"
+#include "conn.h"
+#include "fail.h"
+#include "lend.h"
+#include "queue.h"
+#include "route.h"
+#include "store.h"
 
 #include <string.h>
 
@@ -11,12 +17,12 @@
 
 /* Drops the discarded sequences the server has answered past: nothing more can
  * come for them. */
-void xw__lend_discards_trim(xw_connection_t *c)
+void xw__stash_discards_trim(xw_connection_t *c)
 {
     struct xw_lend *l = &c->lend;
     unsigned k = 0;
     for (unsigned i = 0; i < l->ndiscards; i++)
-        if (!xw__answered_past(c, l->discards[i].seq))
+        if (!xw__stash_answered_past(&c->in, l->discards[i].seq))
             l->discards[k++] = l->discards[i];
     l->ndiscards = k;
 }
@@ -28,7 +34,7 @@ static int discarded(xw_connection_t *c, uint64_t seq)
     struct xw_lend *l = &c->lend;
     if (!l->ndiscards)
         return 0;
-    xw__lend_discards_trim(c);
+    xw__stash_discards_trim(c);
     for (unsigned i = 0; i < l->ndiscards; i++)
         if (l->discards[i].seq == seq)
             return XW_REQUEST_DISCARD_REPLY | (l->discards[i].keep_errors ? XW_REQUEST_ERROR_TO_EVENTS : 0);
@@ -38,9 +44,9 @@ static int discarded(xw_connection_t *c, uint64_t seq)
 /* Lock held. Whether seq, which xwire's pending ring does not track, is the owner's;
  * if so *e is a finished entry with the flags of the owner's turn, or of a discard
  * (routing then leaves the ring alone). */
-int xw__lend_owner(xw_connection_t *c, uint64_t seq, struct xw_pend *e)
+int xw__stash_owner(xw_connection_t *c, uint64_t seq, struct xw_pend *e)
 {
-    const struct xw_lend_range *r = xw__lend_range_of(&c->lend, seq);
+    const struct xw_lend_range *r = xw__stash_range_of(&c->lend, seq);
     if (r) {
         int flags = r->flags | discarded(c, seq);
         *e = (struct xw_pend){
@@ -56,12 +62,12 @@ int xw__lend_owner(xw_connection_t *c, uint64_t seq, struct xw_pend *e)
 
 /* Lock held. The reply in the slot (lend.last) moves to a record at the stash's
  * end, where it belongs: it is the newest packet kept for the owner. */
-int xw__lend_spill(xw_connection_t *c)
+int xw__stash_spill(xw_connection_t *c)
 {
     struct xw_lend *l = &c->lend;
-    struct xw_pkt *p = xw__pkt_alloc(c, 32);
+    struct xw_pkt *p = xw__store_alloc(c, 32);
     if (!p)
-        return xw__conn_fail(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for a 32-byte reply");
+        return xw__fail_conn(c, XW_CONN_CLOSED_MEM_INSUFFICIENT, "out of memory for a 32-byte reply");
     memcpy(XW_PKT_DATA(p), l->last.bytes, 32);
     p->len = 32;
     p->seq = l->last.seq;
@@ -73,18 +79,18 @@ int xw__lend_spill(xw_connection_t *c)
 
 /* Lock held. Moves the routed packets of q to the stash: they arrive in sequence
  * order, after the slot's reply, so the stash stays sorted. */
-void xw__lend_keep(xw_connection_t *c, struct xw_queue *q)
+void xw__stash_keep(xw_connection_t *c, struct xw_queue *q)
 {
     struct xw_pkt *p;
     if (q->head && c->lend.last.full)
-        xw__lend_spill(c); /* out of memory fails the connection; the packets are kept anyway */
+        xw__stash_spill(c); /* out of memory fails the connection; the packets are kept anyway */
     while ((p = xw__queue_pop(q)))
         xw__queue_push(&c->lend.stash, p);
 }
 
-int xw__lend_slot_push(xw_connection_t *c, uint64_t seq, const uint8_t *w)
+int xw__stash_slot_push(xw_connection_t *c, uint64_t seq, const uint8_t *w)
 {
-    if (xw__lend_spill(c) < 0)
+    if (xw__stash_spill(c) < 0)
         return -EPIPE;
-    return xw__lend_slot_keep(&c->lend, seq, w) == 1 ? 0 : -EPIPE;
+    return xw__stash_slot_keep(&c->lend, seq, w) == 1 ? 0 : -EPIPE;
 }

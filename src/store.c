@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* store.c — recycled records for received packets: power-of-two size classes with free lists. */
-#include "xwint.h"
+#include "store.h"
+#include "conn.h"
 
 #include <stdlib.h>
 
@@ -47,7 +48,7 @@ static int refill(struct xw_store *s, unsigned k)
         return -1;
     slab->next = s->slabs;
     s->slabs = slab;
-    size_t size = xw__class_bytes(k);
+    size_t size = xw__store_class_bytes(k);
     for (uint8_t *r = (uint8_t *)(slab + 1); r + size <= (uint8_t *)slab + XW_SLAB_BYTES; r += size) {
         struct xw_pkt *p = (struct xw_pkt *)(void *)r;
         p->cls = (uint8_t)k;
@@ -61,7 +62,7 @@ static int refill(struct xw_store *s, unsigned k)
 
 /* bytes: payload including fds. Callers have already capped it at XW_PACKET_CAP, so
  * the class index stays in range. Allocates only when the class's list is empty. */
-struct xw_pkt *xw__pkt_alloc(xw_connection_t *c, size_t bytes)
+struct xw_pkt *xw__store_alloc(xw_connection_t *c, size_t bytes)
 {
     unsigned k = class_of(sizeof(struct xw_pkt) + bytes);
     if (k >= XW_STORE_CLASSES)
@@ -92,7 +93,7 @@ struct xw_pkt *xw__pkt_alloc(xw_connection_t *c, size_t bytes)
     return p;
 }
 
-void xw__pkt_free(xw_connection_t *c, struct xw_pkt *p)
+void xw__store_free(xw_connection_t *c, struct xw_pkt *p)
 {
     struct xw_store *s = &c->store;
     unsigned k = p->cls;

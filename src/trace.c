@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* trace.c — the protocol tracer: frames the bytes written and read into packets and writes one line each. */
-#include "xwint.h"
 #include "trace.h"
+#include "base.h"
 #include "callsite.h"
+#include "clock.h"
+#include "conn.h"
+#include "lock.h"
 
 #include <fcntl.h>
 #include <pthread.h>
@@ -222,12 +225,12 @@ static struct xw_trl *line_start(struct xw_trace *tr, uint64_t seq, const char *
     l->fds = NULL;
     l->nfds = l->fdpos = 0;
     l->atoms = &tr->atoms;
-    long long us = (long long)((xw__now() - tr->t0) / 1000);
+    long long us = (long long)((xw__clock_now() - tr->t0) / 1000);
     if (tr->json)
-        xw__trl_printf(l, "{\"t\":%lld,\"conn\":%d,\"seq\":%llu,\"dir\":\"%s\",\"kind\":\"%s\"", us, tr->id,
-                       (unsigned long long)seq, dir, kind);
+        xw__trace_line_printf(l, "{\"t\":%lld,\"conn\":%d,\"seq\":%llu,\"dir\":\"%s\",\"kind\":\"%s\"", us, tr->id,
+                              (unsigned long long)seq, dir, kind);
     else
-        xw__trl_printf(l, "%lld c%d #%llu %s %s", us, tr->id, (unsigned long long)seq, dir, kind);
+        xw__trace_line_printf(l, "%lld c%d #%llu %s %s", us, tr->id, (unsigned long long)seq, dir, kind);
     return l;
 }
 
@@ -239,15 +242,15 @@ static void line_name(struct xw_trl *l, const char *ext, const char *name, unsig
         name = num;
     }
     if (l->json)
-        xw__trl_printf(l, ",\"name\":\"%s%s%s\"", ext ? ext : "", ext ? ":" : "", name);
+        xw__trace_line_printf(l, ",\"name\":\"%s%s%s\"", ext ? ext : "", ext ? ":" : "", name);
     else
-        xw__trl_printf(l, " %s%s%s", ext ? ext : "", ext ? ":" : "", name);
+        xw__trace_line_printf(l, " %s%s%s", ext ? ext : "", ext ? ":" : "", name);
 }
 
 static void line_end(struct xw_trace *tr)
 {
     struct xw_trl *l = &tr->l;
-    xw__trl_end(l);
+    xw__trace_line_end(l);
     size_t n = (size_t)(l->p - l->buf);
     if (tr->olen + n > OUTBUF)
         flush_lines(tr);
@@ -360,11 +363,11 @@ static void request(struct xw_trace *tr, const uint8_t *b, size_t avail, size_t 
     l->len = len;
     l->kept = avail;
     l->fds = tr->out_fds, l->nfds = tr->out_nfds, l->fdpos = tr->out_fdpos;
-    xw__trl_fields(l);
+    xw__trace_line_fields(l);
     if (fn)
         fn(l, (const char *)b, avail);
     else
-        xw__trl_printf(l, l->json ? "\"length\":%zu" : " length=%zu", len);
+        xw__trace_line_printf(l, l->json ? "\"length\":%zu" : " length=%zu", len);
     tr->out_fdpos = l->fdpos; /* the next request's fds follow this one's */
     line_end(tr);
 }
@@ -379,12 +382,12 @@ static void learn(struct xw_trace *tr, uint64_t seq, const uint8_t *b, size_t av
     uint32_t a;
     memcpy(&a, b + 8, 4);
     if (p->op == 16) {
-        xw__tr_atom_learn(&tr->atoms, a, p->name, strlen(p->name));
+        xw__trace_atom_learn(&tr->atoms, a, p->name, strlen(p->name));
     } else if (p->op == 17) {
         uint16_t n;
         memcpy(&n, b + 8, 2);
         if (avail >= 32u + n)
-            xw__tr_atom_learn(&tr->atoms, p->atom, (const char *)b + 32, n);
+            xw__trace_atom_learn(&tr->atoms, p->atom, (const char *)b + 32, n);
     } else if (p->op == 98 && b[8] && tr->nexts < NEXTS && !ext_by_major(tr, b[9])) {
         struct ext *e = &tr->exts[tr->nexts++];
         memcpy(e->name, p->name, sizeof(e->name) - 1);
@@ -415,11 +418,11 @@ static void reply(struct xw_trace *tr, uint64_t seq, const uint8_t *b, size_t av
     l->len = len;
     l->kept = avail;
     l->fds = tr->in_fds, l->nfds = tr->in_nfds;
-    xw__trl_fields(l);
+    xw__trace_line_fields(l);
     if (fn)
         fn(l, (const char *)b, avail);
     else
-        xw__trl_printf(l, l->json ? "\"length\":%zu" : " length=%zu", len);
+        xw__trace_line_printf(l, l->json ? "\"length\":%zu" : " length=%zu", len);
     line_end(tr);
 }
 
@@ -451,18 +454,18 @@ static void error(struct xw_trace *tr, xw_connection_t *c, uint64_t seq, const u
     char rq[96];
     snprintf(rq, sizeof(rq), "%s%s%s", rext ? rext : "", rext ? ":" : "", rname ? rname : "Unknown");
     if (l->json)
-        xw__trl_printf(l, ",\"bad_value\":%u,\"major_opcode\":%u,\"minor_opcode\":%u,\"request\":\"%s\"", bad, major,
-                       minor, rq);
+        xw__trace_line_printf(l, ",\"bad_value\":%u,\"major_opcode\":%u,\"minor_opcode\":%u,\"request\":\"%s\"", bad,
+                              major, minor, rq);
     else
-        xw__trl_printf(l, " bad_value=0x%x request=%s(%u.%u)", bad, rq, major, minor);
+        xw__trace_line_printf(l, " bad_value=0x%x request=%s(%u.%u)", bad, rq, major, minor);
     char site[256];
     const char *where = xw__callsite_text(c, seq, site, sizeof(site));
     if (where) {
-        xw__trl_puts(l, l->json ? ",\"callsite\":" : " callsite=");
-        xw__trl_str(l, where, strlen(where));
+        xw__trace_line_puts(l, l->json ? ",\"callsite\":" : " callsite=");
+        xw__trace_line_str(l, where, strlen(where));
     }
     l->len = l->kept = 32;
-    xw__trl_fields(l);
+    xw__trace_line_fields(l);
     if (fn)
         fn(l, (const char *)b, 32);
     line_end(tr);
@@ -500,7 +503,7 @@ static void event(struct xw_trace *tr, uint64_t seq, const uint8_t *b, size_t av
     line_name(l, ext, name, code, num);
     l->len = len;
     l->kept = avail;
-    xw__trl_fields(l);
+    xw__trace_line_fields(l);
     if (fn)
         fn(l, (const char *)b, avail);
     line_end(tr);
@@ -657,12 +660,12 @@ static void options(void)
 {
     if (__atomic_load_n(&opt.read, __ATOMIC_ACQUIRE))
         return;
-    xw__mutex_lock(&opt.mu);
+    xw__lock_acquire(&opt.mu);
     if (!opt.read) {
         read_env();
         __atomic_store_n(&opt.read, 1, __ATOMIC_RELEASE);
     }
-    xw__mutex_unlock(&opt.mu);
+    xw__lock_release(&opt.mu);
 }
 
 /* A process forked after the environment was read has the parent's file: with %p in
@@ -672,12 +675,12 @@ static void options_after_fork(void)
 {
     if (!opt.path || __atomic_load_n(&opt.pid, __ATOMIC_ACQUIRE) == getpid())
         return;
-    xw__mutex_lock(&opt.mu);
+    xw__lock_acquire(&opt.mu);
     if (opt.pid != getpid()) {
         opt.fd = open_for_pid(opt.path);
         __atomic_store_n(&opt.pid, getpid(), __ATOMIC_RELEASE);
     }
-    xw__mutex_unlock(&opt.mu);
+    xw__lock_release(&opt.mu);
 }
 
 /* Lock held. */
@@ -693,7 +696,7 @@ static int trace_on(xw_connection_t *c, int fd, int json, int numbers)
         }
         tr->out.buf = bufs, tr->in.buf = bufs + CAPTURE;
         tr->id = __atomic_add_fetch(&opt.next_id, 1, __ATOMIC_RELAXED);
-        tr->t0 = c->born_ns ? c->born_ns : xw__now();
+        tr->t0 = c->born_ns ? c->born_ns : xw__clock_now();
         /* from here on: what is written next starts a request, what is read next
          * after the requests so far */
         tr->seq_out = c->out.flushed;
@@ -719,9 +722,9 @@ void xw__trace_connect(xw_connection_t *c)
     options_after_fork();
     if (opt.fd < 0 || c->error)
         return;
-    xw__lock(c);
+    xw__conn_lock(c);
     int r = trace_on(c, opt.fd, opt.json, opt.numbers);
-    xw__unlock(c);
+    xw__conn_unlock(c);
     if (r == 0) /* a traced error names the line that sent its request */
         xw__callsite_enable(c);
 }
@@ -743,10 +746,10 @@ XW_EXPORT int xw_trace_set(xw_connection_t *c, int fd, unsigned flags)
     if (!c)
         return -EINVAL;
     options();
-    xw__lock(c);
+    xw__conn_lock(c);
     /* a write in progress is mid-request: wait for it, so tracing starts at a boundary */
     while (c->out.writing && !c->error)
-        xw__cond_wait(&c->out_cond, &c->mu, -1);
+        xw__lock_wait(&c->out_cond, &c->mu, -1);
     int r = 0;
     if (fd < 0) {
         struct xw_trace *tr = c->trace;
@@ -760,7 +763,7 @@ XW_EXPORT int xw_trace_set(xw_connection_t *c, int fd, unsigned flags)
     } else {
         r = trace_on(c, fd, (flags & XW_TRACE_JSON) || opt.json, (flags & XW_TRACE_NUMBERS) || opt.numbers);
     }
-    xw__unlock(c);
+    xw__conn_unlock(c);
     if (fd >= 0 && r == 0) /* a traced error names the line that sent its request */
         xw__callsite_enable(c);
     return r;

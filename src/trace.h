@@ -58,9 +58,9 @@ struct xw_tr_atoms {
 };
 
 /* Keeps atom a's name (n bytes); full tables keep what they have. */
-void xw__tr_atom_learn(struct xw_tr_atoms *t, uint32_t a, const char *name, size_t n);
+void xw__trace_atom_learn(struct xw_tr_atoms *t, uint32_t a, const char *name, size_t n);
 /* The name of atom a: predefined, or seen (t may be NULL); NULL when unknown. */
-const char *xw__tr_atom_name(const struct xw_tr_atoms *t, uint32_t a);
+const char *xw__trace_atom_name(const struct xw_tr_atoms *t, uint32_t a);
 
 struct xw_trl {
     char *p;   /* next free byte */
@@ -84,14 +84,14 @@ struct xw_trl {
 };
 
 /* Starts l's field list after the line's head; ends the line (closing what is open). */
-void xw__trl_fields(struct xw_trl *l);
-void xw__trl_end(struct xw_trl *l);
-void xw__trl_puts(struct xw_trl *l, const char *s);
-void xw__trl_printf(struct xw_trl *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void xw__trace_line_fields(struct xw_trl *l);
+void xw__trace_line_end(struct xw_trl *l);
+void xw__trace_line_puts(struct xw_trl *l, const char *s);
+void xw__trace_line_printf(struct xw_trl *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* a string value, escaped for the line's form and shortened past maxlist */
-void xw__trl_str(struct xw_trl *l, const char *s, size_t n);
+void xw__trace_line_str(struct xw_trl *l, const char *s, size_t n);
 /* the separator and name of the next value at the current depth */
-void xw__trl_key(struct xw_trl *l, const char *name);
+void xw__trace_line_key(struct xw_trl *l, const char *name);
 
 /* A decoder: prints every field of the value at b (avail bytes captured) into l.
  * Returns the bytes it takes, or -1 when they run past avail (the line says so). */
@@ -124,24 +124,24 @@ struct xw_tr_desc {
 
 /* ---- what generated decoders call ---- */
 
-void xw__tr_field(struct xw_trl *l, const char *name, const char *p, int kind, const struct xw_tr_enum *en);
+void xw__trace_field(struct xw_trl *l, const char *name, const char *p, int kind, const struct xw_tr_enum *en);
 /* n elements of a scalar kind at p (avail bytes there): the first few, and the count */
-void xw__tr_list(struct xw_trl *l, const char *name, const char *p, size_t avail, int64_t n, int kind,
-                 const struct xw_tr_enum *en);
+void xw__trace_list(struct xw_trl *l, const char *name, const char *p, size_t avail, int64_t n, int kind,
+                    const struct xw_tr_enum *en);
 /* a struct (list 0) or list of n (list 1) opens; name NULL inside a list */
-void xw__tr_open(struct xw_trl *l, const char *name, int list, int64_t n);
+void xw__trace_open(struct xw_trl *l, const char *name, int list, int64_t n);
 /* closes it; a list that showed fewer than n elements says how many there were */
-void xw__tr_close(struct xw_trl *l, int list, int64_t n, int64_t shown);
+void xw__trace_close(struct xw_trl *l, int list, int64_t n, int64_t shown);
 /* 1 while element i of a list is among the ones shown */
-int xw__tr_show(struct xw_trl *l, int64_t i);
+int xw__trace_show(struct xw_trl *l, int64_t i);
 /* adds d to the mute depth (nothing prints while it is above 0); returns d */
-int xw__tr_mute(struct xw_trl *l, int d);
+int xw__trace_mute(struct xw_trl *l, int d);
 /* the packet ends before its fields do: noted on the line; returns -1 */
-long xw__tr_short(struct xw_trl *l);
+long xw__trace_short(struct xw_trl *l);
 /* fds passed beside the bytes: n of them (-1: one) */
-void xw__tr_fds(struct xw_trl *l, const char *name, int64_t n);
+void xw__trace_fds(struct xw_trl *l, const char *name, int64_t n);
 /* the whole packet's length on the wire, for a list that runs to its end */
-size_t xw__tr_len(const struct xw_trl *l);
+size_t xw__trace_len(const struct xw_trl *l);
 
 /* ---- the hooks; c->trace is not NULL ---- */
 
@@ -156,9 +156,5 @@ void xw__trace_fini(xw_connection_t *c);
 
 /* Every description's decoders (tests and the fuzz harness walk them all). */
 const struct xw_tr_desc *const *xw__trace_descs(size_t *n);
-
-/* The call site of the request with sequence seq as text in buf, or NULL when none
- * is recorded (the error call-site subsystem provides it). */
-const char *xw__callsite_text(xw_connection_t *c, uint64_t seq, char *buf, size_t n);
 
 #endif

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* trace_atom.c — the atom names a traced connection has seen, for lines that show atoms by name. */
-#include "xwint.h"
 #include "trace.h"
+
+#include <string.h>
 
 /* The core's decoders carry its predefined atoms. */
 extern const struct xw_tr_desc xw__tr_xproto;
@@ -11,7 +12,7 @@ static uint32_t slot(uint32_t a)
     return (a * 2654435761u) & (XW_TR_ATOMS - 1);
 }
 
-void xw__tr_atom_learn(struct xw_tr_atoms *t, uint32_t a, const char *name, size_t n)
+void xw__trace_atom_learn(struct xw_tr_atoms *t, uint32_t a, const char *name, size_t n)
 {
     if (!a || n == 0 || t->pos + n + 1 > XW_TR_ARENA)
         return;
@@ -30,7 +31,7 @@ void xw__tr_atom_learn(struct xw_tr_atoms *t, uint32_t a, const char *name, size
     }
 }
 
-const char *xw__tr_atom_name(const struct xw_tr_atoms *t, uint32_t a)
+const char *xw__trace_atom_name(const struct xw_tr_atoms *t, uint32_t a)
 {
     const struct xw_tr_desc *core = &xw__tr_xproto;
     if (a >= 1 && a <= (uint32_t)core->n_atoms && core->atoms[a - 1].value == a) /* numbered 1.. in order */

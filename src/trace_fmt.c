@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* trace_fmt.c — one trace line in text or JSON form: the values the generated decoders hand over. */
-#include "xwint.h"
 #include "trace.h"
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 static size_t room(const struct xw_trl *l)
 {
@@ -22,12 +22,12 @@ static void put(struct xw_trl *l, const char *s, size_t n)
     l->p += n;
 }
 
-void xw__trl_puts(struct xw_trl *l, const char *s)
+void xw__trace_line_puts(struct xw_trl *l, const char *s)
 {
     put(l, s, strlen(s));
 }
 
-void xw__trl_printf(struct xw_trl *l, const char *fmt, ...)
+void xw__trace_line_printf(struct xw_trl *l, const char *fmt, ...)
 {
     char tmp[256];
     va_list ap;
@@ -38,16 +38,16 @@ void xw__trl_printf(struct xw_trl *l, const char *fmt, ...)
         put(l, tmp, (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
 }
 
-void xw__trl_fields(struct xw_trl *l)
+void xw__trace_line_fields(struct xw_trl *l)
 {
     l->depth = 0;
     l->list[0] = 0;
     l->first[0] = 1;
     if (l->json)
-        xw__trl_puts(l, ",\"fields\":{");
+        xw__trace_line_puts(l, ",\"fields\":{");
 }
 
-void xw__trl_end(struct xw_trl *l)
+void xw__trace_line_end(struct xw_trl *l)
 {
     /* closing brackets always fit: XW_TRL_RESERVE is kept for them */
     while (l->depth > 0) {
@@ -80,7 +80,7 @@ void xw__trl_end(struct xw_trl *l)
     *l->p++ = '\n';
 }
 
-void xw__trl_key(struct xw_trl *l, const char *name)
+void xw__trace_line_key(struct xw_trl *l, const char *name)
 {
     int d = l->depth;
     if (!l->first[d])
@@ -92,15 +92,15 @@ void xw__trl_key(struct xw_trl *l, const char *name)
         return;
     if (l->json) {
         put(l, "\"", 1);
-        xw__trl_puts(l, name);
+        xw__trace_line_puts(l, name);
         put(l, "\":", 2);
     } else {
-        xw__trl_puts(l, name);
+        xw__trace_line_puts(l, name);
         put(l, "=", 1);
     }
 }
 
-void xw__trl_str(struct xw_trl *l, const char *s, size_t n)
+void xw__trace_line_str(struct xw_trl *l, const char *s, size_t n)
 {
     size_t limit = (size_t)l->maxlist * 8, show = n > limit ? limit : n;
     char tmp[8];
@@ -118,7 +118,7 @@ void xw__trl_str(struct xw_trl *l, const char *s, size_t n)
         }
     }
     if (show < n)
-        xw__trl_printf(l, "...(%zu)", n);
+        xw__trace_line_printf(l, "...(%zu)", n);
     put(l, "\"", 1);
 }
 
@@ -172,19 +172,19 @@ static void mask_value(struct xw_trl *l, const struct xw_tr_enum *en, uint64_t v
         put(l, "\"", 1);
     if (v == 0) {
         const char *z = enum_name(en, 0);
-        xw__trl_puts(l, z ? z : "0");
+        xw__trace_line_puts(l, z ? z : "0");
     }
     int any = 0;
     for (int i = 0; i < en->n && v; i++) {
         uint32_t b = en->items[i].value;
         if (b && (v & b) == b && !(b & (b - 1))) {
-            xw__trl_printf(l, "%s%s", any ? "|" : "", en->items[i].name);
+            xw__trace_line_printf(l, "%s%s", any ? "|" : "", en->items[i].name);
             v &= ~(uint64_t)b;
             any = 1;
         }
     }
     if (v)
-        xw__trl_printf(l, "%s0x%llx", any ? "|" : "", (unsigned long long)v);
+        xw__trace_line_printf(l, "%s0x%llx", any ? "|" : "", (unsigned long long)v);
     if (l->json)
         put(l, "\"", 1);
 }
@@ -192,9 +192,9 @@ static void mask_value(struct xw_trl *l, const struct xw_tr_enum *en, uint64_t v
 static void number(struct xw_trl *l, uint64_t v, int sign)
 {
     if (sign)
-        xw__trl_printf(l, "%lld", (long long)v);
+        xw__trace_line_printf(l, "%lld", (long long)v);
     else
-        xw__trl_printf(l, "%llu", (unsigned long long)v);
+        xw__trace_line_printf(l, "%llu", (unsigned long long)v);
 }
 
 static void value(struct xw_trl *l, const char *p, int kind, const struct xw_tr_enum *en)
@@ -211,33 +211,33 @@ static void value(struct xw_trl *l, const char *p, int kind, const struct xw_tr_
     }
     const char *name = en ? enum_name(en, v) : NULL;
     if (kind == XW_TR_ATOM && !name && v)
-        name = xw__tr_atom_name(l->atoms, (uint32_t)v);
+        name = xw__trace_atom_name(l->atoms, (uint32_t)v);
     if (name && kind == XW_TR_ATOM && !l->json) {
-        xw__trl_printf(l, "%s(%llu)", name, (unsigned long long)v);
+        xw__trace_line_printf(l, "%s(%llu)", name, (unsigned long long)v);
         return;
     }
     if (name) {
-        xw__trl_printf(l, l->json ? "\"%s\"" : "%s", name);
+        xw__trace_line_printf(l, l->json ? "\"%s\"" : "%s", name);
         return;
     }
     switch (kind) {
     case XW_TR_BOOL:
-        xw__trl_puts(l, v ? "true" : "false");
+        xw__trace_line_puts(l, v ? "true" : "false");
         break;
     case XW_TR_F32: {
         float f;
         memcpy(&f, p, 4);
-        xw__trl_printf(l, "%g", (double)f);
+        xw__trace_line_printf(l, "%g", (double)f);
         break;
     }
     case XW_TR_F64: {
         double d;
         memcpy(&d, p, 8);
-        xw__trl_printf(l, "%g", d);
+        xw__trace_line_printf(l, "%g", d);
         break;
     }
     case XW_TR_XID:
-        xw__trl_printf(l, l->json ? "%llu" : "0x%llx", (unsigned long long)v);
+        xw__trace_line_printf(l, l->json ? "%llu" : "0x%llx", (unsigned long long)v);
         break;
     default:
         number(l, v, sign);
@@ -245,36 +245,36 @@ static void value(struct xw_trl *l, const char *p, int kind, const struct xw_tr_
     }
 }
 
-void xw__tr_field(struct xw_trl *l, const char *name, const char *p, int kind, const struct xw_tr_enum *en)
+void xw__trace_field(struct xw_trl *l, const char *name, const char *p, int kind, const struct xw_tr_enum *en)
 {
     if (l->mute > 0)
         return;
-    xw__trl_key(l, name);
+    xw__trace_line_key(l, name);
     value(l, p, kind, en);
 }
 
-void xw__tr_list(struct xw_trl *l, const char *name, const char *p, size_t avail, int64_t n, int kind,
-                 const struct xw_tr_enum *en)
+void xw__trace_list(struct xw_trl *l, const char *name, const char *p, size_t avail, int64_t n, int kind,
+                    const struct xw_tr_enum *en)
 {
     if (l->mute > 0)
         return;
     int size = kind_size(kind);
     uint64_t have = avail / (size_t)size;
     if (kind == XW_TR_CHAR) {
-        xw__trl_key(l, name);
-        xw__trl_str(l, p, (uint64_t)n < have ? (size_t)n : (size_t)have);
+        xw__trace_line_key(l, name);
+        xw__trace_line_str(l, p, (uint64_t)n < have ? (size_t)n : (size_t)have);
         return;
     }
-    xw__tr_open(l, name, 1, n);
+    xw__trace_open(l, name, 1, n);
     int64_t i = 0;
-    for (; i < n && (uint64_t)i < have && xw__tr_show(l, i); i++) {
-        xw__trl_key(l, NULL);
+    for (; i < n && (uint64_t)i < have && xw__trace_show(l, i); i++) {
+        xw__trace_line_key(l, NULL);
         value(l, p + i * size, kind, en);
     }
-    xw__tr_close(l, 1, n, i);
+    xw__trace_close(l, 1, n, i);
 }
 
-void xw__tr_open(struct xw_trl *l, const char *name, int list, int64_t n)
+void xw__trace_open(struct xw_trl *l, const char *name, int list, int64_t n)
 {
     if (l->mute > 0)
         return;
@@ -283,16 +283,16 @@ void xw__tr_open(struct xw_trl *l, const char *name, int list, int64_t n)
         l->full = 1;
         return;
     }
-    xw__trl_key(l, name);
+    xw__trace_line_key(l, name);
     if (list && !l->json)
-        xw__trl_printf(l, "[%lld]", (long long)n);
+        xw__trace_line_printf(l, "[%lld]", (long long)n);
     put(l, list && l->json ? "[" : "{", 1);
     l->depth++;
     l->list[l->depth] = (uint8_t)list;
     l->first[l->depth] = 1;
 }
 
-void xw__tr_close(struct xw_trl *l, int list, int64_t n, int64_t shown)
+void xw__trace_close(struct xw_trl *l, int list, int64_t n, int64_t shown)
 {
     if (l->mute > 0)
         return;
@@ -305,32 +305,32 @@ void xw__tr_close(struct xw_trl *l, int list, int64_t n, int64_t shown)
     if (shown > (int64_t)l->maxlist) /* a list walked past the shown ones */
         shown = l->maxlist;
     if (list && shown < n) {
-        xw__trl_key(l, NULL);
-        xw__trl_printf(l, l->json ? "\"...(%lld)\"" : "...", (long long)n);
+        xw__trace_line_key(l, NULL);
+        xw__trace_line_printf(l, l->json ? "\"...(%lld)\"" : "...", (long long)n);
     }
     /* the reserve keeps room for every closing bracket */
     *l->p++ = l->list[l->depth] && l->json ? ']' : '}';
     l->depth--;
 }
 
-int xw__tr_show(struct xw_trl *l, int64_t i)
+int xw__trace_show(struct xw_trl *l, int64_t i)
 {
     return (uint64_t)i < l->maxlist && !l->full;
 }
 
-int xw__tr_mute(struct xw_trl *l, int d)
+int xw__trace_mute(struct xw_trl *l, int d)
 {
     l->mute += d;
     return d;
 }
 
-long xw__tr_short(struct xw_trl *l)
+long xw__trace_short(struct xw_trl *l)
 {
     l->shorted = 1;
     return -1;
 }
 
-void xw__tr_fds(struct xw_trl *l, const char *name, int64_t n)
+void xw__trace_fds(struct xw_trl *l, const char *name, int64_t n)
 {
     if (l->mute > 0)
         return;
@@ -338,22 +338,22 @@ void xw__tr_fds(struct xw_trl *l, const char *name, int64_t n)
     if (one)
         n = 1;
     if (!one)
-        xw__tr_open(l, name, 1, n);
+        xw__trace_open(l, name, 1, n);
     else
-        xw__trl_key(l, name);
+        xw__trace_line_key(l, name);
     for (int64_t i = 0; i < n && i < 16; i++) {
         if (!one)
-            xw__trl_key(l, NULL);
+            xw__trace_line_key(l, NULL);
         if (l->fds && l->fdpos < l->nfds)
-            xw__trl_printf(l, "%s%d", l->json ? "" : "fd:", l->fds[l->fdpos++]);
+            xw__trace_line_printf(l, "%s%d", l->json ? "" : "fd:", l->fds[l->fdpos++]);
         else
-            xw__trl_puts(l, l->json ? "\"fd\"" : "fd");
+            xw__trace_line_puts(l, l->json ? "\"fd\"" : "fd");
     }
     if (!one)
-        xw__tr_close(l, 1, n, n < 16 ? n : 16);
+        xw__trace_close(l, 1, n, n < 16 ? n : 16);
 }
 
-size_t xw__tr_len(const struct xw_trl *l)
+size_t xw__trace_len(const struct xw_trl *l)
 {
     return l->len;
 }

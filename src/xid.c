@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* xid.c — resource ids from the setup's base and mask, refilled by XC-MISC GetXIDRange. */
-#include "xwint.h"
+#include "xid.h"
+#include "conn.h"
+#include "lock.h"
+#include "transport.h"
 
 /* The id allocator has its own lock, xid_mu, held across the refill's round trip so
  * two threads never ask for (and get) the same range; the generated sender and the
@@ -8,13 +11,13 @@
 static void xid_lock(xw_connection_t *c)
 {
     if (!c->single)
-        xw__mutex_lock(&c->xid_mu);
+        xw__lock_acquire(&c->xid_mu);
 }
 
 static void xid_unlock(xw_connection_t *c)
 {
     if (!c->single)
-        xw__mutex_unlock(&c->xid_mu);
+        xw__lock_release(&c->xid_mu);
 }
 
 /* xid_mu held. A fresh range from XC-MISC, copied into a stack buffer (nothing

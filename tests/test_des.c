@@ -16,7 +16,7 @@
 #include <X11/Xdmcp.h>
 
 #include "des.h"
-#include "xwint.h"
+#include "auth.h"
 #include "xwtest.h"
 
 static void hex8(const char *hex, uint8_t out[8])

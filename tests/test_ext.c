@@ -10,7 +10,7 @@
 #include <xw/randr.h>
 
 #include "fake_conn.h"
-#include "xwint.h" /* xw__request_lookup */
+#include "send.h" /* xw__send_lookup */
 
 static const struct fake_ext key_exts[] = {
     {"RANDR", 140, 0, 0}, {"XFIXES", 141, 0, 0}, {"XWIRE-HAND", 142, 0, 0}, {NULL, 0, 0, 0}};
@@ -116,7 +116,7 @@ START_TEST(request_facts_by_name_and_opcode)
 {
     struct xw_request rq;
     xw_protocol_request_t lfwi = {.count = 1, .opcode = XW_LIST_FONTS_WITH_INFO};
-    xw__request_lookup(&lfwi, &rq);
+    xw__send_lookup(&lfwi, &rq);
     ck_assert_uint_eq(rq.pub.count, 1);
     ck_assert_uint_eq(rq.pub.opcode, XW_LIST_FONTS_WITH_INFO);
     ck_assert_uint_eq(rq.f.multi_reply, 1);
@@ -127,16 +127,16 @@ START_TEST(request_facts_by_name_and_opcode)
     ck_assert_ptr_nonnull(key);
     *key = (xw_extension_t){name, 0};
     xw_protocol_request_t res = {.count = 1, .ext = key, .opcode = XW_RANDR_GET_SCREEN_RESOURCES};
-    xw__request_lookup(&res, &rq);
+    xw__send_lookup(&res, &rq);
     ck_assert_ptr_eq(rq.pub.ext, key);
     ck_assert_ptr_nonnull(rq.validate);
     ck_assert_ptr_eq(rq.validate, xw_ext_desc_find("RANDR")->requests[XW_RANDR_GET_SCREEN_RESOURCES]->validate);
     ck_assert_uint_eq(rq.f.multi_reply, 0);
     strcpy(name, "XWIRE-HAND"); /* no description: nothing to check the reply with */
-    xw__request_lookup(&res, &rq);
+    xw__send_lookup(&res, &rq);
     ck_assert_ptr_null(rq.validate);
     xw_protocol_request_t map = {.count = 1, .opcode = XW_MAP_WINDOW, .isvoid = 1};
-    xw__request_lookup(&map, &rq);
+    xw__send_lookup(&map, &rq);
     ck_assert_ptr_null(rq.validate);
     ck_assert_uint_eq(rq.pub.isvoid, 1);
     free(key);

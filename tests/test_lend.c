@@ -16,7 +16,7 @@
 #include "alloc_count.h"
 #include "fake_server.h"
 #include "xwtest.h"
-#include "xwint.h" /* the lent socket's stash, slot and discards */
+#include "conn.h" /* the lent socket's stash, slot and discards, inspected */
 
 static struct fake_server F;
 static xw_connection_t *c;

@@ -14,7 +14,10 @@
 #include <xw/xproto.h>
 
 #include "fake_conn.h"
-#include "xwint.h" /* xw__send, xw__ext_register: hand-written requests and extensions */
+#include "conn.h"  /* the reader's state, inspected */
+#include "ext.h"   /* xw__ext_register: a hand-written extension */
+#include "send.h"  /* xw__send: hand-written requests */
+#include "store.h" /* the store's free lists */
 
 /* A reply header for seq whose length field claims words more words. */
 static void send_reply_claiming(uint64_t seq, uint32_t words)

@@ -7,7 +7,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base.h"
+#include "conn.h"
+#include "connect.h"
+#include "lend.h"
+#include "pend.h"
 #include "route.h"
+#include "send.h"
+#include "store.h"
 #include "xwtest.h"
 
 /* The connection under test: made without a socket (fd -1). reading stays set, as if
@@ -18,7 +25,7 @@ static xw_connection_t *c;
 static void setup(void)
 {
     xwtest_fds_begin();
-    c = xw__conn_new(-1);
+    c = xw__connect_new(-1);
     ck_assert_int_eq(c->error, 0);
     c->in.reading = 1;
 }
@@ -34,7 +41,7 @@ static void teardown(void)
 static void renew(void)
 {
     xw_disconnect(c);
-    c = xw__conn_new(-1);
+    c = xw__connect_new(-1);
     c->in.reading = 1;
 }
 
@@ -210,7 +217,7 @@ static int nothing_for(uint64_t seq)
 {
     struct xw_pend *e = xw__pend_find(&c->in.pend, seq);
     T(!e || (e->done && !e->inl && !e->q.head));
-    T(xw__in_done_seq(&c->in) >= seq);
+    T(xw__route_done_seq(&c->in) >= seq);
     return 0;
 }
 
@@ -305,7 +312,7 @@ static int mixed_routed(size_t n)
     T(next_event(0x81, s5) == 0);
     T(no_event() == 0);
     T(c->in.dropped == 0);
-    T(xw__in_done_seq(&c->in) == s5);
+    T(xw__route_done_seq(&c->in) == s5);
     return 0;
 }
 

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "fake_conn.h"
-#include "xwint.h"
+#include "hooks.h"
 
 /* ---- setup ---- */
 

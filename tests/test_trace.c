@@ -17,7 +17,7 @@
 #include <xw/xproto.h>
 
 #include "fake_conn.h"
-#include "xwint.h"
+#include "conn.h"
 #include "trace.h"
 
 /* Everything written to fd so far, NUL-terminated (static: one at a time). */
@@ -234,7 +234,7 @@ static char *traced_out(const uint8_t *b, size_t n, const size_t *cuts)
 {
     int fd = memfd_create("trace", MFD_CLOEXEC);
     ck_assert_int_eq(xw_trace_set(c, fd, 0), 0);
-    xw__lock(c);
+    xw__conn_lock(c);
     size_t at = 0;
     for (int i = 0; at < n; i++) {
         size_t to = cuts[i] ? cuts[i] : n;
@@ -244,7 +244,7 @@ static char *traced_out(const uint8_t *b, size_t n, const size_t *cuts)
         xw__trace_out(c, iov, 2, to - at, NULL, 0);
         at = to;
     }
-    xw__unlock(c);
+    xw__conn_unlock(c);
     ck_assert_int_eq(xw_trace_set(c, -1, 0), 0);
     char *s = strip(contents(fd));
     close(fd);
@@ -294,11 +294,11 @@ START_TEST(received_bytes_cut_anywhere)
     for (size_t k = 0; k < n; k++) {
         int fd = memfd_create("trace", MFD_CLOEXEC);
         ck_assert_int_eq(xw_trace_set(c, fd, 0), 0);
-        xw__lock(c);
+        xw__conn_lock(c);
         struct iovec a = {b, k}, z = {b + k, n - k};
         xw__trace_in(c, &a, 1, k, NULL, 0);
         xw__trace_in(c, &z, 1, n - k, NULL, 0);
-        xw__unlock(c);
+        xw__conn_unlock(c);
         ck_assert_int_eq(xw_trace_set(c, -1, 0), 0);
         char *s = strip(contents(fd));
         close(fd);
@@ -330,9 +330,9 @@ static long decode(xw_tr_fn fn, const uint8_t *b, size_t n, size_t len)
     l.end = l.buf + XW_TRL_SIZE;
     l.maxlist = 16;
     l.len = len;
-    xw__trl_fields(&l);
+    xw__trace_line_fields(&l);
     long r = fn(&l, (const char *)b, n);
-    xw__trl_end(&l);
+    xw__trace_line_end(&l);
     ck_assert_int_eq(r < 0, l.shorted);
     nshort += l.shorted;
     return r < 0 ? (long)n : r;

@@ -471,10 +471,10 @@ int main(void)
 {
     Suite *s = xwtest_suite("write");
     fake_conn_tcase(s, "write",
-                    (const TTest *const[]){auto_sync_before_65535_voids, sequence_wrap, check_after_flush,
-                                           too_long_fails_alone, big_requests,
-                                           long_extension_name_asks_for_big_requests, send_buffer_left_as_the_system_sets_it,
-                                           blocked_write_keeps_reading, single_threaded_mode, NULL});
+                    (const TTest *const[]){
+                        auto_sync_before_65535_voids, sequence_wrap, check_after_flush, too_long_fails_alone,
+                        big_requests, long_extension_name_asks_for_big_requests, send_buffer_left_as_the_system_sets_it,
+                        blocked_write_keeps_reading, single_threaded_mode, NULL});
     fake_conn_tcase(s, "barrier",
                     (const TTest *const[]){check_unchecked_waits_for_the_server, check_without_redundant_sync,
                                            check_unchecked_ends_with_the_connection, NULL});

@@ -408,6 +408,42 @@ START_TEST(events_on_another_thread)
 }
 END_TEST
 
+static void never_returned(void *closure)
+{
+    (void)closure;
+    ck_abort_msg("a borrowed connection lent its owner's socket");
+}
+
+/* The socket of a borrowed connection is its owner's: xwire does not lend it again
+ * (xw_take_socket and xw_writev refuse, changing nothing), and an event poll takes
+ * what the owner has read, without waiting. */
+START_TEST(borrowed_socket_is_not_lent)
+{
+    uint64_t sent = 7;
+    ck_assert_int_eq(xw_take_socket(c, never_returned, NULL, 0, &sent), 0);
+    ck_assert_uint_eq(sent, 7);
+    struct iovec none = {0};
+    ck_assert_int_eq(xw_writev(c, &none, 0, 0), 0);
+    ck_assert_ptr_null(xw_poll_for_event(c));
+
+    xw_window_t w = xw_generate_id(c);
+    uint32_t mask = XCB_EVENT_MASK_STRUCTURE_NOTIFY, width = 21;
+    xw_create_window(c, XW_COPY_FROM_PARENT, w, scr->root, 0, 0, 10, 10, 0, XW_WINDOW_CLASS_INPUT_OUTPUT,
+                     scr->root_visual, XW_CW_EVENT_MASK, &mask);
+    xw_void_cookie_t ck = xw_configure_window(c, w, XW_CONFIG_WINDOW_WIDTH, &width);
+    ck_assert_int_eq(xw_flush(c), 1);
+    xcb_sync(); /* the owner has read the event when its round trip is back */
+    xw_generic_event_t *ev;
+    while ((ev = xw_poll_for_event(c)) && (ev->response_type & 0x7f) != XCB_CONFIGURE_NOTIFY)
+        free(ev);
+    ck_assert_ptr_nonnull(ev);
+    ck_assert_uint_eq(ev->full_sequence, ck.sequence);
+    free(ev);
+    xw_destroy_window(c, w);
+    xcb_sync();
+}
+END_TEST
+
 /* xw_disconnect hands everything back: what xwire buffered reaches the server, and
  * libxcb (and a new borrow) carries on. */
 START_TEST(disconnect_leaves_xcb_working)
@@ -490,6 +526,7 @@ int main(void)
     tcase_add_test(tc, no_allocation_per_request);
     tcase_add_test(tc, threads_xw_and_xcb);
     tcase_add_test(tc, events_on_another_thread);
+    tcase_add_test(tc, borrowed_socket_is_not_lent);
     tcase_add_test(tc, disconnect_leaves_xcb_working);
     tcase_add_test(tc, extension_requests_and_limits);
     tcase_add_test(tc, borrow_of_failed_connection);

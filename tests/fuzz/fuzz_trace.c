@@ -16,7 +16,7 @@
 #include "fake_server.h"
 #include "harness.h"
 #include "trace.h"
-#include "xwint.h"
+#include "conn.h"
 
 static struct fake_server srv = {.fd = -1};
 static xw_connection_t *conn;
@@ -66,12 +66,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size < 2 || xw_connection_has_error(conn))
         return 0;
     xw_trace_set(conn, sink, data[0] & 4 ? XW_TRACE_JSON : 0);
-    xw__lock(conn);
+    xw__conn_lock(conn);
     present_all();
     feed(data[0] & 1, data + 2, size - 2, data[1]);
     if (data[0] & 2)
         feed(!(data[0] & 1), data + 2, size - 2, data[1]);
-    xw__unlock(conn);
+    xw__conn_unlock(conn);
     xw_trace_set(conn, -1, 0); /* a fresh state for the next input */
     return 0;
 }

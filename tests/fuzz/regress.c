@@ -54,8 +54,8 @@ static size_t unhex(const char *h, unsigned char *out, size_t cap)
 /* fuzz_setup: a setup whose maximum-request-length is 1 word. The first request
  * longer than that asks for BIG-REQUESTS; QueryExtension("BIG-REQUESTS") is itself
  * longer, so sending it asks for BIG-REQUESTS again: unbounded recursion
- * (ext.c bigreq_send -> xw__ext_major -> query_send -> out.c vet ->
- * xw__bigreq_max -> bigreq_send ...) until the stack overflows. */
+ * (ext.c bigreq_send -> xw__query_ext_major -> query_send -> out.c vet ->
+ * xw__query_bigreq_max -> bigreq_send ...) until the stack overflows. */
 static void setup_tiny_max_request(void)
 {
     uint8_t setup[256];

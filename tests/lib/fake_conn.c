@@ -2,7 +2,7 @@
 /* fake_conn.c — one client connection to a scripted fake server per test: the fixture,
  * hand-built requests and server packets, and the checks of a dead connection. */
 #include "fake_conn.h"
-#include "xwint.h" /* xw__send: a request with a chosen reply validator */
+#include "send.h" /* xw__send: a request with a chosen reply validator */
 
 #include <string.h>
 

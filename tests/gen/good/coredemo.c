@@ -5,7 +5,9 @@
 #include <xw/xwext.h>
 #include <xw/coredemo.h>
 #include <xw/coredemo_priv.h>
-#include "xwint.h"
+#include "send.h"
+#include "ext.h"
+#include "out.h"
 
 #if defined(__GNUC__)
 #pragma GCC diagnostic ignored "-Wunused-function"

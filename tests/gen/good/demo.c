@@ -5,7 +5,10 @@
 #include <xw/xwext.h>
 #include <xw/demo.h>
 #include <xw/demo_priv.h>
-#include "xwint.h"
+#include "send.h"
+#include "ext.h"
+#include "fail.h"
+#include "sink.h"
 
 #if defined(__GNUC__)
 #pragma GCC diagnostic ignored "-Wunused-function"
@@ -415,7 +418,7 @@ static __attribute__((noinline)) xw_void_cookie_t xw__demo_create_send(xw_connec
     xw_parts[4].iov_base = 0;
     xw_parts[4].iov_len = -xw_parts[3].iov_len & 3;
     if (__builtin_expect(!!(!xw_parts[3].iov_base && xw_parts[3].iov_len), 0)) {
-        xw_ret.sequence = (unsigned int)xw__request_reject(c, 0, 0, "Create: value_list is NULL but its length is not 0");
+        xw_ret.sequence = (unsigned int)xw__fail_reject(c, 0, 0, "Create: value_list is NULL but its length is not 0");
         return xw_ret;
     }
     {
@@ -735,7 +738,7 @@ static __attribute__((noinline)) xw_void_cookie_t xw__demo_put_aux_send(xw_conne
     xw_parts[7].iov_base = 0;
     xw_parts[7].iov_len = -xw__iov_sum(xw_parts + 2, 5) & 3;
     if (__builtin_expect(!!(xw_sink.bad), 0)) {
-        xw_ret.sequence = (unsigned int)xw__request_reject(c, 0, 0, "Put: a list in the switch's values is NULL but its length is not 0");
+        xw_ret.sequence = (unsigned int)xw__fail_reject(c, 0, 0, "Put: a list in the switch's values is NULL but its length is not 0");
         return xw_ret;
     }
     {
@@ -939,11 +942,11 @@ static __attribute__((noinline)) xw_demo_list_cookie_t xw__demo_list_send(xw_con
     xw_parts[5].iov_base = 0;
     xw_parts[5].iov_len = -xw__iov_sum(xw_parts + 3, 2) & 3;
     if (__builtin_expect(!!(!xw_parts[3].iov_base && xw_parts[3].iov_len), 0)) {
-        xw_ret.sequence = (unsigned int)xw__request_reject(c, 0, 0, "List: pairs is NULL but its length is not 0");
+        xw_ret.sequence = (unsigned int)xw__fail_reject(c, 0, 0, "List: pairs is NULL but its length is not 0");
         return xw_ret;
     }
     if (__builtin_expect(!!(!xw_parts[4].iov_base && xw_parts[4].iov_len), 0)) {
-        xw_ret.sequence = (unsigned int)xw__request_reject(c, 0, 0, "List: tail is NULL but its length is not 0");
+        xw_ret.sequence = (unsigned int)xw__fail_reject(c, 0, 0, "List: tail is NULL but its length is not 0");
         return xw_ret;
     }
     {
