@@ -184,6 +184,21 @@ static __attribute__((noinline)) uint64_t send_slow_alone(xw_connection_t *c, in
     return send_slow(c, flags, vector, rq, total, 0, NULL);
 }
 
+/* xw__send where other threads may be in the connection: the fast path under the
+ * lock, out of line so that the lock-free one needs fewer registers. */
+static __attribute__((noinline)) uint64_t send_threaded(xw_connection_t *c, int flags, struct iovec *vector,
+                                                        const struct xw_request *rq, size_t total)
+{
+    if (XW_UNLIKELY(!xw__mutex_trylock(&c->mu)))
+        return send_contended(c, flags, vector, rq, total, 0, NULL);
+    uint64_t seq = send_fast(c, flags, vector, rq, total, 0);
+    if (XW_UNLIKELY(!seq))
+        return send_slow(c, flags, vector, rq, total, 0, NULL);
+    if (XW_UNLIKELY(!xw__mutex_release(&c->mu)))
+        return xw__mutex_wake_ret(&c->mu, seq);
+    return seq;
+}
+
 /* The lock is taken once: a request the fast path declines continues under it.
  * Every call here is a tail call, and past the first line fds is not needed (none
  * are sent: NULL stands for it), so the fast path keeps everything in registers it
@@ -196,20 +211,11 @@ uint64_t xw__send(xw_connection_t *c, int flags, struct iovec *vector, const str
 {
     if (XW_UNLIKELY(nfds))
         return send_fds(c, flags, vector, rq, total, nfds, fds);
-    uint64_t seq;
-    if (c->single || XW_PROCESS_SINGLE_THREADED()) {
-        seq = send_fast(c, flags, vector, rq, total, 0);
-        if (XW_UNLIKELY(!seq))
-            return send_slow_alone(c, flags, vector, rq, total);
-        return seq;
-    }
-    if (XW_UNLIKELY(!xw__mutex_trylock(&c->mu)))
-        return send_contended(c, flags, vector, rq, total, 0, NULL);
-    seq = send_fast(c, flags, vector, rq, total, 0);
+    if (XW_UNLIKELY(!c->single && !XW_PROCESS_SINGLE_THREADED()))
+        return send_threaded(c, flags, vector, rq, total);
+    uint64_t seq = send_fast(c, flags, vector, rq, total, 0);
     if (XW_UNLIKELY(!seq))
-        return send_slow(c, flags, vector, rq, total, 0, NULL);
-    if (XW_UNLIKELY(!xw__mutex_release(&c->mu)))
-        return xw__mutex_wake_ret(&c->mu, seq);
+        return send_slow_alone(c, flags, vector, rq, total);
     return seq;
 }
 
