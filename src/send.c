@@ -139,6 +139,8 @@ static inline __attribute__((always_inline)) uint64_t send_fast(xw_connection_t 
     if (XW_UNLIKELY(p != lim))
         return 0;
     uint64_t seq = xw__out_commit(c, total);
+    if (seq == 0) /* never: the sequence before it is below fast_limit, so it cannot wrap; saves callers a test */
+        __builtin_unreachable();
     if (XW_UNLIKELY(track))
         xw__pend_push(c, seq, flags, rq);
     return seq;
