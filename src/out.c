@@ -321,6 +321,9 @@ uint64_t xw__out_place(xw_connection_t *c, int flags, struct iovec *vector, cons
         xw__callsite_record(c->cs, seq, seq, XW_CS_SEND);
     if (append(c, v, n) < 0)
         return xw__fail_request(c, "%s", c->errstr);
+    /* the fast paths' limit again, from the state: a sync, a reply-bearing request
+     * (xw__pend_push leaves the limit behind) or a write may have moved it */
+    xw__limit_refresh(c);
     return seq;
 }
 

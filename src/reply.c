@@ -222,7 +222,8 @@ static __attribute__((noinline)) int into_locked(xw_connection_t *c, uint64_t re
     return r;
 }
 
-/* xw_wait_for_reply_into when the lock is not free at once. */
+/* xw_wait_for_reply_into when the lock is not free at once, or when its fast path
+ * declined without taking it. */
 static __attribute__((noinline)) int into_contended(xw_connection_t *c, uint64_t request, void *buf, size_t cap,
                                                     size_t *len, xw_generic_error_t *error, int timeout_ms)
 {
@@ -230,18 +231,33 @@ static __attribute__((noinline)) int into_contended(xw_connection_t *c, uint64_t
     return into_locked(c, request, buf, cap, len, error, timeout_ms);
 }
 
-/* The fast path, a 32-byte reply already in its pending entry, is a leaf: every
- * call is a tail call, so it saves no registers. */
-XW_EXPORT int xw_wait_for_reply_into(xw_connection_t *c, uint64_t request, void *buf, size_t cap, size_t *len,
-                                     xw_generic_error_t *error, int timeout_ms)
+/* xw_wait_for_reply_into where other threads may be in the connection: its fast
+ * path under the lock, out of line so that the lock-free one needs fewer registers. */
+static __attribute__((noinline)) int into_threaded(xw_connection_t *c, uint64_t request, void *buf, size_t cap,
+                                                   size_t *len, xw_generic_error_t *error, int timeout_ms)
 {
-    if (XW_UNLIKELY(!c->single && !xw__lock_try(&c->mu)))
+    if (XW_UNLIKELY(!xw__lock_try(&c->mu)))
         return into_contended(c, request, buf, cap, len, error, timeout_ms);
     if (XW_UNLIKELY(cap < 32 || !xw__pend_take_inline(&c->in.pend, c->out.seq, request, buf)))
         return into_locked(c, request, buf, cap, len, error, timeout_ms);
     *len = 32;
-    if (XW_UNLIKELY(!c->single && !xw__lock_drop(&c->mu)))
+    if (XW_UNLIKELY(!xw__lock_drop(&c->mu)))
         return (int)xw__lock_wake_ret(&c->mu, 1);
+    return 1;
+}
+
+/* The fast path, a 32-byte reply already in its pending entry, is a leaf: every
+ * call is a tail call, so it saves few registers. While no other thread can be in
+ * the connection (its single-threaded mode, or a process with one thread) it takes
+ * no lock (as xw__send's): the general path takes it when the fast path declines. */
+XW_EXPORT int xw_wait_for_reply_into(xw_connection_t *c, uint64_t request, void *buf, size_t cap, size_t *len,
+                                     xw_generic_error_t *error, int timeout_ms)
+{
+    if (XW_UNLIKELY(!c->single && !XW_PROCESS_SINGLE_THREADED()))
+        return into_threaded(c, request, buf, cap, len, error, timeout_ms);
+    if (XW_UNLIKELY(cap < 32 || !xw__pend_take_inline(&c->in.pend, c->out.seq, request, buf)))
+        return into_contended(c, request, buf, cap, len, error, timeout_ms);
+    *len = 32;
     return 1;
 }
 

@@ -147,6 +147,8 @@ static inline __attribute__((always_inline)) uint64_t send_fast(xw_connection_t 
     if (XW_UNLIKELY(p != lim))
         return 0;
     uint64_t seq = xw__out_commit(c, total);
+    if (seq == 0) /* never: the sequence before it is below fast_limit, so it cannot wrap; saves callers a test */
+        __builtin_unreachable();
     if (XW_UNLIKELY(track))
         xw__pend_push(c, seq, flags, rq);
     return seq;
@@ -183,29 +185,47 @@ static __attribute__((noinline)) uint64_t send_fds(xw_connection_t *c, int flags
     return send_slow(c, flags, vector, rq, total, nfds, fds);
 }
 
+/* The general path for a request the fast path declined while no other thread
+ * could be in the connection, so it ran without the lock: takes it first. */
+static __attribute__((noinline)) uint64_t send_slow_alone(xw_connection_t *c, int flags, struct iovec *vector,
+                                                          const struct xw_request *rq, size_t total)
+{
+    xw__conn_lock(c);
+    return send_slow(c, flags, vector, rq, total, 0, NULL);
+}
+
+/* xw__send where other threads may be in the connection: the fast path under the
+ * lock, out of line so that the lock-free one needs fewer registers. */
+static __attribute__((noinline)) uint64_t send_threaded(xw_connection_t *c, int flags, struct iovec *vector,
+                                                        const struct xw_request *rq, size_t total)
+{
+    if (XW_UNLIKELY(!xw__lock_try(&c->mu)))
+        return send_contended(c, flags, vector, rq, total, 0, NULL);
+    uint64_t seq = send_fast(c, flags, vector, rq, total, 0);
+    if (XW_UNLIKELY(!seq))
+        return send_slow(c, flags, vector, rq, total, 0, NULL);
+    if (XW_UNLIKELY(!xw__lock_drop(&c->mu)))
+        return xw__lock_wake_ret(&c->mu, seq);
+    return seq;
+}
+
 /* The lock is taken once: a request the fast path declines continues under it.
  * Every call here is a tail call, and past the first line fds is not needed (none
  * are sent: NULL stands for it), so the fast path keeps everything in registers it
- * need not save. */
+ * need not save. While no other thread can be in the connection (its
+ * single-threaded mode, or a process with one thread) the fast path takes no lock
+ * at all: storing the lock word twice and testing the process's thread count again
+ * to release it cost every request a handful of instructions. */
 uint64_t xw__send(xw_connection_t *c, int flags, struct iovec *vector, const struct xw_request *rq, size_t total,
                   unsigned nfds, int *fds)
 {
     if (XW_UNLIKELY(nfds))
         return send_fds(c, flags, vector, rq, total, nfds, fds);
-    uint64_t seq;
-    if (c->single) {
-        seq = send_fast(c, flags, vector, rq, total, 0);
-        if (XW_UNLIKELY(!seq))
-            return send_slow(c, flags, vector, rq, total, 0, NULL);
-        return seq;
-    }
-    if (XW_UNLIKELY(!xw__lock_try(&c->mu)))
-        return send_contended(c, flags, vector, rq, total, 0, NULL);
-    seq = send_fast(c, flags, vector, rq, total, 0);
+    if (XW_UNLIKELY(!c->single && !XW_PROCESS_SINGLE_THREADED()))
+        return send_threaded(c, flags, vector, rq, total);
+    uint64_t seq = send_fast(c, flags, vector, rq, total, 0);
     if (XW_UNLIKELY(!seq))
-        return send_slow(c, flags, vector, rq, total, 0, NULL);
-    if (XW_UNLIKELY(!xw__lock_drop(&c->mu)))
-        return xw__lock_wake_ret(&c->mu, seq);
+        return send_slow_alone(c, flags, vector, rq, total);
     return seq;
 }
 

@@ -41,6 +41,32 @@ START_TEST(auto_sync_before_65535_voids)
 }
 END_TEST
 
+/* A reply-bearing request in the run starts it again: 60000 voids on each side of
+ * one need no sync, and the requests past the first 65534 voids still take the
+ * next sequence numbers in order. */
+START_TEST(reply_request_restarts_the_void_run)
+{
+    c = fake_connect(&F, NULL, 0);
+    fake_serve_start(&F);
+    for (int i = 0; i < 60000; i++)
+        ck_assert_uint_ne(send_void(0, 127), 0);
+    uint64_t mid = send_reply_req(0, 43);
+    ck_assert_uint_eq(mid, 60001);
+    for (int i = 0; i < 60000; i++)
+        ck_assert_uint_eq(send_void(0, 127), mid + 1 + (uint64_t)i);
+    uint64_t s = send_reply_req(XW_REQUEST_CHECKED, 43);
+    ck_assert_uint_eq(s, 120002); /* no sync went in */
+    uint8_t *r = xw_wait_for_reply64(c, s, NULL);
+    ck_assert_ptr_nonnull(r);
+    ck_assert_uint_eq(fs_rd32(r + 8), 120002);
+    free(r);
+    hang_up();
+    ck_assert_uint_eq(F.first_sync_at, mid); /* the GetInputFocus requests are ours alone */
+    ck_assert_uint_eq(F.opcode_count[43], 2);
+    ck_assert_uint_eq(F.opcode_count[127], 120000);
+}
+END_TEST
+
 static int map_window_fails(struct fake_server *f, const uint8_t *req, size_t len)
 {
     (void)len;
@@ -471,10 +497,11 @@ int main(void)
 {
     Suite *s = xwtest_suite("write");
     fake_conn_tcase(s, "write",
-                    (const TTest *const[]){
-                        auto_sync_before_65535_voids, sequence_wrap, check_after_flush, too_long_fails_alone,
-                        big_requests, long_extension_name_asks_for_big_requests, send_buffer_left_as_the_system_sets_it,
-                        blocked_write_keeps_reading, single_threaded_mode, NULL});
+                    (const TTest *const[]){auto_sync_before_65535_voids, reply_request_restarts_the_void_run,
+                                           sequence_wrap, check_after_flush, too_long_fails_alone, big_requests,
+                                           long_extension_name_asks_for_big_requests,
+                                           send_buffer_left_as_the_system_sets_it, blocked_write_keeps_reading,
+                                           single_threaded_mode, NULL});
     fake_conn_tcase(s, "barrier",
                     (const TTest *const[]){check_unchecked_waits_for_the_server, check_without_redundant_sync,
                                            check_unchecked_ends_with_the_connection, NULL});
