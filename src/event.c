@@ -199,7 +199,8 @@ static __attribute__((noinline)) int take_into_held(xw_connection_t *c, void *bu
     return r;
 }
 
-static int take_into(xw_connection_t *c, void *buf, size_t cap, size_t *len, int timeout_ms, int reading)
+static __attribute__((noinline)) int take_into(xw_connection_t *c, void *buf, size_t cap, size_t *len, int timeout_ms,
+                                               int reading)
 {
     xw__lock(c);
     return take_into_held(c, buf, cap, len, timeout_ms, reading);
@@ -232,10 +233,11 @@ static __attribute__((noinline)) int into_threaded(xw_connection_t *c, void *buf
     struct xw_pkt *b = c->in.events.head;
     if (XW_UNLIKELY(!b || b->kind != XW_PKT_BATCH || cap < 36))
         return take_into_held(c, buf, cap, len, timeout_ms, 1);
-    memcpy(buf, (uint8_t *)(b + 1) + b->seq, 36);
+    uint64_t at = b->seq, end = b->len; /* as in xw_wait_for_event_into */
+    memcpy(buf, (uint8_t *)(b + 1) + at, 36);
     *len = 36;
-    b->seq += 36;
-    if (XW_UNLIKELY(b->seq >= b->len))
+    b->seq = at + 36;
+    if (XW_UNLIKELY(at + 36 >= end))
         return batch_emptied(c, b);
     if (!xw__mutex_release(&c->mu))
         return (int)xw__mutex_wake_ret(&c->mu, 1);
