@@ -99,9 +99,35 @@ static xw_generic_event_t *take(xw_connection_t *c, struct xw_queue *q, int time
     return e;
 }
 
-XW_EXPORT xw_generic_event_t *xw_wait_for_event(xw_connection_t *c)
+/* Where no other thread can run (the process has one, or the caller said the
+ * connection has one), the lock guards nothing and is not touched on the way that
+ * takes a queued core event: one flag test, the copy and the cursor. */
+static inline int lock_free(const xw_connection_t *c)
+{
+    return XW_PROCESS_SINGLE_THREADED() || c->single;
+}
+
+/* A stream's reader calls this once per event: where the lock is not needed and a
+ * core event is queued, the 36 bytes go from the batch to one malloc of their size
+ * with nothing else around it. */
+static __attribute__((noinline)) xw_generic_event_t *wait_locked(xw_connection_t *c)
 {
     return take(c, &c->in.events, -1, 1);
+}
+
+XW_EXPORT xw_generic_event_t *xw_wait_for_event(xw_connection_t *c)
+{
+    struct xw_pkt *b;
+    if (XW_UNLIKELY(!lock_free(c) || !(b = c->in.events.head) || b->kind != XW_PKT_BATCH))
+        return wait_locked(c); /* out of line: this path saves no registers for it */
+    xw_generic_event_t *e = malloc(36);
+    uint64_t at = b->seq;
+    if (XW_LIKELY(e != NULL))
+        memcpy(e, (uint8_t *)(b + 1) + at, 36);
+    b->seq = at + 36;
+    if (XW_UNLIKELY(at + 36 >= b->len))
+        batch_done(c, &c->in.events, b);
+    return e;
 }
 
 /* The head of the event queue, which has one, to the heap; the lock held, released
@@ -189,7 +215,8 @@ static __attribute__((noinline)) int take_into_held(xw_connection_t *c, void *bu
     return r;
 }
 
-static int take_into(xw_connection_t *c, void *buf, size_t cap, size_t *len, int timeout_ms, int reading)
+static __attribute__((noinline)) int take_into(xw_connection_t *c, void *buf, size_t cap, size_t *len, int timeout_ms,
+                                               int reading)
 {
     xw__conn_lock(c);
     return take_into_held(c, buf, cap, len, timeout_ms, reading);
@@ -204,23 +231,52 @@ static __attribute__((noinline)) int batch_emptied(xw_connection_t *c, struct xw
     return 1;
 }
 
+/* As batch_emptied, where the lock is not taken (lock_free). */
+static __attribute__((noinline)) int batch_spent(xw_connection_t *c, struct xw_pkt *b)
+{
+    batch_done(c, &c->in.events, b);
+    return 1;
+}
+
+/* xw_wait_for_event_into where another thread may hold the lock: the queued core
+ * event's path a leaf as well (the lock's halves never call), the rest in
+ * take_into and take_into_held. */
+static __attribute__((noinline)) int into_threaded(xw_connection_t *c, void *buf, size_t cap, size_t *len,
+                                                   int timeout_ms)
+{
+    if (XW_UNLIKELY(!xw__lock_try(&c->mu)))
+        return take_into(c, buf, cap, len, timeout_ms, 1);
+    struct xw_pkt *b = c->in.events.head;
+    if (XW_UNLIKELY(!b || b->kind != XW_PKT_BATCH || cap < 36))
+        return take_into_held(c, buf, cap, len, timeout_ms, 1);
+    uint64_t at = b->seq, end = b->len; /* as in xw_wait_for_event_into */
+    memcpy(buf, (uint8_t *)(b + 1) + at, 36);
+    *len = 36;
+    b->seq = at + 36;
+    if (XW_UNLIKELY(at + 36 >= end))
+        return batch_emptied(c, b);
+    if (!xw__lock_drop(&c->mu))
+        return (int)xw__lock_wake_ret(&c->mu, 1);
+    return 1;
+}
+
 /* A stream's reader calls this once per event. A leaf when a core event is queued
  * in a batch that it does not empty: every other way is a tail call, so it saves
  * no registers. */
 XW_EXPORT int xw_wait_for_event_into(xw_connection_t *c, void *buf, size_t cap, size_t *len, int timeout_ms)
 {
-    if (XW_UNLIKELY(!c->single && !xw__lock_try(&c->mu)))
-        return take_into(c, buf, cap, len, timeout_ms, 1);
+    if (XW_UNLIKELY(!lock_free(c)))
+        return into_threaded(c, buf, cap, len, timeout_ms);
     struct xw_pkt *b = c->in.events.head;
     if (XW_UNLIKELY(!b || b->kind != XW_PKT_BATCH || cap < 36))
-        return take_into_held(c, buf, cap, len, timeout_ms, 1);
-    memcpy(buf, (uint8_t *)(b + 1) + b->seq, 36);
+        return take_into(c, buf, cap, len, timeout_ms, 1);
+    /* the cursor and the end in locals: the stores to buf and len could alias them */
+    uint64_t at = b->seq, end = b->len;
+    memcpy(buf, (uint8_t *)(b + 1) + at, 36);
     *len = 36;
-    b->seq += 36;
-    if (XW_UNLIKELY(b->seq >= b->len))
-        return batch_emptied(c, b);
-    if (!c->single && !xw__lock_drop(&c->mu))
-        return (int)xw__lock_wake_ret(&c->mu, 1);
+    b->seq = at + 36;
+    if (XW_UNLIKELY(at + 36 >= end))
+        return batch_spent(c, b);
     return 1;
 }
 

@@ -23,24 +23,41 @@ static size_t chunk_bytes(unsigned i)
     return (b + a - 1) & ~(a - 1);
 }
 
-/* Maps chunk i. A small one is populated in one call rather than a page fault at a
- * time; a big one asks for huge pages instead, which fault in 2 MiB at a time as
- * blocks are used, so the unused end of a chunk that doubled costs nothing. The
- * advice is best effort: without it the pages fault in on first use as before. */
+/* Chunks given back, one per size, for the next store that needs that size: a
+ * pipeline repeated on one connection, or connections opened one after another,
+ * get memory already populated instead of having the kernel clear it page by page
+ * (at a million pending requests clearing pages was about half the client's CPU).
+ * A chunk goes there when its last block comes back (a big one) or its store is
+ * freed. Sizes up to POOL_MAX_BYTES are kept, so the process holds at most their
+ * sum (~84 MiB of mappings), and as lazily freed memory: the kernel takes the
+ * pages back when it needs them, and until then reusing them costs no fault.
+ * Slots are taken and filled by atomic exchange: stores of several threads'
+ * connections share them. */
+#define POOL_MAX_BYTES ((size_t)64 << 20)
+static uint8_t *pool[XW_PEND_CHUNKS];
+
+/* Maps chunk i, or takes it from the pool. A small fresh one is populated in one
+ * call rather than a page fault at a time; a big one asks for huge pages instead,
+ * which fault in 2 MiB at a time as blocks are used, so the unused end of a chunk
+ * that doubled costs nothing. The advice is best effort: without it the pages
+ * fault in on first use as before. */
 static int chunk_map(struct xw_pend_chunk *ch, unsigned i)
 {
     size_t bytes = chunk_bytes(i);
-    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED)
-        return -ENOMEM;
+    void *p = __atomic_exchange_n(&pool[i], NULL, __ATOMIC_ACQUIRE);
+    if (!p) {
+        p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p == MAP_FAILED)
+            return -ENOMEM;
 #ifdef MADV_HUGEPAGE
-    if (bytes >= HUGE_BYTES)
-        (void)madvise(p, bytes, MADV_HUGEPAGE);
+        if (bytes >= HUGE_BYTES)
+            (void)madvise(p, bytes, MADV_HUGEPAGE);
 #endif
 #ifdef MADV_POPULATE_WRITE
-    if (bytes < HUGE_BYTES)
-        (void)madvise(p, bytes, MADV_POPULATE_WRITE);
+        if (bytes < HUGE_BYTES)
+            (void)madvise(p, bytes, MADV_POPULATE_WRITE);
 #endif
+    }
     *ch = (struct xw_pend_chunk){.base = p, .bytes = bytes, .nblk = (unsigned)(bytes / BLOCK_BYTES)};
     return 0;
 }
@@ -48,6 +65,24 @@ static int chunk_map(struct xw_pend_chunk *ch, unsigned i)
 static void chunk_unmap(struct xw_pend_chunk *ch)
 {
     munmap(ch->base, ch->bytes);
+    *ch = (struct xw_pend_chunk){0};
+}
+
+/* Chunk i, no block of it in use, to the pool (what the pool held for that size
+ * is unmapped), or unmapped when it is bigger than the pool keeps. Nothing in it
+ * is read again before it is written: a chunk from the pool starts with no free
+ * blocks and hands them out from its start. */
+static void chunk_pool(struct xw_pend_chunk *ch, unsigned i)
+{
+    if (ch->bytes <= POOL_MAX_BYTES) {
+#ifdef MADV_FREE
+        (void)madvise(ch->base, ch->bytes, MADV_FREE);
+#endif
+        uint8_t *old = __atomic_exchange_n(&pool[i], ch->base, __ATOMIC_ACQ_REL);
+        ch->base = old;
+    }
+    if (ch->base)
+        chunk_unmap(ch);
     *ch = (struct xw_pend_chunk){0};
 }
 
@@ -85,7 +120,7 @@ static void block_put(struct xw_pend_store *s, struct xw_pend *blk)
         if (!ch->base || p < ch->base || p >= ch->base + ch->bytes)
             continue;
         if (--ch->used == 0 && i >= XW_PEND_KEEP) {
-            chunk_unmap(ch);
+            chunk_pool(ch, i);
             return;
         }
         struct spare *b = (struct spare *)(void *)blk;
@@ -214,7 +249,7 @@ void xw__pend_fini(struct xw_pend_store *s)
 {
     for (unsigned i = 0; i < XW_PEND_CHUNKS; i++)
         if (s->chunk[i].base)
-            chunk_unmap(&s->chunk[i]);
+            chunk_pool(&s->chunk[i], i);
     free(s->blk);
     *s = (struct xw_pend_store){0};
 }

@@ -39,8 +39,9 @@ struct xw_pend {
  * carved from mapped chunks that double in size (chunk i holds 2^i blocks), each
  * populated in one call when mapped: a million pending requests took 10k page
  * faults one by one when their blocks came from malloc. The first XW_PEND_KEEP
- * chunks (31 blocks, ~8k entries) stay mapped for reuse; a larger one is unmapped
- * once its last block is back, so a drained store holds at most ~310 KiB. */
+ * chunks (31 blocks, ~8k entries) stay with the store; a larger one, once its
+ * last block is back, goes to a process-wide pool of chunks (one per size) that
+ * the next store to need that size takes, already populated, before mapping one. */
 #define XW_PEND_SHIFT 8
 #define XW_PEND_BLOCK (1u << XW_PEND_SHIFT)
 #define XW_PEND_CHUNKS 24

@@ -355,6 +355,10 @@ static void take_mixed(uint64_t s1, int n, int round)
         if ((i + round) % 2) {
             if (i % 5 == 1)
                 ck_assert_int_eq(xw_wait_for_event_into(c, buf, 51, &len, -1), -ENOSPC);
+            if (i % 5 == 0) { /* a queued core event too big for the buffer stays queued */
+                ck_assert_int_eq(xw_wait_for_event_into(c, buf, 35, &len, -1), -ENOSPC);
+                ck_assert_uint_eq(len, 36);
+            }
             ck_assert_int_eq(xw_wait_for_event_into(c, buf, sizeof(buf), &len, -1), 1);
         } else {
             ev = xw_wait_for_event(c);
@@ -439,6 +443,42 @@ START_TEST(events_of_every_kind_keep_their_order)
     for (int round = 0; round < 3; round++) {
         stream_mixed(s1, 200);
         take_mixed(s1, 200, round);
+    }
+    ck_assert_int_eq(xw_connection_has_error(c), 0);
+}
+END_TEST
+
+/* The same where the lock is left alone (the caller promised one thread): core
+ * events are taken straight out of their batch, across its end and the others
+ * between them, in order. */
+START_TEST(events_keep_their_order_unlocked)
+{
+    uint64_t s1 = connect_and_ask(0, 43);
+    ck_assert_int_eq(xw_connection_set_single_threaded(c, 1), 0);
+    for (int round = 0; round < 3; round++) {
+        stream_mixed(s1, 200);
+        take_mixed(s1, 200, round);
+    }
+    /* a run of core events over several batches, taken by both forms in turn */
+    enum { RUN = 3 * 56 + 5 };
+    for (int i = 0; i < RUN; i++)
+        send_event(33, s1, (uint32_t)i);
+    for (int i = 0; i < RUN; i++) {
+        uint8_t buf[36];
+        size_t len = 0;
+        xw_generic_event_t *ev = NULL;
+        const uint8_t *p = buf;
+        if (i % 3) {
+            ck_assert_int_eq(xw_wait_for_event_into(c, buf, sizeof(buf), &len, -1), 1);
+            ck_assert_uint_eq(len, 36);
+        } else {
+            ck_assert_ptr_nonnull(ev = xw_wait_for_event(c));
+            p = (const uint8_t *)ev;
+        }
+        ck_assert_uint_eq(p[0], 33);
+        ck_assert_uint_eq(fs_rd32(p + 4), (uint32_t)i);
+        ck_assert_uint_eq(fs_rd32(p + 32), (uint32_t)s1);
+        free(ev);
     }
     ck_assert_int_eq(xw_connection_has_error(c), 0);
 }
@@ -1383,8 +1423,9 @@ int main(void)
                                validator_turns_reply_into_error, server_closes_mid_reply, keymap_notify_has_no_sequence,
                                list_fonts_with_info_multi_reply, timeouts, discard_and_error_routing,
                                into_too_small_keeps_packet, events_of_every_kind_keep_their_order,
-                               event_finishes_the_requests_before_it, xge_special_queue_and_validation, error_text,
-                               errno_after_the_connection_fails, queued_events_cost_less_than_under_libxcb, NULL});
+                               events_keep_their_order_unlocked, event_finishes_the_requests_before_it,
+                               xge_special_queue_and_validation, error_text, errno_after_the_connection_fails,
+                               queued_events_cost_less_than_under_libxcb, NULL});
     fake_conn_tcase(s, "blocking",
                     (const TTest *const[]){wait_reads_blocking_socket_or_falls_back_to_poll,
                                            event_wait_after_a_big_read, poll_while_another_thread_waits_in_read,
