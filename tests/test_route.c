@@ -404,6 +404,33 @@ START_TEST(widening_event_runs_do_not_advance)
 }
 END_TEST
 
+/* Events say the server finished every request before theirs, as any packet does,
+ * also inside a run of events batched without route(): a checked void request and
+ * one whose reply never came finish with nothing, at every split; the request the
+ * events name stays unfinished. */
+START_TEST(events_finish_the_requests_before_them)
+{
+    uint8_t b[160];
+    for (size_t k = 1; k < 160; k++) {
+        renew();
+        uint64_t v = ask(XW_REQUEST_CHECKED, 1), r = ask(XW_REQUEST_CHECKED, 0), w = ask(XW_REQUEST_CHECKED, 1);
+        size_t n = put_event(b, 33, v - 1, 0); /* starts the batch: later events take the run */
+        for (int i = 0; i < 4; i++)
+            n += put_event(b + n, 33, w, (uint32_t)i + 1);
+        size_t cut[2] = {k, n};
+        feed_cut(b, cut, 2, -1, NULL, 0);
+        MUST(healthy());
+        MUST(nothing_for(v));
+        MUST(nothing_for(r));
+        ck_assert(!xw__pend_find(&c->in.pend, w)->done);
+        MUST(next_event(33, v - 1));
+        for (int i = 0; i < 4; i++)
+            MUST(next_event(33, w));
+        MUST(no_event());
+    }
+}
+END_TEST
+
 /* ---- fds ---- */
 
 /* Two fd-bearing replies after an event, split in two reads at every offset, the
@@ -548,6 +575,53 @@ START_TEST(fds_kept_for_a_request_closed_by_its_error)
 }
 END_TEST
 
+/* Fds kept for a request whose reply brings fds (they came with an error and with
+ * the first byte of an event, split from its rest) are closed when its reply claims
+ * none; the reply is whole. */
+START_TEST(fds_kept_for_a_reply_that_claims_none_are_closed)
+{
+    uint64_t v = ask(XW_REQUEST_CHECKED, 1);
+    uint64_t s = ask(XW_REQUEST_CHECKED | XW_REQUEST_REPLY_FDS, 0);
+    int fd[5];
+    new_fds(fd, 5);
+    uint8_t b[64];
+    put_error(b, v, 3);
+    xw__route_feed(c, b, 32, fd, 3);
+    put_event(b, 33, v, 0);
+    xw__route_feed(c, b, 1, fd + 3, 2);
+    xw__route_feed(c, b + 1, 31, NULL, 0);
+    MUST(healthy());
+    for (int i = 0; i < 5; i++)
+        ck_assert(is_open(fd[i])); /* kept: the reply may claim them */
+    put_reply(b, s, 0, 0);
+    feed(b, 32);
+    MUST(healthy());
+    MUST(has_error(v, 3));
+    MUST(has_reply(s, 0, 0, 32));
+    for (int i = 0; i < 5; i++)
+        ck_assert(!is_open(fd[i]));
+    ck_assert_uint_eq(c->in.nfdb, 0);
+    MUST(next_event(33, v));
+}
+END_TEST
+
+/* A reply whose request asked for no fds: its byte 1 is data, not a count; the fd
+ * that came with it is nobody's and is closed. */
+START_TEST(fds_with_a_reply_that_asked_for_none_are_closed)
+{
+    uint64_t s = ask(XW_REQUEST_CHECKED, 0);
+    int fd;
+    new_fds(&fd, 1);
+    uint8_t b[64];
+    put_reply(b, s, 3, 4);
+    xw__route_feed(c, b, 48, &fd, 1);
+    MUST(healthy());
+    MUST(has_reply(s, 0, 3, 48));
+    ck_assert_uint_eq(queued(s, 0)->nfds, 0);
+    ck_assert(!is_open(fd));
+}
+END_TEST
+
 /* A reply that claims two fds with one received: fatal, the one closed. */
 START_TEST(fewer_fds_than_claimed_is_fatal)
 {
@@ -573,6 +647,29 @@ START_TEST(too_many_fds_in_one_read_is_fatal)
     put_reply(b, s, N, 0);
     ck_assert_int_eq(xw__route_feed(c, b, 32, fd, N), -EPIPE);
     MUST(failed(XW_CONN_CLOSED_FDPASSING_FAILED, "lost"));
+    for (int i = 0; i < N; i++)
+        ck_assert(!is_open(fd[i]));
+}
+END_TEST
+
+/* A reply claiming more fds than one reply may carry, with enough kept from earlier
+ * reads to satisfy the count: fatal before any is taken (a reply holds at most
+ * XW_MAX_FDS), every fd closed. */
+START_TEST(more_fds_claimed_than_a_reply_holds_is_fatal)
+{
+    enum { N = 2 * XW_MAX_FDS };
+    uint64_t s = ask(XW_REQUEST_CHECKED | XW_REQUEST_REPLY_FDS, 0);
+    int fd[N];
+    new_fds(fd, N);
+    uint8_t b[32];
+    for (int i = 0; i < 2; i++) {
+        put_event(b, 33, s - 1, (uint32_t)i);
+        xw__route_feed(c, b, 32, fd + i * XW_MAX_FDS, XW_MAX_FDS);
+    }
+    MUST(healthy());
+    put_reply(b, s, XW_MAX_FDS + 1, 0);
+    ck_assert_int_eq(xw__route_feed(c, b, 32, NULL, 0), -EPIPE);
+    MUST(failed(XW_CONN_CLOSED_MALFORMED, "claims 17 fds, 32 received"));
     for (int i = 0; i < N; i++)
         ck_assert(!is_open(fd[i]));
 }
@@ -779,13 +876,21 @@ static void huge(uint8_t type)
     ck_assert_ptr_null(c->in.partial);
 }
 
-/* A reply and an XGE event one word over the length cap: fatal before anything is
- * allocated for them; the cap itself is taken (the record is made). */
+/* A reply and an XGE event one word over the length cap, and an XGE event with the
+ * largest length field: fatal before anything is allocated for them; the cap itself
+ * is taken (the record is made). */
 START_TEST(huge_lengths_are_fatal)
 {
     huge(1);
     renew();
     huge(XW_GE_GENERIC);
+    renew();
+    uint8_t g[40]; /* the largest length field: refused, no overflow in the size */
+    put_xge(g, 0);
+    memset(g + 4, 0xff, 4);
+    ck_assert_int_eq(xw__route_feed(c, g, 32, NULL, 0), -EPIPE);
+    MUST(failed(XW_CONN_CLOSED_MALFORMED, "malformed event: length 4294967295 words"));
+    ck_assert_ptr_null(c->in.partial);
     renew();
     uint64_t s = ask(XW_REQUEST_CHECKED, 0);
     uint8_t b[32];
@@ -825,6 +930,66 @@ START_TEST(unexpected_replies_are_dropped)
     ck_assert_uint_eq(c->in.dropped, 4);
     MUST(next_event(0, r3));
     MUST(no_event());
+}
+END_TEST
+
+/* An error, then a reply for the same request: the error is the answer (checked: the
+ * request's; unchecked: the event queue's), the reply is dropped, the next request's
+ * reply is its own. */
+START_TEST(error_then_reply_for_one_request)
+{
+    for (int checked = 0; checked < 2; checked++) {
+        renew();
+        uint64_t s = ask(checked ? XW_REQUEST_CHECKED : 0, 0), t = ask(XW_REQUEST_CHECKED, 0);
+        uint8_t b[96];
+        size_t n = put_error(b, s, 5);
+        n += put_reply(b + n, s, 0x11, 0);
+        n += put_reply(b + n, t, 0x22, 0);
+        feed(b, n);
+        MUST(healthy());
+        ck_assert_uint_eq(c->in.dropped, 1);
+        MUST(has_reply(t, 0, 0x22, 32));
+        if (checked) {
+            MUST(has_error(s, 5));
+            ck_assert_ptr_null(queued(s, 1));
+        } else {
+            MUST(nothing_for(s));
+            MUST(next_event(0, s));
+        }
+        MUST(no_event());
+    }
+}
+END_TEST
+
+/* Event codes nobody registered (an unknown extension's, the top of the range), and
+ * the SendEvent bit on a reply's, an error's and an unknown code, are data: 32 bytes
+ * queued as they came whatever bytes 4-7 say, the connection fine. */
+START_TEST(events_of_any_code_are_data)
+{
+    static const uint8_t codes[] = {64, 127, 0x80, 0x81, 0x80 | 100, 2};
+    uint64_t s = ask(XW_REQUEST_CHECKED, 0);
+    uint8_t b[256];
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof(codes); i++)
+        n += put_event(b + n, codes[i], s - 1, 5); /* bytes 4-7 as a reply's length: 5 words */
+    n += put_reply(b + n, s, 0x22, 0);
+    for (size_t k = 1; k < n; k++) {
+        renew();
+        s = ask(XW_REQUEST_CHECKED, 0);
+        size_t cut[2] = {k, n};
+        feed_cut(b, cut, 2, -1, NULL, 0);
+        MUST(healthy());
+        MUST(has_reply(s, 0, 0x22, 32));
+        for (size_t i = 0; i < sizeof(codes); i++) {
+            xw_generic_event_t *ev = xw_poll_for_queued_event(c);
+            ck_assert_ptr_nonnull(ev);
+            int ok = ev->response_type == codes[i] && xw__rd32((uint8_t *)ev + 4) == 5 &&
+                     ev->full_sequence == (uint32_t)(s - 1);
+            free(ev);
+            ck_assert_msg(ok, "event %zu (code %u) at split %zu", i, codes[i], k);
+        }
+        MUST(no_event());
+    }
 }
 END_TEST
 
@@ -918,20 +1083,26 @@ int main(void)
     tcase_add_test(tc, mixed_stream_in_three_pieces_everywhere);
     tcase_add_test(tc, widening_across_16_and_32_bit_wraps);
     tcase_add_test(tc, widening_event_runs_do_not_advance);
+    tcase_add_test(tc, events_finish_the_requests_before_them);
     tcase_add_test(tc, fds_follow_their_replies_at_every_split);
     tcase_add_test(tc, fds_of_events_are_not_a_later_replys);
     tcase_add_test(tc, fd_one_read_early_is_kept_for_the_reply);
     tcase_add_test(tc, fd_one_read_late_is_fatal);
     tcase_add_test(tc, fds_nobody_claims_are_closed);
     tcase_add_test(tc, fds_kept_for_a_request_closed_by_its_error);
+    tcase_add_test(tc, fds_kept_for_a_reply_that_claims_none_are_closed);
+    tcase_add_test(tc, fds_with_a_reply_that_asked_for_none_are_closed);
     tcase_add_test(tc, fewer_fds_than_claimed_is_fatal);
     tcase_add_test(tc, too_many_fds_in_one_read_is_fatal);
+    tcase_add_test(tc, more_fds_claimed_than_a_reply_holds_is_fatal);
     tcase_add_test(tc, hostile_fd_counts_are_bounded);
     tcase_add_test(tc, big_reply_in_pieces);
     tcase_add_test(tc, into_buffer_delivery);
     tcase_add_test(tc, lent_range_goes_to_the_owner);
     tcase_add_test(tc, huge_lengths_are_fatal);
     tcase_add_test(tc, unexpected_replies_are_dropped);
+    tcase_add_test(tc, error_then_reply_for_one_request);
+    tcase_add_test(tc, events_of_any_code_are_data);
     tcase_add_test(tc, sequence_going_backwards);
     tcase_add_test(tc, validator_turns_a_reply_into_an_error);
     tcase_add_test(tc, half_a_packet_waits);
