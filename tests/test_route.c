@@ -1054,6 +1054,36 @@ START_TEST(validator_turns_a_reply_into_an_error)
 }
 END_TEST
 
+/* The same where the reply lands in a waiting caller's buffer: 48 bytes at every
+ * split, and 200 KB received there directly. The caller is not told it is done (it
+ * waits on, and finds the error queued for its request). */
+START_TEST(validator_refuses_a_reply_in_the_callers_buffer)
+{
+    static uint8_t buf[300000];
+    enum { WORDS = 50000 };
+    uint8_t *b = malloc(32 + 4 * WORDS);
+    static const uint32_t words[] = {4, WORDS};
+    for (size_t w = 0; w < 2; w++) {
+        size_t n = 32 + 4 * (size_t)words[w];
+        for (size_t k = 1; k < n; k += w ? 4999 : 1) {
+            renew();
+            uint64_t s = ask_full(XW_REQUEST_CHECKED, 0, 0, 0, refuse);
+            register_into(s, buf, sizeof(buf));
+            put_reply(b, s, 0xee, words[w]);
+            size_t cut[2] = {k, n};
+            feed_cut(b, cut, 2, -1, NULL, 0);
+            MUST(healthy());
+            ck_assert_int_eq(c->in.into.state, XW_INTO_WAIT);
+            ck_assert_ptr_null(c->in.pdata);
+            MUST(has_error(s, XW_ERROR_MALFORMED_REPLY));
+            ck_assert_ptr_null(queued(s, 1));
+            c->in.into = (struct xw_into){0};
+        }
+    }
+    free(b);
+}
+END_TEST
+
 /* Cut-off input: a packet half received stays pending, nothing is routed early. */
 START_TEST(half_a_packet_waits)
 {
@@ -1105,6 +1135,7 @@ int main(void)
     tcase_add_test(tc, events_of_any_code_are_data);
     tcase_add_test(tc, sequence_going_backwards);
     tcase_add_test(tc, validator_turns_a_reply_into_an_error);
+    tcase_add_test(tc, validator_refuses_a_reply_in_the_callers_buffer);
     tcase_add_test(tc, half_a_packet_waits);
     suite_add_tcase(s, tc);
     return xwtest_run(s);
