@@ -862,6 +862,90 @@ START_TEST(lent_range_goes_to_the_owner)
 }
 END_TEST
 
+/* ---- XGE events: checked by their extension's validator, sorted by event id ---- */
+
+/* Validators see the event as stored: wire byte 40 is at 44, after full_sequence. */
+static int reject_xge(const void *packet, size_t len)
+{
+    return len > 44 && ((const uint8_t *)packet)[44] == 0xee ? -1 : 0;
+}
+
+static const xw_validate_fn xge_validators[2] = {NULL, reject_xge};
+static const xw_ext_desc_t xge_desc = {.xname = "XWIRE-ROUTE-XGE", .n_xge = 2, .xge_validators = xge_validators};
+static struct xw_ext_reg xge_reg = {.desc = &xge_desc};
+static xw_extension_t xge_ext = {"XWIRE-ROUTE-XGE", 0};
+
+/* The extension present at major 141, as its QueryExtension reply leaves it. */
+static void xge_ext_present(void)
+{
+    if (!xw_ext_desc_find("XWIRE-ROUTE-XGE"))
+        xw__ext_register(&xge_reg);
+    struct xw_ext_entry *e = xw__ext_entry_get(c, &xge_ext);
+    ck_assert_ptr_eq(e->desc, &xge_desc);
+    e->state = XW_EXT_PRESENT;
+    e->reply[8] = 1;   /* present */
+    e->reply[9] = 141; /* major_opcode */
+}
+
+/* An XGE event of that extension, type 1, for event id eid, wire byte 40 mark. */
+static size_t put_xge_of(uint8_t *b, uint64_t seq, uint32_t eid, uint8_t mark)
+{
+    put_event(b, XW_GE_GENERIC, seq, 4);
+    b[1] = 141;
+    xw__wr16(b + 8, 1);
+    xw__wr32(b + 12, eid);
+    memset(b + 32, 0, 16);
+    b[40] = mark;
+    b[47] = 0x77;
+    return 48;
+}
+
+/* At every split: the event with the registered id goes to its special queue (its
+ * stamp counted), another id's to the event queue, and one its validator refuses
+ * becomes an error there (major 35, minor its type); a core event keeps its place. */
+START_TEST(xge_events_validated_and_sorted_by_id)
+{
+    uint8_t b[256];
+    for (size_t k = 1; k < 176; k++) {
+        renew();
+        xge_ext_present();
+        uint32_t stamp = 0;
+        xw_special_event_t *se = xw_register_for_special_xge(c, &xge_ext, 0x1234, &stamp);
+        ck_assert_ptr_nonnull(se);
+        uint64_t s = ask(XW_REQUEST_CHECKED, 1);
+        size_t n = put_xge_of(b, s, 0x1234, 1);
+        n += put_xge_of(b + n, s, 0x9999, 2);
+        n += put_event(b + n, 33, s, 0);
+        n += put_xge_of(b + n, s, 0x1234, 0xee);
+        ck_assert_uint_eq(n, 176);
+        size_t cut[2] = {k, n};
+        feed_cut(b, cut, 2, -1, NULL, 0);
+        MUST(healthy());
+        uint8_t *p = (uint8_t *)xw_poll_for_special_event(c, se);
+        ck_assert_ptr_nonnull(p);
+        int ok = p[0] == XW_GE_GENERIC && xw__rd32(p + 32) == (uint32_t)s && p[36 + 8] == 1 && p[36 + 15] == 0x77;
+        free(p);
+        ck_assert_msg(ok, "the special event at split %zu", k);
+        ck_assert_ptr_null(xw_poll_for_special_event(c, se));
+        ck_assert_uint_eq(stamp, 1);
+        p = (uint8_t *)xw_poll_for_queued_event(c);
+        ck_assert_ptr_nonnull(p);
+        ok = p[0] == XW_GE_GENERIC && xw__rd32(p + 12) == 0x9999 && p[44] == 2;
+        free(p);
+        ck_assert_msg(ok, "the other id's event at split %zu", k);
+        MUST(next_event(33, s));
+        xw_generic_error_t *e = (xw_generic_error_t *)xw_poll_for_queued_event(c);
+        ck_assert_ptr_nonnull(e);
+        ok = e->response_type == 0 && e->error_code == XW_ERROR_MALFORMED_REPLY && e->major_code == XW_GE_GENERIC &&
+             e->minor_code == 1 && e->full_sequence == (uint32_t)s;
+        free(e);
+        ck_assert_msg(ok, "the refused event at split %zu", k);
+        MUST(no_event());
+        xw_unregister_for_special_event(c, se);
+    }
+}
+END_TEST
+
 /* ---- hostile and odd servers ---- */
 
 static void huge(uint8_t type)
@@ -1129,6 +1213,7 @@ int main(void)
     tcase_add_test(tc, big_reply_in_pieces);
     tcase_add_test(tc, into_buffer_delivery);
     tcase_add_test(tc, lent_range_goes_to_the_owner);
+    tcase_add_test(tc, xge_events_validated_and_sorted_by_id);
     tcase_add_test(tc, huge_lengths_are_fatal);
     tcase_add_test(tc, unexpected_replies_are_dropped);
     tcase_add_test(tc, error_then_reply_for_one_request);
