@@ -715,6 +715,48 @@ START_TEST(hostile_fd_counts_are_bounded)
 }
 END_TEST
 
+/* Requests whose replies were discarded before they came (as xw_discard_reply
+ * leaves them): a reply, also a big one in its own record and one that brings fds,
+ * is dropped with its fds closed; an error is dropped too, or goes to the event
+ * queue when the discard keeps errors; none is counted as unexpected. */
+START_TEST(discarded_requests_drop_their_replies)
+{
+    enum { WORDS = 50000 };
+    uint8_t *b = malloc(32 + 4 * WORDS + 160);
+    uint64_t d1 = ask(XW_REQUEST_DISCARD_REPLY, 0);
+    uint64_t d2 = ask(XW_REQUEST_DISCARD_REPLY, 0);
+    uint64_t d3 = ask(XW_REQUEST_DISCARD_REPLY | XW_REQUEST_REPLY_FDS, 0);
+    uint64_t d4 = ask(XW_REQUEST_DISCARD_REPLY, 0);
+    uint64_t d5 = ask(XW_REQUEST_DISCARD_REPLY | XW_REQUEST_ERROR_TO_EVENTS, 0);
+    uint64_t r = ask(XW_REQUEST_CHECKED, 0);
+    size_t n = put_reply(b, d1, 0x11, 0);
+    n += put_reply(b + n, d2, 0x12, WORDS);
+    size_t fd_at = n;
+    n += put_reply(b + n, d3, 1, 0);
+    n += put_error(b + n, d4, 4);
+    n += put_error(b + n, d5, 5);
+    n += put_reply(b + n, r, 0x22, 0);
+    int fd;
+    new_fds(&fd, 1);
+    size_t cut[3] = {100, fd_at, n};
+    feed_cut(b, cut, 3, 2, &fd, 1);
+    MUST(healthy());
+    ck_assert(!is_open(fd));
+    ck_assert_uint_eq(c->in.nfdb, 0);
+    ck_assert_ptr_null(c->in.partial);
+    ck_assert_uint_eq(c->in.dropped, 0);
+    MUST(nothing_for(d1));
+    MUST(nothing_for(d2));
+    MUST(nothing_for(d3));
+    MUST(nothing_for(d4));
+    MUST(nothing_for(d5));
+    MUST(has_reply(r, 0, 0x22, 32));
+    MUST(next_event(0, d5));
+    MUST(no_event());
+    free(b);
+}
+END_TEST
+
 /* ---- packets bigger than the read buffer ---- */
 
 /* A 200 KB reply after an event, cut at offsets around every boundary that matters
@@ -1210,6 +1252,7 @@ int main(void)
     tcase_add_test(tc, too_many_fds_in_one_read_is_fatal);
     tcase_add_test(tc, more_fds_claimed_than_a_reply_holds_is_fatal);
     tcase_add_test(tc, hostile_fd_counts_are_bounded);
+    tcase_add_test(tc, discarded_requests_drop_their_replies);
     tcase_add_test(tc, big_reply_in_pieces);
     tcase_add_test(tc, into_buffer_delivery);
     tcase_add_test(tc, lent_range_goes_to_the_owner);
