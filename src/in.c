@@ -94,8 +94,9 @@ static inline __attribute__((always_inline)) int read_got_body(xw_connection_t *
     }
     c->total_read += (uint64_t)r;
     in->more = more_after(in, r, asked, flags);
-    /* the waiters woken run once the lock is released, after the routing: waking them
-     * first makes the routing a tail call */
+    /* waking the waiters first makes the routing a tail call, and they still see its
+     * result: a woken waiter returns from xw__lock_wait only with the lock re-taken,
+     * after this thread releases it, and nothing reads the routed state unlocked */
     xw__lock_broadcast(&c->in_cond);
     return xw__route_input(c, r);
 }
@@ -107,9 +108,10 @@ static __attribute__((noinline)) int read_got_all(xw_connection_t *c, struct msg
 }
 
 /* read_got_body for xw__in_read_nonblock's reads (a reply wait's after its poll). Its
- * common case (bytes and no fds, no failure, no tracer, nobody to wake) saves no
- * register and ends in the routing's tail call, ~10 instructions less per round
- * trip; read_got_all takes the rest. */
+ * common case (bytes and no fds, no failure, no tracer, nobody to wake: waiters only
+ * changes under the lock, so it is exact here) does what read_got_body does for it,
+ * saves no register and ends in the routing's tail call, ~10 instructions less per
+ * round trip; read_got_all takes the rest. */
 static __attribute__((noinline)) int read_got(xw_connection_t *c, struct msghdr *m, size_t r, size_t asked, int flags)
 {
     if (XW_UNLIKELY(m->msg_controllen || (m->msg_flags & MSG_CTRUNC) || c->error || !r || c->trace ||

@@ -411,6 +411,33 @@ START_TEST(widening_event_runs_do_not_advance)
 }
 END_TEST
 
+/* Events say the server finished every request before theirs, as any packet does,
+ * also inside a run of events batched without route(): a checked void request and
+ * one whose reply never came finish with nothing, at every split; the request the
+ * events name stays unfinished. */
+START_TEST(events_finish_the_requests_before_them)
+{
+    uint8_t b[160];
+    for (size_t k = 1; k < 160; k++) {
+        renew();
+        uint64_t v = ask(XW_REQUEST_CHECKED, 1), r = ask(XW_REQUEST_CHECKED, 0), w = ask(XW_REQUEST_CHECKED, 1);
+        size_t n = put_event(b, 33, v - 1, 0); /* starts the batch: later events take the run */
+        for (int i = 0; i < 4; i++)
+            n += put_event(b + n, 33, w, (uint32_t)i + 1);
+        size_t cut[2] = {k, n};
+        feed_cut(b, cut, 2, -1, NULL, 0);
+        MUST(healthy());
+        MUST(nothing_for(v));
+        MUST(nothing_for(r));
+        ck_assert(!xw__pend_find(&c->in.pend, w)->done);
+        MUST(next_event(33, v - 1));
+        for (int i = 0; i < 4; i++)
+            MUST(next_event(33, w));
+        MUST(no_event());
+    }
+}
+END_TEST
+
 /* ---- fds ---- */
 
 /* Two fd-bearing replies after an event, split in two reads at every offset, the
@@ -555,6 +582,53 @@ START_TEST(fds_kept_for_a_request_closed_by_its_error)
 }
 END_TEST
 
+/* Fds kept for a request whose reply brings fds (they came with an error and with
+ * the first byte of an event, split from its rest) are closed when its reply claims
+ * none; the reply is whole. */
+START_TEST(fds_kept_for_a_reply_that_claims_none_are_closed)
+{
+    uint64_t v = ask(XW_REQUEST_CHECKED, 1);
+    uint64_t s = ask(XW_REQUEST_CHECKED | XW_REQUEST_REPLY_FDS, 0);
+    int fd[5];
+    new_fds(fd, 5);
+    uint8_t b[64];
+    put_error(b, v, 3);
+    xw__route_feed(c, b, 32, fd, 3);
+    put_event(b, 33, v, 0);
+    xw__route_feed(c, b, 1, fd + 3, 2);
+    xw__route_feed(c, b + 1, 31, NULL, 0);
+    MUST(healthy());
+    for (int i = 0; i < 5; i++)
+        ck_assert(is_open(fd[i])); /* kept: the reply may claim them */
+    put_reply(b, s, 0, 0);
+    feed(b, 32);
+    MUST(healthy());
+    MUST(has_error(v, 3));
+    MUST(has_reply(s, 0, 0, 32));
+    for (int i = 0; i < 5; i++)
+        ck_assert(!is_open(fd[i]));
+    ck_assert_uint_eq(c->in.nfdb, 0);
+    MUST(next_event(33, v));
+}
+END_TEST
+
+/* A reply whose request asked for no fds: its byte 1 is data, not a count; the fd
+ * that came with it is nobody's and is closed. */
+START_TEST(fds_with_a_reply_that_asked_for_none_are_closed)
+{
+    uint64_t s = ask(XW_REQUEST_CHECKED, 0);
+    int fd;
+    new_fds(&fd, 1);
+    uint8_t b[64];
+    put_reply(b, s, 3, 4);
+    xw__route_feed(c, b, 48, &fd, 1);
+    MUST(healthy());
+    MUST(has_reply(s, 0, 3, 48));
+    ck_assert_uint_eq(queued(s, 0)->nfds, 0);
+    ck_assert(!is_open(fd));
+}
+END_TEST
+
 /* A reply that claims two fds with one received: fatal, the one closed. */
 START_TEST(fewer_fds_than_claimed_is_fatal)
 {
@@ -580,6 +654,29 @@ START_TEST(too_many_fds_in_one_read_is_fatal)
     put_reply(b, s, N, 0);
     ck_assert_int_eq(xw__route_feed(c, b, 32, fd, N), -EPIPE);
     MUST(failed(XW_CONN_CLOSED_FDPASSING_FAILED, "lost"));
+    for (int i = 0; i < N; i++)
+        ck_assert(!is_open(fd[i]));
+}
+END_TEST
+
+/* A reply claiming more fds than one reply may carry, with enough kept from earlier
+ * reads to satisfy the count: fatal before any is taken (a reply holds at most
+ * XW_MAX_FDS), every fd closed. */
+START_TEST(more_fds_claimed_than_a_reply_holds_is_fatal)
+{
+    enum { N = 2 * XW_MAX_FDS };
+    uint64_t s = ask(XW_REQUEST_CHECKED | XW_REQUEST_REPLY_FDS, 0);
+    int fd[N];
+    new_fds(fd, N);
+    uint8_t b[32];
+    for (int i = 0; i < 2; i++) {
+        put_event(b, 33, s - 1, (uint32_t)i);
+        xw__route_feed(c, b, 32, fd + i * XW_MAX_FDS, XW_MAX_FDS);
+    }
+    MUST(healthy());
+    put_reply(b, s, XW_MAX_FDS + 1, 0);
+    ck_assert_int_eq(xw__route_feed(c, b, 32, NULL, 0), -EPIPE);
+    MUST(failed(XW_CONN_CLOSED_MALFORMED, "claims 17 fds, 32 received"));
     for (int i = 0; i < N; i++)
         ck_assert(!is_open(fd[i]));
 }
@@ -622,6 +719,48 @@ START_TEST(hostile_fd_counts_are_bounded)
     for (unsigned i = 0; i < XW_FD_BATCHES + 2; i++)
         ck_assert(!is_open(lost[i]));
     free(big);
+}
+END_TEST
+
+/* Requests whose replies were discarded before they came (as xw_discard_reply
+ * leaves them): a reply, also a big one in its own record and one that brings fds,
+ * is dropped with its fds closed; an error is dropped too, or goes to the event
+ * queue when the discard keeps errors; none is counted as unexpected. */
+START_TEST(discarded_requests_drop_their_replies)
+{
+    enum { WORDS = 50000 };
+    uint8_t *b = malloc(32 + 4 * WORDS + 160);
+    uint64_t d1 = ask(XW_REQUEST_DISCARD_REPLY, 0);
+    uint64_t d2 = ask(XW_REQUEST_DISCARD_REPLY, 0);
+    uint64_t d3 = ask(XW_REQUEST_DISCARD_REPLY | XW_REQUEST_REPLY_FDS, 0);
+    uint64_t d4 = ask(XW_REQUEST_DISCARD_REPLY, 0);
+    uint64_t d5 = ask(XW_REQUEST_DISCARD_REPLY | XW_REQUEST_ERROR_TO_EVENTS, 0);
+    uint64_t r = ask(XW_REQUEST_CHECKED, 0);
+    size_t n = put_reply(b, d1, 0x11, 0);
+    n += put_reply(b + n, d2, 0x12, WORDS);
+    size_t fd_at = n;
+    n += put_reply(b + n, d3, 1, 0);
+    n += put_error(b + n, d4, 4);
+    n += put_error(b + n, d5, 5);
+    n += put_reply(b + n, r, 0x22, 0);
+    int fd;
+    new_fds(&fd, 1);
+    size_t cut[3] = {100, fd_at, n};
+    feed_cut(b, cut, 3, 2, &fd, 1);
+    MUST(healthy());
+    ck_assert(!is_open(fd));
+    ck_assert_uint_eq(c->in.nfdb, 0);
+    ck_assert_ptr_null(c->in.partial);
+    ck_assert_uint_eq(c->in.dropped, 0);
+    MUST(nothing_for(d1));
+    MUST(nothing_for(d2));
+    MUST(nothing_for(d3));
+    MUST(nothing_for(d4));
+    MUST(nothing_for(d5));
+    MUST(has_reply(r, 0, 0x22, 32));
+    MUST(next_event(0, d5));
+    MUST(no_event());
+    free(b);
 }
 END_TEST
 
@@ -772,6 +911,90 @@ START_TEST(lent_range_goes_to_the_owner)
 }
 END_TEST
 
+/* ---- XGE events: checked by their extension's validator, sorted by event id ---- */
+
+/* Validators see the event as stored: wire byte 40 is at 44, after full_sequence. */
+static int reject_xge(const void *packet, size_t len)
+{
+    return len > 44 && ((const uint8_t *)packet)[44] == 0xee ? -1 : 0;
+}
+
+static const xw_validate_fn xge_validators[2] = {NULL, reject_xge};
+static const xw_ext_desc_t xge_desc = {.xname = "XWIRE-ROUTE-XGE", .n_xge = 2, .xge_validators = xge_validators};
+static struct xw_ext_reg xge_reg = {.desc = &xge_desc};
+static xw_extension_t xge_ext = {"XWIRE-ROUTE-XGE", 0};
+
+/* The extension present at major 141, as its QueryExtension reply leaves it. */
+static void xge_ext_present(void)
+{
+    if (!xw_ext_desc_find("XWIRE-ROUTE-XGE"))
+        xw__ext_register(&xge_reg);
+    struct xw_ext_entry *e = xw__ext_entry_get(c, &xge_ext);
+    ck_assert_ptr_eq(e->desc, &xge_desc);
+    e->state = XW_EXT_PRESENT;
+    e->reply[8] = 1;   /* present */
+    e->reply[9] = 141; /* major_opcode */
+}
+
+/* An XGE event of that extension, type 1, for event id eid, wire byte 40 mark. */
+static size_t put_xge_of(uint8_t *b, uint64_t seq, uint32_t eid, uint8_t mark)
+{
+    put_event(b, XW_GE_GENERIC, seq, 4);
+    b[1] = 141;
+    xw__wr16(b + 8, 1);
+    xw__wr32(b + 12, eid);
+    memset(b + 32, 0, 16);
+    b[40] = mark;
+    b[47] = 0x77;
+    return 48;
+}
+
+/* At every split: the event with the registered id goes to its special queue (its
+ * stamp counted), another id's to the event queue, and one its validator refuses
+ * becomes an error there (major 35, minor its type); a core event keeps its place. */
+START_TEST(xge_events_validated_and_sorted_by_id)
+{
+    uint8_t b[256];
+    for (size_t k = 1; k < 176; k++) {
+        renew();
+        xge_ext_present();
+        uint32_t stamp = 0;
+        xw_special_event_t *se = xw_register_for_special_xge(c, &xge_ext, 0x1234, &stamp);
+        ck_assert_ptr_nonnull(se);
+        uint64_t s = ask(XW_REQUEST_CHECKED, 1);
+        size_t n = put_xge_of(b, s, 0x1234, 1);
+        n += put_xge_of(b + n, s, 0x9999, 2);
+        n += put_event(b + n, 33, s, 0);
+        n += put_xge_of(b + n, s, 0x1234, 0xee);
+        ck_assert_uint_eq(n, 176);
+        size_t cut[2] = {k, n};
+        feed_cut(b, cut, 2, -1, NULL, 0);
+        MUST(healthy());
+        uint8_t *p = (uint8_t *)xw_poll_for_special_event(c, se);
+        ck_assert_ptr_nonnull(p);
+        int ok = p[0] == XW_GE_GENERIC && xw__rd32(p + 32) == (uint32_t)s && p[36 + 8] == 1 && p[36 + 15] == 0x77;
+        free(p);
+        ck_assert_msg(ok, "the special event at split %zu", k);
+        ck_assert_ptr_null(xw_poll_for_special_event(c, se));
+        ck_assert_uint_eq(stamp, 1);
+        p = (uint8_t *)xw_poll_for_queued_event(c);
+        ck_assert_ptr_nonnull(p);
+        ok = p[0] == XW_GE_GENERIC && xw__rd32(p + 12) == 0x9999 && p[44] == 2;
+        free(p);
+        ck_assert_msg(ok, "the other id's event at split %zu", k);
+        MUST(next_event(33, s));
+        xw_generic_error_t *e = (xw_generic_error_t *)xw_poll_for_queued_event(c);
+        ck_assert_ptr_nonnull(e);
+        ok = e->response_type == 0 && e->error_code == XW_ERROR_MALFORMED_REPLY && e->major_code == XW_GE_GENERIC &&
+             e->minor_code == 1 && e->full_sequence == (uint32_t)s;
+        free(e);
+        ck_assert_msg(ok, "the refused event at split %zu", k);
+        MUST(no_event());
+        xw_unregister_for_special_event(c, se);
+    }
+}
+END_TEST
+
 /* ---- hostile and odd servers ---- */
 
 static void huge(uint8_t type)
@@ -786,13 +1009,21 @@ static void huge(uint8_t type)
     ck_assert_ptr_null(c->in.partial);
 }
 
-/* A reply and an XGE event one word over the length cap: fatal before anything is
- * allocated for them; the cap itself is taken (the record is made). */
+/* A reply and an XGE event one word over the length cap, and an XGE event with the
+ * largest length field: fatal before anything is allocated for them; the cap itself
+ * is taken (the record is made). */
 START_TEST(huge_lengths_are_fatal)
 {
     huge(1);
     renew();
     huge(XW_GE_GENERIC);
+    renew();
+    uint8_t g[40]; /* the largest length field: refused, no overflow in the size */
+    put_xge(g, 0);
+    memset(g + 4, 0xff, 4);
+    ck_assert_int_eq(xw__route_feed(c, g, 32, NULL, 0), -EPIPE);
+    MUST(failed(XW_CONN_CLOSED_MALFORMED, "malformed event: length 4294967295 words"));
+    ck_assert_ptr_null(c->in.partial);
     renew();
     uint64_t s = ask(XW_REQUEST_CHECKED, 0);
     uint8_t b[32];
@@ -835,6 +1066,66 @@ START_TEST(unexpected_replies_are_dropped)
 }
 END_TEST
 
+/* An error, then a reply for the same request: the error is the answer (checked: the
+ * request's; unchecked: the event queue's), the reply is dropped, the next request's
+ * reply is its own. */
+START_TEST(error_then_reply_for_one_request)
+{
+    for (int checked = 0; checked < 2; checked++) {
+        renew();
+        uint64_t s = ask(checked ? XW_REQUEST_CHECKED : 0, 0), t = ask(XW_REQUEST_CHECKED, 0);
+        uint8_t b[96];
+        size_t n = put_error(b, s, 5);
+        n += put_reply(b + n, s, 0x11, 0);
+        n += put_reply(b + n, t, 0x22, 0);
+        feed(b, n);
+        MUST(healthy());
+        ck_assert_uint_eq(c->in.dropped, 1);
+        MUST(has_reply(t, 0, 0x22, 32));
+        if (checked) {
+            MUST(has_error(s, 5));
+            ck_assert_ptr_null(queued(s, 1));
+        } else {
+            MUST(nothing_for(s));
+            MUST(next_event(0, s));
+        }
+        MUST(no_event());
+    }
+}
+END_TEST
+
+/* Event codes nobody registered (an unknown extension's, the top of the range), and
+ * the SendEvent bit on a reply's, an error's and an unknown code, are data: 32 bytes
+ * queued as they came whatever bytes 4-7 say, the connection fine. */
+START_TEST(events_of_any_code_are_data)
+{
+    static const uint8_t codes[] = {64, 127, 0x80, 0x81, 0x80 | 100, 2};
+    uint64_t s = ask(XW_REQUEST_CHECKED, 0);
+    uint8_t b[256];
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof(codes); i++)
+        n += put_event(b + n, codes[i], s - 1, 5); /* bytes 4-7 as a reply's length: 5 words */
+    n += put_reply(b + n, s, 0x22, 0);
+    for (size_t k = 1; k < n; k++) {
+        renew();
+        s = ask(XW_REQUEST_CHECKED, 0);
+        size_t cut[2] = {k, n};
+        feed_cut(b, cut, 2, -1, NULL, 0);
+        MUST(healthy());
+        MUST(has_reply(s, 0, 0x22, 32));
+        for (size_t i = 0; i < sizeof(codes); i++) {
+            xw_generic_event_t *ev = xw_poll_for_queued_event(c);
+            ck_assert_ptr_nonnull(ev);
+            int ok = ev->response_type == codes[i] && xw__rd32((uint8_t *)ev + 4) == 5 &&
+                     ev->full_sequence == (uint32_t)(s - 1);
+            free(ev);
+            ck_assert_msg(ok, "event %zu (code %u) at split %zu", i, codes[i], k);
+        }
+        MUST(no_event());
+    }
+}
+END_TEST
+
 /* A sequence going backwards (an older request's packets after a newer reply): the
  * late reply is dropped and finishes the oldest request still awaiting one with
  * nothing; a late error and event are queued as events with their own sequence. A
@@ -851,7 +1142,7 @@ START_TEST(sequence_going_backwards)
     MUST(healthy());
     MUST(has_reply(b2, 0, 0x22, 32));
     MUST(nothing_for(a));
-    nothing_for(d); /* finished with nothing: the late reply stood in for its own */
+    MUST(nothing_for(d)); /* finished with nothing: the late reply stood in for its own */
     ck_assert_uint_eq(c->in.dropped, 1);
     MUST(next_event(0, a));
     MUST(next_event(33, a));
@@ -896,6 +1187,36 @@ START_TEST(validator_turns_a_reply_into_an_error)
 }
 END_TEST
 
+/* The same where the reply lands in a waiting caller's buffer: 48 bytes at every
+ * split, and 200 KB received there directly. The caller is not told it is done (it
+ * waits on, and finds the error queued for its request). */
+START_TEST(validator_refuses_a_reply_in_the_callers_buffer)
+{
+    static uint8_t buf[300000];
+    enum { WORDS = 50000 };
+    uint8_t *b = malloc(32 + 4 * WORDS);
+    static const uint32_t words[] = {4, WORDS};
+    for (size_t w = 0; w < 2; w++) {
+        size_t n = 32 + 4 * (size_t)words[w];
+        for (size_t k = 1; k < n; k += w ? 4999 : 1) {
+            renew();
+            uint64_t s = ask_full(XW_REQUEST_CHECKED, 0, 0, 0, refuse);
+            register_into(s, buf, sizeof(buf));
+            put_reply(b, s, 0xee, words[w]);
+            size_t cut[2] = {k, n};
+            feed_cut(b, cut, 2, -1, NULL, 0);
+            MUST(healthy());
+            ck_assert_int_eq(c->in.into.state, XW_INTO_WAIT);
+            ck_assert_ptr_null(c->in.pdata);
+            MUST(has_error(s, XW_ERROR_MALFORMED_REPLY));
+            ck_assert_ptr_null(queued(s, 1));
+            c->in.into = (struct xw_into){0};
+        }
+    }
+    free(b);
+}
+END_TEST
+
 /* Cut-off input: a packet half received stays pending, nothing is routed early. */
 START_TEST(half_a_packet_waits)
 {
@@ -925,22 +1246,31 @@ int main(void)
     tcase_add_test(tc, mixed_stream_in_three_pieces_everywhere);
     tcase_add_test(tc, widening_across_16_and_32_bit_wraps);
     tcase_add_test(tc, widening_event_runs_do_not_advance);
+    tcase_add_test(tc, events_finish_the_requests_before_them);
     tcase_add_test(tc, fds_follow_their_replies_at_every_split);
     tcase_add_test(tc, fds_of_events_are_not_a_later_replys);
     tcase_add_test(tc, fd_one_read_early_is_kept_for_the_reply);
     tcase_add_test(tc, fd_one_read_late_is_fatal);
     tcase_add_test(tc, fds_nobody_claims_are_closed);
     tcase_add_test(tc, fds_kept_for_a_request_closed_by_its_error);
+    tcase_add_test(tc, fds_kept_for_a_reply_that_claims_none_are_closed);
+    tcase_add_test(tc, fds_with_a_reply_that_asked_for_none_are_closed);
     tcase_add_test(tc, fewer_fds_than_claimed_is_fatal);
     tcase_add_test(tc, too_many_fds_in_one_read_is_fatal);
+    tcase_add_test(tc, more_fds_claimed_than_a_reply_holds_is_fatal);
     tcase_add_test(tc, hostile_fd_counts_are_bounded);
+    tcase_add_test(tc, discarded_requests_drop_their_replies);
     tcase_add_test(tc, big_reply_in_pieces);
     tcase_add_test(tc, into_buffer_delivery);
     tcase_add_test(tc, lent_range_goes_to_the_owner);
+    tcase_add_test(tc, xge_events_validated_and_sorted_by_id);
     tcase_add_test(tc, huge_lengths_are_fatal);
     tcase_add_test(tc, unexpected_replies_are_dropped);
+    tcase_add_test(tc, error_then_reply_for_one_request);
+    tcase_add_test(tc, events_of_any_code_are_data);
     tcase_add_test(tc, sequence_going_backwards);
     tcase_add_test(tc, validator_turns_a_reply_into_an_error);
+    tcase_add_test(tc, validator_refuses_a_reply_in_the_callers_buffer);
     tcase_add_test(tc, half_a_packet_waits);
     suite_add_tcase(s, tc);
     return xwtest_run(s);
