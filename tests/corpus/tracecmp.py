@@ -133,7 +133,8 @@ class Result:
         if self.unknown:
             out.append("%s: xwire decodes, xtrace leaves UNKNOWN: %s" % (case, self.unknown_text()))
         if self.xw_unknown:
-            out.append("%s: xtrace names, xwire's descriptions leave out: %s" % (case, self.unknown_text(self.xw_unknown)))
+            out.append("%s: xtrace names, xwire's descriptions leave out: %s"
+                       % (case, self.unknown_text(self.xw_unknown)))
         return out
 
 
