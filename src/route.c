@@ -794,10 +794,12 @@ static inline __attribute__((always_inline)) int parse(xw_connection_t *c)
     size_t pos = 0;
     while (in->len - pos >= 32 && !c->error) {
         const uint8_t *w = in->buf + pos;
-        size_t run = in->view_on ? route_stream_run(c, w, in->len - pos) : route_view_run(c, w, in->len - pos);
-        if (run) {
-            pos += run;
-            continue;
+        if (w[0] > 1) { /* a reply stream's packets (and errors) skip both with one test */
+            size_t run = in->view_on ? route_stream_run(c, w, in->len - pos) : route_view_run(c, w, in->len - pos);
+            if (run) {
+                pos += run;
+                continue;
+            }
         }
         size_t need;
         if (packet_size(c, w, &need) < 0)
