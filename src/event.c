@@ -81,6 +81,9 @@ static inline int view_take(xw_connection_t *c, struct xw_pkt *v, void *dst, siz
     uint64_t at = v->seq, end = v->len;
     const uint8_t *p = v->ext + at;
     uint32_t seq = c->in.view_high | xw__rd16(p + 2);
+    /* the parse's scan of a 64 KiB read has pushed the first events out of the L1
+     * cache by now: ask for the line eight events on (measured best of 8 and 32) */
+    __builtin_prefetch(p + 256);
     v->seq = at + 32;
     memcpy(dst, p, 32);
     xw__wr32((uint8_t *)dst + 32, seq);
