@@ -682,6 +682,7 @@ static int start_partial(xw_connection_t *c, const uint8_t *w, size_t have, size
 static const uint8_t run_ends[256] = {XW_RUN_END4(0), XW_RUN_END4(1), XW_RUN_END4(XW_KEYMAP_NOTIFY),
                                       XW_RUN_END4(XW_GE_GENERIC)};
 _Static_assert(XW_KEYMAP_NOTIFY < 64 && XW_GE_GENERIC < 64, "the run's end types");
+#undef XW_RUN_END4
 
 /* The run of core events at w (bound bytes, whole packets) that route() would
  * only queue: KeymapNotify (no sequence), errors, replies and XGE end it, and so
@@ -753,7 +754,8 @@ static inline __attribute__((always_inline)) size_t route_view_run(xw_connection
 {
     struct xw_in *in = &c->in;
     uint64_t last = in->last_seq, limit = run_limit(c), high = last | 0xffff;
-    /* no wider than one 16-bit span of sequences: a later one is a bigger number */
+    /* bounded by high too: its sequences keep last's high 48 bits, so a claim
+     * finds each from the event's own 16 without widening it again */
     size_t pos = run_scan(w, have & ~(size_t)31, limit < high ? limit : high, &last, NULL);
     if (pos) {
         struct xw_pkt *v = &in->view;
