@@ -45,9 +45,11 @@ xw_connection_t *xw__connect_new(int fd)
     c->tp = &xw__own_transport;
     c->out.buf = malloc(XW_OUT_SIZE + XW_OUT_SLACK);
     c->in.buf = malloc(XW_IN_SIZE);
-    if (!c->out.buf || !c->in.buf) {
+    c->in.alt = malloc(XW_IN_SIZE);
+    if (!c->out.buf || !c->in.buf || !c->in.alt) {
         free(c->out.buf);
         free(c->in.buf);
+        free(c->in.alt);
         free(c);
         return &oom_conn;
     }
@@ -147,6 +149,7 @@ XW_EXPORT void xw_disconnect(xw_connection_t *c)
     xw__callsite_free(c->cs);
     free(c->out.buf);
     free(c->in.buf);
+    free(c->in.alt);
     free(c->setup);
     free(c);
 }

@@ -66,6 +66,10 @@ static void queue_free(xw_connection_t *c, struct xw_queue *q)
 {
     struct xw_pkt *p;
     while ((p = xw__queue_pop(q))) {
+        if (p->kind == XW_PKT_VIEW) { /* the connection's own record, its bytes in a read buffer */
+            c->in.view_on = 0;
+            continue;
+        }
         xw__fail_close_fds((int *)(XW_PKT_DATA(p) + p->len), p->nfds);
         xw__store_free(c, p);
     }
@@ -670,47 +674,120 @@ static int start_partial(xw_connection_t *c, const uint8_t *w, size_t have, size
     return 0;
 }
 
+/* Types that end a run of events, by their first byte: errors, replies,
+ * KeymapNotify, XGE, sent or not. The extension events that share their low six
+ * bits (64, 65, 75, 99, and those with the sent bit) end it too: route() takes
+ * them, only more slowly. A byte table: one load and compare per event. */
+#define XW_RUN_END4(t) [t] = 1, [(t) + 64] = 1, [(t) + 128] = 1, [(t) + 192] = 1
+static const uint8_t run_ends[256] = {XW_RUN_END4(0), XW_RUN_END4(1), XW_RUN_END4(XW_KEYMAP_NOTIFY),
+                                      XW_RUN_END4(XW_GE_GENERIC)};
+_Static_assert(XW_KEYMAP_NOTIFY < 64 && XW_GE_GENERIC < 64, "the run's end types");
+#undef XW_RUN_END4
+
+/* The run of core events at w (bound bytes, whole packets) that route() would
+ * only queue: KeymapNotify (no sequence), errors, replies and XGE end it, and so
+ * does a sequence that finishes a request (past limit). Each event goes to d, 36
+ * bytes apart with its widened sequence, unless d is NULL (the view: left in
+ * place). *last: the widened sequence before the run, then of its last event.
+ * Returns the bytes taken. */
+static inline __attribute__((always_inline)) size_t run_scan(const uint8_t *w, size_t bound, uint64_t limit,
+                                                             uint64_t *last, uint8_t *d)
+{
+    uint64_t l = *last;
+    size_t pos = 0;
+#pragma GCC unroll 4
+    for (; pos < bound; pos += 32) {
+        const uint8_t *p = w + pos;
+        if (run_ends[p[0]])
+            break;
+        uint64_t seq = l + (uint16_t)(xw__rd16(p + 2) - (uint16_t)l);
+        if (seq > limit)
+            break;
+        l = seq;
+        if (d) {
+            memcpy(d, p, 32);
+            xw__wr32(d + 32, (uint32_t)seq);
+            d += 36;
+        }
+    }
+    *last = l;
+    return pos;
+}
+
+/* The sequence bound of a run: its events finish no request, so none may reach
+ * the oldest unfinished one (or pass the last sent). Found once per run, not per
+ * event: queuing an event finishes nothing. */
+static inline uint64_t run_limit(xw_connection_t *c)
+{
+    struct xw_pend *e = first_undone(&c->in);
+    return e && e->seq < c->out.seq ? e->seq : c->out.seq;
+}
+
 /* The packets of an event stream routed inside the parse loop, without route()'s
- * call and its saved registers: core events (not KeymapNotify, which carries no
- * sequence) whose sequences finish no request, into the queue's last batch until
- * it is full. What route() would do for them, and nothing else. The oldest
- * unfinished request, the room and the sequence bound are found once per run, not
- * per event: queuing an event finishes no request. Returns the bytes taken (0:
- * route() takes w, and finds any fault in it). */
+ * call and its saved registers: core events whose sequences finish no request
+ * (run_scan), into the queue's last batch until it is full. What route() would do
+ * for them, and nothing else. Returns the bytes taken (0: route() takes w, and
+ * finds any fault in it). */
 static inline __attribute__((always_inline)) size_t route_stream_run(xw_connection_t *c, const uint8_t *w, size_t have)
 {
     struct xw_in *in = &c->in;
     struct xw_pkt *b = batch_room(in);
     if (!b)
         return 0;
-    struct xw_pend *e = first_undone(in);
-    uint64_t limit = e && e->seq < c->out.seq ? e->seq : c->out.seq, last = in->last_seq;
-    uint8_t *d = (uint8_t *)(b + 1) + b->len;
+    uint64_t last = in->last_seq;
     /* the run's bound, packets whole in w and room in b, counted once */
     size_t k = have / 32, room = (XW_BATCH_BYTES - b->len) / 36, bound = 32 * (k < room ? k : room);
-    /* Types that end a run, looked up by their low six bits in one word: errors,
-     * replies, KeymapNotify, XGE. The extension events that share those bits
-     * (64, 65, 75, 99) go route()'s way, only more slowly. */
-    const uint64_t ends = 1u << 0 | 1u << 1 | (uint64_t)1 << XW_KEYMAP_NOTIFY | (uint64_t)1 << XW_GE_GENERIC;
-    _Static_assert(XW_KEYMAP_NOTIFY < 64 && XW_GE_GENERIC < 64, "the run's type word");
-    size_t pos = 0;
-    for (; pos < bound; pos += 32, d += 36) {
-        const uint8_t *p = w + pos;
-        if ((ends >> (p[0] & 63)) & 1)
-            break;
-        uint64_t seq = last + (uint16_t)(xw__rd16(p + 2) - (uint16_t)last);
-        if (seq > limit)
-            break;
-        last = seq;
-        memcpy(d, p, 32);
-        xw__wr32(d + 32, (uint32_t)seq);
-    }
+    size_t pos = run_scan(w, bound, run_limit(c), &last, (uint8_t *)(b + 1) + b->len);
     if (pos) {
         in->last_seq = last;
-        b->len = (uint32_t)(d - (uint8_t *)(b + 1));
+        b->len += (uint32_t)(pos / 32 * 36);
         xw__pend_trim(&in->pend); /* as complete_before, which would finish nothing */
     }
     return pos;
+}
+
+/* As route_stream_run, but the run stays where it was read: routed here and
+ * queued as the view (struct xw_in), so its bytes are copied once, by the claim,
+ * rather than into a batch and out again; it ends where the sequences' high 48
+ * bits would change. The view must be free. */
+static inline __attribute__((always_inline)) size_t route_view_run(xw_connection_t *c, const uint8_t *w, size_t have)
+{
+    struct xw_in *in = &c->in;
+    uint64_t last = in->last_seq, limit = run_limit(c), high = last | 0xffff;
+    /* bounded by high too: its sequences keep last's high 48 bits, so a claim
+     * finds each from the event's own 16 without widening it again */
+    size_t pos = run_scan(w, have & ~(size_t)31, limit < high ? limit : high, &last, NULL);
+    if (pos) {
+        struct xw_pkt *v = &in->view;
+        v->ext = in->buf;
+        v->seq = (uint64_t)(w - in->buf);
+        v->len = (uint32_t)(v->seq + pos);
+        v->kind = XW_PKT_VIEW;
+        in->view_high = (uint32_t)last & 0xffff0000u;
+        in->view_on = 1;
+        xw__queue_push(&in->events, v);
+        in->last_seq = last;
+        xw__pend_trim(&in->pend);
+    }
+    return pos;
+}
+
+/* The parse is over and the unparsed rest of buf (less than a packet, or a packet
+ * not read whole) goes to the start of the buffer the next read appends to: buf's
+ * own, or, when this parse queued the view in buf, the other buffer, which the
+ * two then swap, so that no read overwrites what the view shows. */
+static void keep_rest(struct xw_in *in, size_t pos)
+{
+    size_t rest = in->len - pos;
+    if (in->view_on && in->view.ext == in->buf) {
+        uint8_t *b = in->buf;
+        memcpy(in->alt, b + pos, rest);
+        in->buf = in->alt;
+        in->alt = b;
+    } else if (rest && pos) {
+        memmove(in->buf, in->buf + pos, rest);
+    }
+    in->len = rest;
 }
 
 static inline __attribute__((always_inline)) int parse(xw_connection_t *c)
@@ -719,10 +796,12 @@ static inline __attribute__((always_inline)) int parse(xw_connection_t *c)
     size_t pos = 0;
     while (in->len - pos >= 32 && !c->error) {
         const uint8_t *w = in->buf + pos;
-        size_t run = route_stream_run(c, w, in->len - pos);
-        if (run) {
-            pos += run;
-            continue;
+        if (w[0] > 1) { /* a reply stream's packets (and errors) skip both with one test */
+            size_t run = in->view_on ? route_stream_run(c, w, in->len - pos) : route_view_run(c, w, in->len - pos);
+            if (run) {
+                pos += run;
+                continue;
+            }
         }
         size_t need;
         if (packet_size(c, w, &need) < 0)
@@ -737,9 +816,7 @@ static inline __attribute__((always_inline)) int parse(xw_connection_t *c)
             pos = in->len;
         break;
     }
-    if (pos != in->len) /* usually every byte read was parsed (or went to a partial) */
-        memmove(in->buf, in->buf + pos, in->len - pos);
-    in->len -= pos;
+    keep_rest(in, pos);
     if (in->nfdb)
         fds_sweep(in, 0);
     return c->error ? -EPIPE : 0;

@@ -109,6 +109,8 @@ struct xw_into {
 
 struct xw_in {
     uint8_t *buf;      /* XW_IN_SIZE bytes, allocated at connect */
+    uint8_t *alt;      /* another XW_IN_SIZE bytes (owned): the buffer the view reads from while
+                          the next read goes to buf; the two swap when a parse starts a view */
     size_t len;        /* valid bytes from buf[0] */
     uint8_t for_reply; /* the next read is for a caller waiting for a reply */
     uint8_t more;      /* the last read filled all it asked for, or left a packet half read:
@@ -134,6 +136,19 @@ struct xw_in {
     struct xw_queue events;
     struct xw_pkt *spare; /* an emptied batch kept for the next (owned): events that
                              trickle in one at a time take no record from the store */
+    /* A run of core events claimed straight from the bytes they were read into,
+     * never copied into a batch: kind XW_PKT_VIEW, ext the buffer (alt once the
+     * parse that found them ends), seq the offset of the next event, len the run's
+     * end. Routed like a batch's (last_seq, the pending store) when it is queued,
+     * where it stands in the event queue; only the copy out is left for the
+     * claim. Its events share the high 48 bits of their sequences (a run that
+     * would cross goes on in a batch), so each full_sequence is view_high and
+     * the event's own 16 bits. One at a
+     * time: while it is queued, later runs take batches, and buf, the only buffer
+     * read into, is never the one it shows. Part of the connection, never freed. */
+    struct xw_pkt view;
+    uint32_t view_high; /* the view's full_sequence less its low 16 bits */
+    uint8_t view_on;    /* view is queued */
     struct xw_special_event *special;
 };
 

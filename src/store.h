@@ -8,8 +8,9 @@
 /* ---- received packets ---- */
 
 /* XW_PKT_BATCH: core events (36 bytes each, libxcb's layout) packed in one record
- * of the event queue; see XW_BATCH_BYTES. */
-enum { XW_PKT_REPLY, XW_PKT_ERROR, XW_PKT_EVENT, XW_PKT_BATCH };
+ * of the event queue; see XW_BATCH_BYTES. XW_PKT_VIEW: the connection's one view
+ * record, core events left where they were read (struct xw_in's view). */
+enum { XW_PKT_REPLY, XW_PKT_ERROR, XW_PKT_EVENT, XW_PKT_BATCH, XW_PKT_VIEW };
 
 /* A packet held by the connection until a caller claims it. data holds what a
  * caller receives: reply bytes then its fds; events and errors in libxcb's layout

@@ -484,6 +484,50 @@ START_TEST(events_keep_their_order_unlocked)
 }
 END_TEST
 
+/* Events claimed straight from the bytes they were read into, with a reply after
+ * them: in the same read, and in a later one that the reply's wait reads while
+ * the first events are still unclaimed (the read must not land on them). The
+ * reply is there for its wait, and the events come out in order, whole. */
+START_TEST(reply_after_events_claimed_in_place)
+{
+    uint64_t s1 = connect_and_ask(XW_REQUEST_CHECKED, 16);
+    ck_assert_int_eq(xw_connection_set_single_threaded(c, 1), 0);
+    uint32_t sent = 0, got = 0;
+    for (int later = 0; later < 2; later++) {
+        uint64_t s = later ? send_reply_req(XW_REQUEST_CHECKED, 16) : s1;
+        if (later)
+            flush_to_server(1);
+        for (int i = 0; i < 40; i++)
+            send_event(33, s - 1, sent++);
+        uint8_t buf[36];
+        size_t len = 0;
+        ck_assert_int_eq(xw_wait_for_event_into(c, buf, sizeof buf, &len, -1), 1); /* reads the 40 */
+        ck_assert_uint_eq(fs_rd32(buf + 4), got++);
+        send_reply(s, (uint8_t)(5 + later));
+        for (int i = 0; i < 40; i++)
+            send_event(34, s, sent++);
+        expect_reply(s, (unsigned)(5 + later));
+        while (got < sent) {
+            xw_generic_event_t *ev = NULL;
+            const uint8_t *p = buf;
+            if (got % 2) {
+                ck_assert_int_eq(xw_wait_for_event_into(c, buf, sizeof buf, &len, -1), 1);
+            } else {
+                ck_assert_ptr_nonnull(ev = xw_wait_for_event(c));
+                p = (const uint8_t *)ev;
+            }
+            int first = got % 80 < 40;
+            ck_assert_uint_eq(p[0], first ? 33 : 34);
+            ck_assert_uint_eq(fs_rd32(p + 4), got);
+            ck_assert_uint_eq(fs_rd32(p + 32), (uint32_t)(first ? s - 1 : s));
+            free(ev);
+            got++;
+        }
+    }
+    ck_assert_int_eq(xw_connection_has_error(c), 0);
+}
+END_TEST
+
 /* A queued, unread event costs less memory than under libxcb, whose 36-byte block
  * and 16-byte list node take 80 bytes of glibc's chunks: records rounded up to a
  * 128-byte class held 128 MB for a million unread events. The events arrive in
@@ -1423,9 +1467,9 @@ int main(void)
                                validator_turns_reply_into_error, server_closes_mid_reply, keymap_notify_has_no_sequence,
                                list_fonts_with_info_multi_reply, timeouts, discard_and_error_routing,
                                into_too_small_keeps_packet, events_of_every_kind_keep_their_order,
-                               events_keep_their_order_unlocked, event_finishes_the_requests_before_it,
-                               xge_special_queue_and_validation, error_text, errno_after_the_connection_fails,
-                               queued_events_cost_less_than_under_libxcb, NULL});
+                               events_keep_their_order_unlocked, reply_after_events_claimed_in_place,
+                               event_finishes_the_requests_before_it, xge_special_queue_and_validation, error_text,
+                               errno_after_the_connection_fails, queued_events_cost_less_than_under_libxcb, NULL});
     fake_conn_tcase(s, "blocking",
                     (const TTest *const[]){wait_reads_blocking_socket_or_falls_back_to_poll,
                                            event_wait_after_a_big_read, poll_while_another_thread_waits_in_read,
