@@ -43,6 +43,11 @@ _Static_assert(sizeof(xw_protocol_request_t) == 24 && offsetof(struct xw_request
  * facts of a request built elsewhere, from the generated tables (no lock) */
 uint64_t xw__send(xw_connection_t *c, int flags, struct iovec *vector, const struct xw_request *rq, size_t total,
                   unsigned nfds, int *fds);
+/* send.c: xw__send for a request of a fixed part of flen bytes (whole words, at
+ * least the 4 header bytes) then one list of n bytes and its pad, rq->count 3: the
+ * same bytes, copied from the two pieces without slices. */
+uint64_t xw__send_list(xw_connection_t *c, int flags, const void *fixed, size_t flen, const void *list, size_t n,
+                       const struct xw_request *rq);
 void xw__send_lookup(const xw_protocol_request_t *req, struct xw_request *rq);
 
 #endif
