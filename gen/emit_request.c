@@ -497,6 +497,8 @@ static void emit_body(struct emitter *e, struct type *t, int aux)
         out_printf(c, "        .multi_reply = 1,\n        .multi_end = %d,\n", t->multi_end);
     if (t->reply && t->reply->needs_walk && layout_gap(t->reply))
         out_printf(c, "        .reply_gap = 1,\n");
+    if (s.direct)
+        out_printf(c, "        .fixed_words = %d,\n", c_size(t) / 4);
     out_printf(c, "    },\n    .validate = %s,\n};\n", val);
     out_printf(c,
                "\n/* The body of %s's %ssenders; xw_flags is 0 or XW_REQUEST_CHECKED. */\n"
@@ -515,12 +517,10 @@ static void emit_body(struct emitter *e, struct type *t, int aux)
     out_printf(c, "\n");
     out_append(c, &s.body);
     if (s.direct)
-        out_printf(
-            c,
-            "    xw_ret.sequence = (unsigned int)xw__send_list(c, xw_flags%s%s, &xw_out, sizeof(xw_out), xw_list, "
-            "xw_n, &%s);\n",
-            t->reply && t->reply->has_fds ? " | XW_REQUEST_REPLY_FDS" : "",
-            t->reply && t->reply->needs_walk && layout_gap(t->reply) ? " | XW__REQUEST_REPLY_GAP" : "", rq);
+        out_printf(c,
+                   "    xw_ret.sequence = (unsigned int)xw__send_list(c, xw_flags%s%s, &xw_out, xw_list, xw_n, &%s);\n",
+                   t->reply && t->reply->has_fds ? " | XW_REQUEST_REPLY_FDS" : "",
+                   t->reply && t->reply->needs_walk && layout_gap(t->reply) ? " | XW__REQUEST_REPLY_GAP" : "", rq);
     else
         out_printf(c,
                    "    {\n        size_t xw_total = 0;\n        for (int xw_k = 2; xw_k < %d; xw_k++)\n            "

@@ -235,12 +235,12 @@ uint64_t xw__send(xw_connection_t *c, int flags, struct iovec *vector, const str
  * slices and walk. Lock held (or the connection single-threaded); 0 when the
  * general path must handle it, nothing committed then. */
 static inline __attribute__((always_inline)) uint64_t send_list_fast(xw_connection_t *c, int flags, const void *fixed,
-                                                                     size_t flen, const void *list, size_t n,
-                                                                     size_t total, const struct xw_request *rq)
+                                                                     const void *list, size_t n,
+                                                                     const struct xw_request *rq)
 {
     const xw_protocol_request_t *req = &rq->pub;
-    if (XW_UNLIKELY((total - 4 >= XW_COPY_MAX - 4) | (n >= XW_COPY_MAX) |
-                    ((unsigned)flags & ~(unsigned)XW_REQUEST_CHECKED)))
+    size_t flen = (size_t)rq->f.fixed_words * 4, total = flen + n + (-n & 3);
+    if (XW_UNLIKELY((n > 32) | ((unsigned)flags & ~(unsigned)XW_REQUEST_CHECKED)))
         return 0;
     uint8_t *dst = xw__out_reserve(c, total, c->out.fast_limit);
     if (XW_UNLIKELY(!dst))
@@ -259,9 +259,19 @@ static inline __attribute__((always_inline)) uint64_t send_list_fast(xw_connecti
         return 0;
     xw__out_frame(dst, req, major, (uint16_t)(total >> 2));
     /* the pad's 4 zeros first, the list over them: a pad never reaches past
-     * total + 3, inside the buffer's slack */
-    memset(dst + flen + (n & ~(size_t)3), 0, 4);
-    xw__out_copy(dst + flen, list, n, 0);
+     * total + 3, inside the buffer's slack. A list longer than 32 bytes takes the
+     * general path, as in send_fast: a call here would cost every request the
+     * registers it saves. */
+    uint8_t *d = dst + flen;
+    const uint8_t *l = list;
+    memset(d + (n & ~(size_t)3), 0, 4);
+    if (n - 1 < 3) { /* 1 to 3 bytes (a short string): three stores cover each */
+        d[0] = l[0];
+        d[n / 2] = l[n / 2];
+        d[n - 1] = l[n - 1];
+    } else if (XW_UNLIKELY(!xw__out_copy(d, l, n, 1))) {
+        return 0;
+    }
     uint64_t seq = xw__out_commit(c, total);
     if (seq == 0) /* never, as in send_fast */
         __builtin_unreachable();
@@ -272,35 +282,35 @@ static inline __attribute__((always_inline)) uint64_t send_list_fast(xw_connecti
 
 /* The same request as the slices the general path takes (rq->count is 3: the fixed
  * part, the list, the pad), with the two free slots before them it may write. */
-#define LIST_SLICES(fixed, flen, list, n, total)                                                                       \
+#define LIST_SLICES(fixed, flen, list, n)                                                                              \
     {                                                                                                                  \
         {0}, {0}, {(void *)(fixed), (flen)}, {(void *)(list), (n)},                                                    \
         {                                                                                                              \
-            NULL, (total) - (flen) - (n)                                                                               \
+            NULL, -(n)&3                                                                                               \
         }                                                                                                              \
     }
 
 /* Anything send_list_fast declines, or another thread may be in the connection. */
 static __attribute__((noinline)) uint64_t send_list_slices(xw_connection_t *c, int flags, const void *fixed,
-                                                           size_t flen, const void *list, size_t n, size_t total,
-                                                           const struct xw_request *rq)
+                                                           const void *list, size_t n, const struct xw_request *rq)
 {
-    struct iovec v[5] = LIST_SLICES(fixed, flen, list, n, total);
-    return xw__send(c, flags, v + 2, rq, total, 0, NULL);
+    size_t flen = (size_t)rq->f.fixed_words * 4;
+    struct iovec v[5] = LIST_SLICES(fixed, flen, list, n);
+    return xw__send(c, flags, v + 2, rq, flen + n + (-n & 3), 0, NULL);
 }
 
 /* send_list_fast under the lock, when other threads may be in the connection (as
  * send_threaded); a contended lock or a declined request takes the slices. */
 static __attribute__((noinline)) uint64_t send_list_threaded(xw_connection_t *c, int flags, const void *fixed,
-                                                             size_t flen, const void *list, size_t n, size_t total,
-                                                             const struct xw_request *rq)
+                                                             const void *list, size_t n, const struct xw_request *rq)
 {
     if (XW_UNLIKELY(!xw__lock_try(&c->mu)))
-        return send_list_slices(c, flags, fixed, flen, list, n, total, rq);
-    uint64_t seq = send_list_fast(c, flags, fixed, flen, list, n, total, rq);
+        return send_list_slices(c, flags, fixed, list, n, rq);
+    uint64_t seq = send_list_fast(c, flags, fixed, list, n, rq);
     if (XW_UNLIKELY(!seq)) {
-        struct iovec v[5] = LIST_SLICES(fixed, flen, list, n, total);
-        return send_slow(c, flags, v + 2, rq, total, 0, NULL);
+        size_t flen = (size_t)rq->f.fixed_words * 4;
+        struct iovec v[5] = LIST_SLICES(fixed, flen, list, n);
+        return send_slow(c, flags, v + 2, rq, flen + n + (-n & 3), 0, NULL);
     }
     if (XW_UNLIKELY(!xw__lock_drop(&c->mu)))
         return xw__lock_wake_ret(&c->mu, seq);
@@ -308,15 +318,14 @@ static __attribute__((noinline)) uint64_t send_list_threaded(xw_connection_t *c,
 }
 
 /* As xw__send: the lock is taken only where another thread may be in the connection. */
-uint64_t xw__send_list(xw_connection_t *c, int flags, const void *fixed, size_t flen, const void *list, size_t n,
+uint64_t xw__send_list(xw_connection_t *c, int flags, const void *fixed, const void *list, size_t n,
                        const struct xw_request *rq)
 {
-    size_t total = flen + n + (-n & 3);
     if (XW_UNLIKELY(!c->single && !XW_PROCESS_SINGLE_THREADED()))
-        return send_list_threaded(c, flags, fixed, flen, list, n, total, rq);
-    uint64_t seq = send_list_fast(c, flags, fixed, flen, list, n, total, rq);
+        return send_list_threaded(c, flags, fixed, list, n, rq);
+    uint64_t seq = send_list_fast(c, flags, fixed, list, n, rq);
     if (XW_UNLIKELY(!seq))
-        return send_list_slices(c, flags, fixed, flen, list, n, total, rq);
+        return send_list_slices(c, flags, fixed, list, n, rq);
     return seq;
 }
 

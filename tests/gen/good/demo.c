@@ -398,6 +398,7 @@ static const struct xw_request xw__demo_create_req = {
         .ext = &xw_demo_id,
         .opcode = XW_DEMO_CREATE,
         .isvoid = 1,
+        .fixed_words = 3,
     },
     .validate = 0,
 };
@@ -416,7 +417,7 @@ static __attribute__((noinline)) xw_void_cookie_t xw__demo_create_send(xw_connec
         xw_ret.sequence = (unsigned int)xw__fail_reject(c, 0, 0, "Create: value_list is NULL but its length is not 0");
         return xw_ret;
     }
-    xw_ret.sequence = (unsigned int)xw__send_list(c, xw_flags, &xw_out, sizeof(xw_out), xw_list, xw_n, &xw__demo_create_req);
+    xw_ret.sequence = (unsigned int)xw__send_list(c, xw_flags, &xw_out, xw_list, xw_n, &xw__demo_create_req);
     return xw_ret;
 }
 
@@ -668,6 +669,7 @@ static const struct xw_request xw__demo_put_req = {
         .ext = &xw_demo_id,
         .opcode = XW_DEMO_PUT,
         .isvoid = 1,
+        .fixed_words = 2,
     },
     .validate = 0,
 };
@@ -683,7 +685,7 @@ static __attribute__((noinline)) xw_void_cookie_t xw__demo_put_send(xw_connectio
     xw_out.which = which;
     const void *xw_list = (values);
     size_t xw_n = (values ? (size_t)xw_demo_put_values_sizeof(values, n_named, which) : 0);
-    xw_ret.sequence = (unsigned int)xw__send_list(c, xw_flags, &xw_out, sizeof(xw_out), xw_list, xw_n, &xw__demo_put_req);
+    xw_ret.sequence = (unsigned int)xw__send_list(c, xw_flags, &xw_out, xw_list, xw_n, &xw__demo_put_req);
     return xw_ret;
 }
 
