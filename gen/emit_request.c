@@ -457,6 +457,14 @@ static void free_sender(struct sender *s)
     free(s->body.buf), free(s->pre.buf), free(s->null_part), free(s->null_name);
 }
 
+/* t's reply needs a validator: one whose length could fall short of its layout. A
+ * fixed reply of at most 32 bytes cannot, as every reply is at least 32 bytes long,
+ * so it has none and the read path calls nothing for it (NULL: fixed size). */
+static int reply_checked(const struct type *t)
+{
+    return t->reply && (t->reply->needs_walk || t->reply->size < 0 || t->reply->size > 32);
+}
+
 /* The common shape, sent by xw__send_list without slices: a fixed part of whole
  * words small enough for its inline copy, then exactly one piece (a list, a struct,
  * a value list) and its pad, no fds. s: the sender as slices. */
@@ -484,7 +492,7 @@ static void emit_body(struct emitter *e, struct type *t, int aux)
     struct out *c = &e->c;
     char *ext = e->m->is_ext ? cname_join(e->m, (char *[]){"xw", e->m->ext_name, "id"}, 3, NULL) : NULL;
     char *op = tfunc(e, t, NULL), *opu = cname_upper(op);
-    char *val = t->reply ? ifunc(t, NULL, "reply_validate") : xstrdup("0");
+    char *val = reply_checked(t) ? ifunc(t, NULL, "reply_validate") : xstrdup("0");
     char *rq = ifunc(t, aux ? "aux" : NULL, "req");
     /* At file scope: the body and the inline path of the unchecked sender frame with it,
      * and the description's request table points at it (xwire's private descriptor:
@@ -724,7 +732,8 @@ void emit_request(struct emitter *e, struct type *t)
         emit_switches(e, t->reply);
         emit_struct_body(e, t->reply, "struct", rn, 0);
         free(rn);
-        emit_reply_validator(e, t);
+        if (reply_checked(t))
+            emit_reply_validator(e, t);
         if (t->reply->needs_walk && !t->needs_walk) {
             char *sz = tfunc(e, t, "sizeof"), *w = walker_name(e, t->reply);
             /* libxcb takes a reply's list of fds as a parameter; fds are not in the bytes */
