@@ -281,22 +281,24 @@ static inline __attribute__((always_inline)) uint64_t send_list_fast(xw_connecti
 }
 
 /* The same request as the slices the general path takes (rq->count is 3: the fixed
- * part, the list, the pad), with the two free slots before them it may write. */
-#define LIST_SLICES(fixed, flen, list, n)                                                                              \
-    {                                                                                                                  \
-        {0}, {0}, {(void *)(fixed), (flen)}, {(void *)(list), (n)},                                                    \
-        {                                                                                                              \
-            NULL, -(n)&3                                                                                               \
-        }                                                                                                              \
-    }
+ * part, the list, the pad) in v[2..4], after the two free slots it may write;
+ * returns its length. */
+static size_t list_slices(struct iovec v[5], const void *fixed, const void *list, size_t n, const struct xw_request *rq)
+{
+    size_t flen = (size_t)rq->f.fixed_words * 4;
+    v[2] = (struct iovec){(void *)fixed, flen};
+    v[3] = (struct iovec){(void *)list, n};
+    v[4] = (struct iovec){NULL, -n & 3};
+    return flen + n + (-n & 3);
+}
 
 /* Anything send_list_fast declines, or another thread may be in the connection. */
 static __attribute__((noinline)) uint64_t send_list_slices(xw_connection_t *c, int flags, const void *fixed,
                                                            const void *list, size_t n, const struct xw_request *rq)
 {
-    size_t flen = (size_t)rq->f.fixed_words * 4;
-    struct iovec v[5] = LIST_SLICES(fixed, flen, list, n);
-    return xw__send(c, flags, v + 2, rq, flen + n + (-n & 3), 0, NULL);
+    struct iovec v[5];
+    size_t total = list_slices(v, fixed, list, n, rq);
+    return xw__send(c, flags, v + 2, rq, total, 0, NULL);
 }
 
 /* send_list_fast under the lock, when other threads may be in the connection (as
@@ -308,9 +310,9 @@ static __attribute__((noinline)) uint64_t send_list_threaded(xw_connection_t *c,
         return send_list_slices(c, flags, fixed, list, n, rq);
     uint64_t seq = send_list_fast(c, flags, fixed, list, n, rq);
     if (XW_UNLIKELY(!seq)) {
-        size_t flen = (size_t)rq->f.fixed_words * 4;
-        struct iovec v[5] = LIST_SLICES(fixed, flen, list, n);
-        return send_slow(c, flags, v + 2, rq, flen + n + (-n & 3), 0, NULL);
+        struct iovec v[5];
+        size_t total = list_slices(v, fixed, list, n, rq);
+        return send_slow(c, flags, v + 2, rq, total, 0, NULL);
     }
     if (XW_UNLIKELY(!xw__lock_drop(&c->mu)))
         return xw__lock_wake_ret(&c->mu, seq);
