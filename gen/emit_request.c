@@ -80,6 +80,7 @@ struct sender {
     int *null_part; /* their parts */
     const char **null_name;
     int sink_checked; /* a switch serializer may have found a NULL list: refuse then */
+    int direct;       /* the fixed part and one list (direct_ok): the list is xw_list, xw_n bytes, no slices */
 };
 
 /* In a sender, fields are parameters; in the aux form, a switch member is read from
@@ -106,6 +107,10 @@ static void note_nullable(struct sender *s, struct field *f)
 static void part(struct sender *s, const char *base, const char *len)
 {
     int k = 2 + s->nparts++;
+    if (s->direct) {
+        out_printf(&s->body, "    const void *xw_list = (%s);\n    size_t xw_n = %s;\n", base, len);
+        return;
+    }
     out_printf(&s->body, "    xw_parts[%d].iov_base = (char *)(%s);\n    xw_parts[%d].iov_len = %s;\n", k, base, k,
                len);
 }
@@ -113,6 +118,10 @@ static void part(struct sender *s, const char *base, const char *len)
 static void pad_part(struct sender *s)
 {
     int k = 2 + s->nparts;
+    if (s->direct) { /* xw__send_list pads */
+        s->nparts++;
+        return;
+    }
     out_printf(&s->body, "    xw_parts[%d].iov_base = 0;\n    xw_parts[%d].iov_len = -xw_parts[%d].iov_len & 3;\n", k,
                k, k - 1);
     s->nparts++;
@@ -409,7 +418,9 @@ static void call_args(struct out *o, struct type *t)
 static void sender_text(struct sender *s, int aux, int inl)
 {
     struct type *t = s->t;
-    if (c_size(t) != wire_fixed_size(t)) /* C padding the wire lacks: send zeros, never stack bytes */
+    /* C padding the wire lacks: send zeros, never stack bytes; a direct sender's fixed
+     * part of only the header (framed where it lands) too, or gcc sees it unset */
+    if (c_size(t) != wire_fixed_size(t) || (s->direct && c_size(t) == 4))
         out_printf(&s->body, "    memset(&xw_out, 0, sizeof(xw_out));\n");
     fixed_assignments(s);
     if (inl) {
@@ -419,7 +430,9 @@ static void sender_text(struct sender *s, int aux, int inl)
         inline_path(s);
         return;
     }
-    out_printf(&s->body, "    xw_parts[2].iov_base = (char *)&xw_out;\n    xw_parts[2].iov_len = sizeof(xw_out);\n");
+    if (!s->direct)
+        out_printf(&s->body,
+                   "    xw_parts[2].iov_base = (char *)&xw_out;\n    xw_parts[2].iov_len = sizeof(xw_out);\n");
     s->nparts = 1;
     if (c_size(t) % 4) /* the fixed part's own padding, only when it is not whole words */
         pad_part(s);
@@ -428,7 +441,9 @@ static void sender_text(struct sender *s, int aux, int inl)
     if (t->new_id)
         reject_new_id(s, t->new_id);
     for (int i = 0; i < s->nnull; i++) {
-        char *cond = xasprintf("!xw_parts[%d].iov_base && xw_parts[%d].iov_len", s->null_part[i], s->null_part[i]);
+        char *cond =
+            s->direct ? xstrdup("!xw_list && xw_n")
+                      : xasprintf("!xw_parts[%d].iov_base && xw_parts[%d].iov_len", s->null_part[i], s->null_part[i]);
         char *why = xasprintf("%s is NULL but its length is not 0", s->null_name[i]);
         reject_if(s, cond, why);
         free(cond), free(why);
@@ -442,6 +457,24 @@ static void free_sender(struct sender *s)
     free(s->body.buf), free(s->pre.buf), free(s->null_part), free(s->null_name);
 }
 
+/* t's reply needs a validator: one whose length could fall short of its layout. A
+ * fixed reply of at most 32 bytes cannot, as every reply is at least 32 bytes long,
+ * so it has none and the read path calls nothing for it (NULL: fixed size). */
+static int reply_checked(const struct type *t)
+{
+    return t->reply && (t->reply->needs_walk || t->reply->size < 0 || t->reply->size > 32);
+}
+
+/* The common shape, sent by xw__send_list without slices: a fixed part of whole
+ * words small enough for its inline copy, then exactly one piece (a list, a struct,
+ * a value list) and its pad, no fds. s: the sender as slices. */
+static int direct_ok(const struct sender *s, int aux)
+{
+    int size = c_size(s->t);
+    return !aux && s->nparts == 3 && !s->nfds_fixed && !s->nfds_list && !s->sink_checked && size % 4 == 0 &&
+           size >= 4 && size <= 32;
+}
+
 /* The one body of a request's senders (of its _aux senders when aux): the public
  * functions differ only in xw_flags, so they call it. Kept out of line, or each
  * sender would carry its own copy again. */
@@ -451,10 +484,15 @@ static void emit_body(struct emitter *e, struct type *t, int aux)
     char *rt = tname(e, t), *bn = ifunc(t, aux ? "aux" : NULL, "send");
     struct sender s = {.e = e, .t = t};
     sender_text(&s, aux, 0);
+    if (direct_ok(&s, aux)) { /* again, without the slices */
+        free_sender(&s);
+        s = (struct sender){.e = e, .t = t, .direct = 1};
+        sender_text(&s, aux, 0);
+    }
     struct out *c = &e->c;
     char *ext = e->m->is_ext ? cname_join(e->m, (char *[]){"xw", e->m->ext_name, "id"}, 3, NULL) : NULL;
     char *op = tfunc(e, t, NULL), *opu = cname_upper(op);
-    char *val = t->reply ? ifunc(t, NULL, "reply_validate") : xstrdup("0");
+    char *val = reply_checked(t) ? ifunc(t, NULL, "reply_validate") : xstrdup("0");
     char *rq = ifunc(t, aux ? "aux" : NULL, "req");
     /* At file scope: the body and the inline path of the unchecked sender frame with it,
      * and the description's request table points at it (xwire's private descriptor:
@@ -467,6 +505,8 @@ static void emit_body(struct emitter *e, struct type *t, int aux)
         out_printf(c, "        .multi_reply = 1,\n        .multi_end = %d,\n", t->multi_end);
     if (t->reply && t->reply->needs_walk && layout_gap(t->reply))
         out_printf(c, "        .reply_gap = 1,\n");
+    if (s.direct)
+        out_printf(c, "        .fixed_words = %d,\n", c_size(t) / 4);
     out_printf(c, "    },\n    .validate = %s,\n};\n", val);
     out_printf(c,
                "\n/* The body of %s's %ssenders; xw_flags is 0 or XW_REQUEST_CHECKED. */\n"
@@ -475,23 +515,32 @@ static void emit_body(struct emitter *e, struct type *t, int aux)
     signature(e, c, t, cookie, bn, aux);
     c->len--; /* reopen the parameter list */
     out_printf(c, ", int xw_flags)\n{\n");
-    out_printf(c, "    struct iovec xw_parts[%d];\n    %s xw_out;\n    %s xw_ret;\n", s.nparts + 2, rt, cookie);
+    if (!s.direct)
+        out_printf(c, "    struct iovec xw_parts[%d];\n", s.nparts + 2);
+    out_printf(c, "    %s xw_out;\n    %s xw_ret;\n", rt, cookie);
     int fds = s.nfds_fixed || s.nfds_list;
     if (fds)
         out_printf(c, "    int xw_fds[%d];\n    unsigned int xw_nfds = 0;\n", s.nfds_list ? 16 : s.nfds_fixed);
     out_append(c, &s.pre);
     out_printf(c, "\n");
     out_append(c, &s.body);
-    out_printf(c,
-               "    {\n        size_t xw_total = 0;\n        for (int xw_k = 2; xw_k < %d; xw_k++)\n            "
-               "xw_total += xw_parts[xw_k].iov_len;\n",
-               s.nparts + 2);
-    out_printf(c,
-               "        xw_ret.sequence = (unsigned int)xw__send(c, xw_flags%s%s, xw_parts + 2, &%s, xw_total, %s, "
-               "%s);\n    }\n",
-               t->reply && t->reply->has_fds ? " | XW_REQUEST_REPLY_FDS" : "",
-               t->reply && t->reply->needs_walk && layout_gap(t->reply) ? " | XW__REQUEST_REPLY_GAP" : "", rq,
-               fds ? "xw_nfds" : "0", fds ? "xw_fds" : "0");
+    if (s.direct)
+        out_printf(c,
+                   "    xw_ret.sequence = (unsigned int)xw__send_list(c, xw_flags%s%s, &xw_out, xw_list, xw_n, &%s);\n",
+                   t->reply && t->reply->has_fds ? " | XW_REQUEST_REPLY_FDS" : "",
+                   t->reply && t->reply->needs_walk && layout_gap(t->reply) ? " | XW__REQUEST_REPLY_GAP" : "", rq);
+    else
+        out_printf(c,
+                   "    {\n        size_t xw_total = 0;\n        for (int xw_k = 2; xw_k < %d; xw_k++)\n            "
+                   "xw_total += xw_parts[xw_k].iov_len;\n",
+                   s.nparts + 2);
+    if (!s.direct)
+        out_printf(c,
+                   "        xw_ret.sequence = (unsigned int)xw__send(c, xw_flags%s%s, xw_parts + 2, &%s, xw_total, %s, "
+                   "%s);\n    }\n",
+                   t->reply && t->reply->has_fds ? " | XW_REQUEST_REPLY_FDS" : "",
+                   t->reply && t->reply->needs_walk && layout_gap(t->reply) ? " | XW__REQUEST_REPLY_GAP" : "", rq,
+                   fds ? "xw_nfds" : "0", fds ? "xw_fds" : "0");
     out_printf(c, "    return xw_ret;\n}\n");
     free(cookie), free(rt), free(bn), free(ext), free(op), free(opu), free(val), free(rq);
     free_sender(&s);
@@ -683,7 +732,8 @@ void emit_request(struct emitter *e, struct type *t)
         emit_switches(e, t->reply);
         emit_struct_body(e, t->reply, "struct", rn, 0);
         free(rn);
-        emit_reply_validator(e, t);
+        if (reply_checked(t))
+            emit_reply_validator(e, t);
         if (t->reply->needs_walk && !t->needs_walk) {
             char *sz = tfunc(e, t, "sizeof"), *w = walker_name(e, t->reply);
             /* libxcb takes a reply's list of fds as a parameter; fds are not in the bytes */

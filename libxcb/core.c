@@ -19,6 +19,8 @@
  * own objects keep calling the internal functions directly. */
 XW_EXPORT uint64_t xwire_private_send(xw_connection_t *c, int flags, struct iovec *vector, const struct xw_request *rq,
                                       size_t total, unsigned nfds, int *fds);
+XW_EXPORT uint64_t xwire_private_send_list(xw_connection_t *c, int flags, const void *fixed, const void *list, size_t n,
+                                           const struct xw_request *rq);
 XW_EXPORT uint64_t xwire_private_request_reject(xw_connection_t *c, unsigned int nfds, int *fds, const char *why);
 XW_EXPORT long xwire_private_str_walk(const char *b, size_t avail, int stop);
 XW_EXPORT void xwire_private_ext_register(struct xw_ext_reg *r);
@@ -28,6 +30,12 @@ uint64_t xwire_private_send(xw_connection_t *c, int flags, struct iovec *vector,
                             size_t total, unsigned nfds, int *fds)
 {
     return xw__send(c, flags, vector, rq, total, nfds, fds);
+}
+
+uint64_t xwire_private_send_list(xw_connection_t *c, int flags, const void *fixed, const void *list, size_t n,
+                                 const struct xw_request *rq)
+{
+    return xw__send_list(c, flags, fixed, list, n, rq);
 }
 
 uint64_t xwire_private_request_reject(xw_connection_t *c, unsigned int nfds, int *fds, const char *why)

@@ -13,6 +13,8 @@
  * at its first call. */
 uint64_t xwire_private_send(xw_connection_t *c, int flags, struct iovec *vector, const struct xw_request *rq,
                             size_t total, unsigned nfds, int *fds);
+uint64_t xwire_private_send_list(xw_connection_t *c, int flags, const void *fixed, const void *list, size_t n,
+                                 const struct xw_request *rq);
 uint64_t xwire_private_request_reject(xw_connection_t *c, unsigned int nfds, int *fds, const char *why);
 long xwire_private_str_walk(const char *b, size_t avail, int stop);
 void xwire_private_ext_register(struct xw_ext_reg *r);
@@ -23,6 +25,12 @@ uint64_t xw__send(xw_connection_t *c, int flags, struct iovec *vector, const str
                   unsigned nfds, int *fds)
 {
     return xwire_private_send(c, flags, vector, rq, total, nfds, fds);
+}
+
+uint64_t xw__send_list(xw_connection_t *c, int flags, const void *fixed, const void *list, size_t n,
+                       const struct xw_request *rq)
+{
+    return xwire_private_send_list(c, flags, fixed, list, n, rq);
 }
 
 uint64_t xw__fail_reject(xw_connection_t *c, unsigned int nfds, int *fds, const char *why)

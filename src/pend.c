@@ -170,6 +170,8 @@ static void compact(struct xw_pend_store *s)
     s->gone = 0;
     blocks_release(s, s->head + keep, end);
     set_next(s);
+    if (keep) /* the head's slot, refilled */
+        s->first = xw__pend_at(s, 0);
 }
 
 /* The pointer ring doubles when the live blocks fill it: 8 bytes per
@@ -225,6 +227,8 @@ void xw__pend_trim_head(struct xw_pend_store *s)
     }
     /* a block goes back once the head has passed its last entry */
     blocks_release(s, from & ~(uint64_t)(XW_PEND_BLOCK - 1), (s->head & ~(uint64_t)(XW_PEND_BLOCK - 1)));
+    if (s->n)
+        s->first = xw__pend_at(s, 0);
 }
 
 /* Binary search: entries are in increasing sequence order. */

@@ -26,7 +26,7 @@ void xw__pend_fini(struct xw_pend_store *s);
  * nothing to drop, and gone says so in one load. */
 static inline void xw__pend_trim(struct xw_pend_store *s)
 {
-    if (s->gone && xw__pend_at(s, 0)->dead && xw__pend_at(s, 0)->done)
+    if (s->gone && s->first->dead && s->first->done)
         xw__pend_trim_head(s);
 }
 
@@ -36,8 +36,8 @@ static inline struct xw_pend *xw__pend_find(const struct xw_pend_store *s, uint6
 {
     if (!s->n) /* nothing tracked: nearly always so while the socket is lent (Xlib) */
         return NULL;
-    if (xw__pend_at(s, 0)->seq == seq)
-        return xw__pend_at(s, 0);
+    if (s->first->seq == seq)
+        return s->first;
     return xw__pend_search(s, seq);
 }
 
@@ -73,7 +73,7 @@ static inline int xw__pend_take_inline(struct xw_pend_store *s, uint64_t last_se
 {
     if (!s->n)
         return 0;
-    struct xw_pend *e = xw__pend_at(s, 0);
+    struct xw_pend *e = s->first;
     int match =
         request >> 32 ? e->seq == request : (uint32_t)e->seq == (uint32_t)request && last_sent - e->seq <= 0xffffffffu;
     /* inl: done, and not dead */
@@ -82,6 +82,7 @@ static inline int xw__pend_take_inline(struct xw_pend_store *s, uint64_t last_se
     xw__pend_reply(e, buf);
     s->head++;
     s->n--;
+    s->first = e + 1; /* e was not its block's last */
     return 1;
 }
 
@@ -144,6 +145,7 @@ static inline void xw__pend_push(xw_connection_t *c, uint64_t seq, int flags, co
     uint8_t tail[8] = {(uint8_t)flags, rq->f.isvoid, rq->f.multi_reply, rq->f.multi_end, 0, dead, 0, 0};
     memcpy(&e->flags, tail, sizeof tail);
 #endif
+    s->first = s->n ? s->first : e;
     s->n++;
     s->undone++;
     s->next = ((s->head + s->n) & (XW_PEND_BLOCK - 1)) ? s->next + 1 : NULL;

@@ -59,11 +59,12 @@ struct xw_pend_chunk {
 struct xw_pend_store {
     struct xw_pend **blk; /* bcap (a power of two) slots; entry index i is in blk[(i >> SHIFT) & (bcap - 1)] */
     size_t bcap;
-    uint64_t head;        /* running index of the oldest entry */
-    size_t n;             /* entries held: head .. head + n */
-    size_t undone;        /* the last undone entries are not finished */
-    size_t gone;          /* entries dead and done but not at the head (reclaimed by compaction) */
-    struct xw_pend *next; /* where entry head + n goes; NULL: its block is needed first */
+    uint64_t head;         /* running index of the oldest entry */
+    size_t n;              /* entries held: head .. head + n */
+    size_t undone;         /* the last undone entries are not finished */
+    size_t gone;           /* entries dead and done but not at the head (reclaimed by compaction) */
+    struct xw_pend *next;  /* where entry head + n goes; NULL: its block is needed first */
+    struct xw_pend *first; /* entry head while n > 0: the oldest, found without the ring */
     struct xw_pend_chunk chunk[XW_PEND_CHUNKS];
 };
 

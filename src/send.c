@@ -229,6 +229,108 @@ uint64_t xw__send(xw_connection_t *c, int flags, struct iovec *vector, const str
     return seq;
 }
 
+/* ---- the common shape: a fixed part of whole words, then one list and its pad ---- */
+
+/* send_fast for that shape, from the two pieces themselves: nothing to frame into
+ * slices and walk. Lock held (or the connection single-threaded); 0 when the
+ * general path must handle it, nothing committed then. */
+static inline __attribute__((always_inline)) uint64_t send_list_fast(xw_connection_t *c, int flags, const void *fixed,
+                                                                     const void *list, size_t n,
+                                                                     const struct xw_request *rq)
+{
+    const xw_protocol_request_t *req = &rq->pub;
+    size_t flen = (size_t)rq->f.fixed_words * 4, total = flen + n + (-n & 3);
+    if (XW_UNLIKELY((n > 32) | ((unsigned)flags & ~(unsigned)XW_REQUEST_CHECKED)))
+        return 0;
+    uint8_t *dst = xw__out_reserve(c, total, c->out.fast_limit);
+    if (XW_UNLIKELY(!dst))
+        return 0;
+    unsigned track = (unsigned)flags | (unsigned)!req->isvoid;
+    if (XW_UNLIKELY(track) && !xw__pend_fast_ok(c))
+        return 0;
+    uint8_t major = req->opcode;
+    if (req->ext) {
+        const struct xw_ext_fast *e = &c->ext_fast[XW_EXT_FAST_SLOT(req->ext)];
+        if (e->ext != req->ext)
+            return 0;
+        major = e->major;
+    }
+    if (XW_UNLIKELY(!xw__out_copy(dst, fixed, flen, 1)))
+        return 0;
+    xw__out_frame(dst, req, major, (uint16_t)(total >> 2));
+    /* the pad's 4 zeros first, the list over them: a pad never reaches past
+     * total + 3, inside the buffer's slack. A list longer than 32 bytes takes the
+     * general path, as in send_fast: a call here would cost every request the
+     * registers it saves. */
+    uint8_t *d = dst + flen;
+    const uint8_t *l = list;
+    memset(d + (n & ~(size_t)3), 0, 4);
+    if (n - 1 < 3) { /* 1 to 3 bytes (a short string): three stores cover each */
+        d[0] = l[0];
+        d[n / 2] = l[n / 2];
+        d[n - 1] = l[n - 1];
+    } else if (XW_UNLIKELY(!xw__out_copy(d, l, n, 1))) {
+        return 0;
+    }
+    uint64_t seq = xw__out_commit(c, total);
+    if (seq == 0) /* never, as in send_fast */
+        __builtin_unreachable();
+    if (XW_UNLIKELY(track))
+        xw__pend_push(c, seq, flags, rq);
+    return seq;
+}
+
+/* The same request as the slices the general path takes (rq->count is 3: the fixed
+ * part, the list, the pad) in v[2..4], after the two free slots it may write;
+ * returns its length. */
+static size_t list_slices(struct iovec v[5], const void *fixed, const void *list, size_t n, const struct xw_request *rq)
+{
+    size_t flen = (size_t)rq->f.fixed_words * 4;
+    v[2] = (struct iovec){(void *)fixed, flen};
+    v[3] = (struct iovec){(void *)list, n};
+    v[4] = (struct iovec){NULL, -n & 3};
+    return flen + n + (-n & 3);
+}
+
+/* Anything send_list_fast declines, or another thread may be in the connection. */
+static __attribute__((noinline)) uint64_t send_list_slices(xw_connection_t *c, int flags, const void *fixed,
+                                                           const void *list, size_t n, const struct xw_request *rq)
+{
+    struct iovec v[5];
+    size_t total = list_slices(v, fixed, list, n, rq);
+    return xw__send(c, flags, v + 2, rq, total, 0, NULL);
+}
+
+/* send_list_fast under the lock, when other threads may be in the connection (as
+ * send_threaded); a contended lock or a declined request takes the slices. */
+static __attribute__((noinline)) uint64_t send_list_threaded(xw_connection_t *c, int flags, const void *fixed,
+                                                             const void *list, size_t n, const struct xw_request *rq)
+{
+    if (XW_UNLIKELY(!xw__lock_try(&c->mu)))
+        return send_list_slices(c, flags, fixed, list, n, rq);
+    uint64_t seq = send_list_fast(c, flags, fixed, list, n, rq);
+    if (XW_UNLIKELY(!seq)) {
+        struct iovec v[5];
+        size_t total = list_slices(v, fixed, list, n, rq);
+        return send_slow(c, flags, v + 2, rq, total, 0, NULL);
+    }
+    if (XW_UNLIKELY(!xw__lock_drop(&c->mu)))
+        return xw__lock_wake_ret(&c->mu, seq);
+    return seq;
+}
+
+/* As xw__send: the lock is taken only where another thread may be in the connection. */
+uint64_t xw__send_list(xw_connection_t *c, int flags, const void *fixed, const void *list, size_t n,
+                       const struct xw_request *rq)
+{
+    if (XW_UNLIKELY(!c->single && !XW_PROCESS_SINGLE_THREADED()))
+        return send_list_threaded(c, flags, fixed, list, n, rq);
+    uint64_t seq = send_list_fast(c, flags, fixed, list, n, rq);
+    if (XW_UNLIKELY(!seq))
+        return send_list_slices(c, flags, fixed, list, n, rq);
+    return seq;
+}
+
 XW_EXPORT uint64_t xw_send(xw_connection_t *c, int flags, struct iovec *vector, const xw_protocol_request_t *req,
                            size_t total_bytes, unsigned int num_fds, int *fds)
 {

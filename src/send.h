@@ -25,7 +25,8 @@ struct xw_request {
             uint8_t isvoid;
             uint8_t multi_reply; /* 1: the server sends replies until one whose byte 1 is multi_end */
             uint8_t multi_end;
-            uint8_t reply_gap; /* 1: the reply's validator reads slack (XW__REQUEST_REPLY_GAP) */
+            uint8_t reply_gap;   /* 1: the reply's validator reads slack (XW__REQUEST_REPLY_GAP) */
+            uint8_t fixed_words; /* xw__send_list's requests: the fixed part's length in words */
         } f;
     };
     xw_validate_fn validate; /* checks the reply when it arrives; NULL: fixed size or unknown */
@@ -43,6 +44,12 @@ _Static_assert(sizeof(xw_protocol_request_t) == 24 && offsetof(struct xw_request
  * facts of a request built elsewhere, from the generated tables (no lock) */
 uint64_t xw__send(xw_connection_t *c, int flags, struct iovec *vector, const struct xw_request *rq, size_t total,
                   unsigned nfds, int *fds);
+/* send.c: xw__send for a request of a fixed part (rq->f.fixed_words, at least the
+ * header's) then one list of n bytes and its pad, rq->count 3: the same bytes,
+ * copied from the two pieces without slices. Six arguments, all in registers, so
+ * its own calls can be jumps. */
+uint64_t xw__send_list(xw_connection_t *c, int flags, const void *fixed, const void *list, size_t n,
+                       const struct xw_request *rq);
 void xw__send_lookup(const xw_protocol_request_t *req, struct xw_request *rq);
 
 #endif

@@ -398,6 +398,7 @@ static const struct xw_request xw__demo_create_req = {
         .ext = &xw_demo_id,
         .opcode = XW_DEMO_CREATE,
         .isvoid = 1,
+        .fixed_words = 3,
     },
     .validate = 0,
 };
@@ -405,28 +406,18 @@ static const struct xw_request xw__demo_create_req = {
 /* The body of Create's senders; xw_flags is 0 or XW_REQUEST_CHECKED. */
 static __attribute__((noinline)) xw_void_cookie_t xw__demo_create_send(xw_connection_t *c, xw_demo_thing_t thing, uint32_t value_mask, const void *value_list, int xw_flags)
 {
-    struct iovec xw_parts[5];
     xw_demo_create_request_t xw_out;
     xw_void_cookie_t xw_ret;
 
     xw_out.thing = thing;
     xw_out.value_mask = value_mask;
-    xw_parts[2].iov_base = (char *)&xw_out;
-    xw_parts[2].iov_len = sizeof(xw_out);
-    xw_parts[3].iov_base = (char *)(value_list);
-    xw_parts[3].iov_len = (size_t)xw_demo_create_value_list_sizeof(value_list, value_mask);
-    xw_parts[4].iov_base = 0;
-    xw_parts[4].iov_len = -xw_parts[3].iov_len & 3;
-    if (__builtin_expect(!!(!xw_parts[3].iov_base && xw_parts[3].iov_len), 0)) {
+    const void *xw_list = (value_list);
+    size_t xw_n = (size_t)xw_demo_create_value_list_sizeof(value_list, value_mask);
+    if (__builtin_expect(!!(!xw_list && xw_n), 0)) {
         xw_ret.sequence = (unsigned int)xw__fail_reject(c, 0, 0, "Create: value_list is NULL but its length is not 0");
         return xw_ret;
     }
-    {
-        size_t xw_total = 0;
-        for (int xw_k = 2; xw_k < 5; xw_k++)
-            xw_total += xw_parts[xw_k].iov_len;
-        xw_ret.sequence = (unsigned int)xw__send(c, xw_flags, xw_parts + 2, &xw__demo_create_req, xw_total, 0, 0);
-    }
+    xw_ret.sequence = (unsigned int)xw__send_list(c, xw_flags, &xw_out, xw_list, xw_n, &xw__demo_create_req);
     return xw_ret;
 }
 
@@ -678,6 +669,7 @@ static const struct xw_request xw__demo_put_req = {
         .ext = &xw_demo_id,
         .opcode = XW_DEMO_PUT,
         .isvoid = 1,
+        .fixed_words = 2,
     },
     .validate = 0,
 };
@@ -685,25 +677,15 @@ static const struct xw_request xw__demo_put_req = {
 /* The body of Put's senders; xw_flags is 0 or XW_REQUEST_CHECKED. */
 static __attribute__((noinline)) xw_void_cookie_t xw__demo_put_send(xw_connection_t *c, uint8_t n_named, uint8_t explicit, uint16_t which, const void *values, int xw_flags)
 {
-    struct iovec xw_parts[5];
     xw_demo_put_request_t xw_out;
     xw_void_cookie_t xw_ret;
 
     xw_out.n_named = n_named;
     xw_out.explicit = explicit;
     xw_out.which = which;
-    xw_parts[2].iov_base = (char *)&xw_out;
-    xw_parts[2].iov_len = sizeof(xw_out);
-    xw_parts[3].iov_base = (char *)(values);
-    xw_parts[3].iov_len = (values ? (size_t)xw_demo_put_values_sizeof(values, n_named, which) : 0);
-    xw_parts[4].iov_base = 0;
-    xw_parts[4].iov_len = -xw_parts[3].iov_len & 3;
-    {
-        size_t xw_total = 0;
-        for (int xw_k = 2; xw_k < 5; xw_k++)
-            xw_total += xw_parts[xw_k].iov_len;
-        xw_ret.sequence = (unsigned int)xw__send(c, xw_flags, xw_parts + 2, &xw__demo_put_req, xw_total, 0, 0);
-    }
+    const void *xw_list = (values);
+    size_t xw_n = (values ? (size_t)xw_demo_put_values_sizeof(values, n_named, which) : 0);
+    xw_ret.sequence = (unsigned int)xw__send_list(c, xw_flags, &xw_out, xw_list, xw_n, &xw__demo_put_req);
     return xw_ret;
 }
 
