@@ -32,17 +32,6 @@ static inline void event_copy(void *dst, const struct xw_pkt *p)
         memcpy(dst, XW_PKT_DATA(p), p->len);
 }
 
-static xw_generic_event_t *heap_copy(xw_connection_t *c, struct xw_pkt *p)
-{
-    if (!p)
-        return NULL;
-    xw_generic_event_t *e = malloc(p->len);
-    if (e)
-        event_copy(e, p);
-    free_event(c, p);
-    return e;
-}
-
 /* Lock held. Batch b, the head of q, is empty: it leaves q, kept as the
  * connection's spare (one record for events that trickle in) or given back to
  * the store. */
@@ -94,23 +83,27 @@ static inline int view_take(xw_connection_t *c, struct xw_pkt *v, void *dst, siz
 }
 
 /* Lock held. The first event of q (not empty) to the heap: out of the view or a
- * batch, or its own record. */
+ * batch, or its own record. Without memory the event stays queued (NULL), so a
+ * later claim still gets it: the stream keeps no hole. */
 static xw_generic_event_t *pop_heap(xw_connection_t *c, struct xw_queue *q)
 {
     struct xw_pkt *b = q->head;
+    size_t len = b->kind >= XW_PKT_BATCH ? 36 : b->len;
+    xw_generic_event_t *e = malloc(len);
+    if (!e)
+        return NULL;
     if (b->kind == XW_PKT_VIEW) {
-        xw_generic_event_t *e = malloc(36);
-        size_t len;
-        if (e)
-            view_take(c, b, e, &len);
+        view_take(c, b, e, &len);
         return e;
     }
-    if (b->kind != XW_PKT_BATCH)
-        return heap_copy(c, xw__queue_pop(q));
-    xw_generic_event_t *e = malloc(36);
-    if (e)
+    if (b->kind == XW_PKT_BATCH) {
         memcpy(e, (uint8_t *)(b + 1) + b->seq, 36);
-    batch_taken(c, q, b);
+        batch_taken(c, q, b);
+        return e;
+    }
+    xw__queue_pop(q);
+    event_copy(e, b);
+    free_event(c, b);
     return e;
 }
 
@@ -158,15 +151,15 @@ XW_EXPORT xw_generic_event_t *xw_wait_for_event(xw_connection_t *c)
     if (XW_UNLIKELY(!lock_free(c) || !(b = c->in.events.head) || b->kind < XW_PKT_BATCH))
         return wait_locked(c); /* out of line: this path saves no registers for it */
     xw_generic_event_t *e = malloc(36);
+    if (XW_UNLIKELY(e == NULL)) /* the event stays queued for the next claim */
+        return NULL;
     if (b->kind == XW_PKT_VIEW) {
         size_t len;
-        if (XW_LIKELY(e != NULL))
-            view_take(c, b, e, &len);
+        view_take(c, b, e, &len);
         return e;
     }
     uint64_t at = b->seq;
-    if (XW_LIKELY(e != NULL))
-        memcpy(e, (uint8_t *)(b + 1) + at, 36);
+    memcpy(e, (uint8_t *)(b + 1) + at, 36);
     b->seq = at + 36;
     if (XW_UNLIKELY(at + 36 >= b->len))
         batch_done(c, &c->in.events, b);

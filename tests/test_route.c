@@ -1334,6 +1334,56 @@ START_TEST(view_spans_one_16_bit_range)
 }
 END_TEST
 
+/* The heap claims' malloc made to fail once (malloc_fails, through the linker's
+ * --wrap=malloc, tests/meson.build): the library's calls come here. */
+static int malloc_fails;
+void *__real_malloc(size_t n);
+void *__wrap_malloc(size_t n);
+void *__wrap_malloc(size_t n)
+{
+    if (malloc_fails) {
+        malloc_fails = 0;
+        return NULL;
+    }
+    return __real_malloc(n);
+}
+
+/* A heap claim that finds no memory returns NULL and leaves the event queued, from
+ * the view, a batch and a record (an error) alike, lock-free or locked: the next
+ * claim gets it. Losing it would hand the caller a stream with a hole in it. */
+START_TEST(heap_claim_out_of_memory_keeps_the_event)
+{
+    uint64_t s = ask(0, 1); /* void, unchecked: its error goes to the event queue */
+    uint8_t b[8 * 32];
+    size_t n = 0;
+    for (uint32_t i = 0; i < 3; i++)
+        n += put_event(b + n, 33, s - 1, i); /* the view */
+    n += put_error(b + n, s, 3);             /* a record on the event queue */
+    feed(b, n);
+    n = 0;
+    for (uint32_t i = 3; i < 6; i++)
+        n += put_event(b + n, 34, s, i); /* a batch, behind the view */
+    feed(b, n);
+    MUST(healthy());
+    for (uint32_t i = 0; i < 7; i++) {
+        malloc_fails = 1;
+        ck_assert_ptr_null(i % 2 ? xw_poll_for_queued_event(c) : xw_wait_for_event(c));
+        MUST(healthy());
+        xw_generic_event_t *ev = i % 2 ? xw_wait_for_event(c) : xw_poll_for_queued_event(c);
+        ck_assert_ptr_nonnull(ev);
+        if (i == 3) {
+            ck_assert_uint_eq(ev->response_type, 0);
+        } else {
+            uint32_t k = i < 3 ? i : i - 1;
+            ck_assert_uint_eq(ev->response_type, k < 3 ? 33 : 34);
+            ck_assert_uint_eq(xw__rd32((uint8_t *)ev + 4), k);
+        }
+        free(ev);
+    }
+    MUST(no_event());
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = xwtest_suite("route");
@@ -1374,6 +1424,7 @@ int main(void)
     tcase_add_test(tc, validator_turns_a_reply_into_an_error);
     tcase_add_test(tc, validator_refuses_a_reply_in_the_callers_buffer);
     tcase_add_test(tc, half_a_packet_waits);
+    tcase_add_test(tc, heap_claim_out_of_memory_keeps_the_event);
     suite_add_tcase(s, tc);
     return xwtest_run(s);
 }
