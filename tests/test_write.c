@@ -493,6 +493,93 @@ START_TEST(single_threaded_mode)
 }
 END_TEST
 
+/* ---- a fixed part and one list, sent by xw__send_list ---- */
+
+/* A native-order word into a request's bytes (the client's byte order is the wire's). */
+static void put16(uint8_t *d, uint16_t v)
+{
+    memcpy(d, &v, 2);
+}
+
+static void put32(uint8_t *d, uint32_t v)
+{
+    memcpy(d, &v, 4);
+}
+
+/* ChangeProperty's requests as the serving thread read them (the small ones). */
+static uint8_t seen[16][128];
+static size_t seen_len[16];
+static int nseen;
+
+static int keep_change_property(struct fake_server *f, const uint8_t *req, size_t len)
+{
+    (void)f;
+    if (req[0] == 18 && nseen < 16 && len <= sizeof seen[0]) {
+        memcpy(seen[nseen], req, len);
+        seen_len[nseen++] = len;
+    }
+    return 0;
+}
+
+/* ChangeProperty with lists of 0 to 33 bytes (the direct copy up to 32, the
+ * slices past it), one in BIG-REQUESTS framing and one past the server's limit,
+ * which fails alone with nothing sent: each on the wire as the protocol lays it
+ * out, the pad zeroed, whichever way it went. single: the connection's
+ * single-threaded mode (the lock-free sender), else the locked one. */
+static void list_requests(int single)
+{
+    c = fake_connect(&F, NULL, 0);
+    F.exts = bigreq_exts;
+    F.bigreq_max = 100000; /* words */
+    F.on_request = keep_change_property;
+    nseen = 0;
+    ck_assert_int_eq(xw_connection_set_single_threaded(c, single), 0);
+    fake_serve_start(&F);
+    static uint8_t data[400 * 1024];
+    for (size_t i = 0; i < sizeof data; i++)
+        data[i] = (uint8_t)(i * 7 + 1);
+    static const uint32_t sizes[] = {0, 1, 2, 3, 4, 5, 7, 8, 9, 16, 31, 32, 33, 64};
+    enum { N = sizeof sizes / sizeof sizes[0] };
+    for (int k = 0; k < N; k++)
+        ck_assert_uint_ne(xw_change_property(c, 0, FAKE_ROOT, 1, 31, 8, sizes[k], sizes[k] ? data : NULL).sequence, 0);
+    ck_assert_uint_eq(xw_change_property(c, 0, FAKE_ROOT, 1, 31, 8, 400 * 1024, data).sequence, 0);
+    ck_assert_ptr_nonnull(strstr(xw_request_error_string(c), "limit of 400000 bytes"));
+    ck_assert_uint_ne(xw_change_property(c, 0, FAKE_ROOT, 1, 31, 8, 300 * 1024, data).sequence, 0);
+    uint64_t s = send_reply_req(XW_REQUEST_CHECKED, 43);
+    free(xw_wait_for_reply64(c, s, NULL));
+    ck_assert_int_eq(xw_connection_has_error(c), 0);
+    hang_up();
+    ck_assert_uint_eq(F.opcode_count[18], N + 1);
+    ck_assert_uint_eq(F.big_requests, 1);
+    ck_assert_uint_eq(F.big_bytes, 24 + 300 * 1024 + 4);
+    ck_assert_int_eq(nseen, N);
+    for (int k = 0; k < N; k++) {
+        uint8_t want[128] = {18, 0};
+        size_t n = sizes[k], len = 24 + n + (-n & 3);
+        put16(want + 2, (uint16_t)(len / 4));
+        put32(want + 4, FAKE_ROOT);
+        put32(want + 8, 1);
+        put32(want + 12, 31);
+        want[16] = 8;
+        put32(want + 20, (uint32_t)n);
+        memcpy(want + 24, data, n);
+        ck_assert_uint_eq(seen_len[k], len);
+        ck_assert_msg(memcmp(seen[k], want, len) == 0, "ChangeProperty of %zu bytes", n);
+    }
+}
+
+START_TEST(list_requests_locked)
+{
+    list_requests(0);
+}
+END_TEST
+
+START_TEST(list_requests_lock_free)
+{
+    list_requests(1);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = xwtest_suite("write");
@@ -501,7 +588,7 @@ int main(void)
                                            sequence_wrap, check_after_flush, too_long_fails_alone, big_requests,
                                            long_extension_name_asks_for_big_requests,
                                            send_buffer_left_as_the_system_sets_it, blocked_write_keeps_reading,
-                                           single_threaded_mode, NULL});
+                                           single_threaded_mode, list_requests_locked, list_requests_lock_free, NULL});
     fake_conn_tcase(s, "barrier",
                     (const TTest *const[]){check_unchecked_waits_for_the_server, check_without_redundant_sync,
                                            check_unchecked_ends_with_the_connection, NULL});
