@@ -1116,6 +1116,69 @@ START_TEST(two_threads_claim_into_while_sending)
 }
 END_TEST
 
+/* Two threads claim events (the view's, then batches') while a third waits for a
+ * reply that comes between two long runs of them: each event reaches exactly one
+ * claimer, each claimer sees its events in stream order, each with its own
+ * full_sequence, and the reply reaches its waiter. */
+enum { CLAIM_RUN = 6000, CLAIM_TOTAL = 2 * CLAIM_RUN };
+static uint8_t claim_seen[CLAIM_TOTAL];
+static uint64_t claim_seq;
+static int claim_count;
+
+static void *claim_main(void *arg)
+{
+    long *bad = arg;
+    long last = -1;
+    while (__atomic_load_n(&claim_count, __ATOMIC_ACQUIRE) < CLAIM_TOTAL) {
+        uint8_t buf[36];
+        size_t len = 0;
+        int r = xw_wait_for_event_into(c, buf, sizeof buf, &len, 50);
+        if (r == 0)
+            continue;
+        uint32_t w = fs_rd32(buf + 4);
+        uint32_t want_seq = (uint32_t)(w < CLAIM_RUN ? claim_seq - 1 : claim_seq);
+        if (r != 1 || len != 36 || w >= CLAIM_TOTAL || (long)w <= last || buf[0] != 12 + w % 20 ||
+            fs_rd32(buf + 32) != want_seq || __atomic_fetch_add(&claim_seen[w], 1, __ATOMIC_RELAXED)) {
+            (*bad)++;
+            break;
+        }
+        last = w;
+        __atomic_fetch_add(&claim_count, 1, __ATOMIC_RELEASE);
+    }
+    return NULL;
+}
+
+static void *reply_main(void *arg)
+{
+    uint8_t *r = xw_wait_for_reply64(c, claim_seq, NULL);
+    *(long *)arg = r && r[1] == 7 ? 0 : 1;
+    free(r);
+    return NULL;
+}
+
+START_TEST(two_claim_events_while_a_third_waits_for_a_reply)
+{
+    claim_seq = connect_and_ask(XW_REQUEST_CHECKED, 16);
+    long bad[3] = {0, 0, 0};
+    pthread_t t[3];
+    for (int i = 0; i < 2; i++)
+        ck_assert_int_eq(pthread_create(&t[i], NULL, claim_main, &bad[i]), 0);
+    ck_assert_int_eq(pthread_create(&t[2], NULL, reply_main, &bad[2]), 0);
+    for (uint32_t w = 0; w < CLAIM_TOTAL; w++) {
+        if (w == CLAIM_RUN)
+            send_reply(claim_seq, 7);
+        send_event((uint8_t)(12 + w % 20), w < CLAIM_RUN ? claim_seq - 1 : claim_seq, w);
+    }
+    for (int i = 0; i < 3; i++)
+        pthread_join(t[i], NULL);
+    ck_assert_int_eq(bad[0] + bad[1] + bad[2], 0);
+    ck_assert_int_eq(claim_count, CLAIM_TOTAL);
+    for (uint32_t w = 0; w < CLAIM_TOTAL; w++)
+        ck_assert_uint_eq(claim_seen[w], 1);
+    ck_assert_int_eq(xw_connection_has_error(c), 0);
+}
+END_TEST
+
 /* ---- replies received straight into a waiting caller's buffer (xw_wait_for_reply_into) ---- */
 
 /* A reply of 32 + BIG_EXTRA bytes: bigger than the read buffer, small enough for a
@@ -1471,10 +1534,10 @@ int main(void)
                                event_finishes_the_requests_before_it, xge_special_queue_and_validation, error_text,
                                errno_after_the_connection_fails, queued_events_cost_less_than_under_libxcb, NULL});
     fake_conn_tcase(s, "blocking",
-                    (const TTest *const[]){wait_reads_blocking_socket_or_falls_back_to_poll,
-                                           event_wait_after_a_big_read, poll_while_another_thread_waits_in_read,
-                                           server_closes_while_waiting_in_read, two_threads_claim_into_while_sending,
-                                           NULL});
+                    (const TTest *const[]){
+                        wait_reads_blocking_socket_or_falls_back_to_poll, event_wait_after_a_big_read,
+                        poll_while_another_thread_waits_in_read, two_claim_events_while_a_third_waits_for_a_reply,
+                        server_closes_while_waiting_in_read, two_threads_claim_into_while_sending, NULL});
     fake_conn_tcase(s, "into",
                     (const TTest *const[]){into_big_reply_fits_or_not, into_big_reply_in_pieces, into_timeout_mid_reply,
                                            into_error_instead, into_big_reply_with_fd, into_big_reply_trickles,
