@@ -1334,6 +1334,60 @@ START_TEST(view_spans_one_16_bit_range)
 }
 END_TEST
 
+/* The connection fails while the view holds unclaimed events, in the read that
+ * made it or in a later one; or a reply bigger than the read buffer is half
+ * received behind it: the events read before still come out, in order, whole,
+ * and what followed the failing packet is not parsed. Each connection is then
+ * disconnected, the last with a view unclaimed (the sanitizers' build checks
+ * that nothing is lost or read after it is freed). */
+START_TEST(failure_while_the_view_is_queued)
+{
+    static uint8_t big[32 + 4 * 50000];
+    for (int later = 0; later < 3; later++) {
+        renew();
+        uint64_t s = ask(XW_REQUEST_CHECKED, 0);
+        uint8_t b[16 * 32];
+        size_t n = 0;
+        for (uint32_t i = 0; i < 6; i++)
+            n += put_event(b + n, 40, s - 1, i);
+        if (later) {
+            feed(b, n);
+            MUST(healthy());
+            ck_assert(c->in.view_on);
+            n = 0;
+        }
+        if (later == 2) {
+            put_reply(big, s, 0x21, 50000);
+            feed(big, 100);
+            MUST(healthy());
+            ck_assert_ptr_nonnull(c->in.pdata);
+        } else {
+            n += put_reply(b + n, s, 0, 0);
+            xw__wr32(b + n - 28, (XW_PACKET_CAP - 32) / 4 + 1); /* past the cap: fatal */
+            n += put_event(b + n, 41, s, 99);
+            ck_assert_int_eq(xw__route_feed(c, b, n, NULL, 0), -EPIPE);
+            MUST(failed(XW_CONN_CLOSED_MALFORMED, "malformed reply"));
+        }
+        for (uint32_t i = 0; i < 6; i++)
+            MUST(next_event_word((int)i % 3, 40, s - 1, i));
+        MUST(no_event());
+        ck_assert(!c->in.view_on);
+        if (later == 2) {
+            feed(big + 100, sizeof big - 100);
+            MUST(healthy());
+            MUST(has_reply(s, 0, 0x21, sizeof big));
+        }
+    }
+    renew();
+    uint64_t s = ask(XW_REQUEST_CHECKED, 0);
+    uint8_t b[3 * 32];
+    for (uint32_t i = 0; i < 3; i++)
+        put_event(b + 32 * i, 40, s - 1, i);
+    feed(b, sizeof b);
+    ck_assert(c->in.view_on);
+}
+END_TEST
+
 /* The heap claims' malloc made to fail once (malloc_fails, through the linker's
  * --wrap=malloc, tests/meson.build): the library's calls come here. */
 static int malloc_fails;
@@ -1425,6 +1479,7 @@ int main(void)
     tcase_add_test(tc, validator_refuses_a_reply_in_the_callers_buffer);
     tcase_add_test(tc, half_a_packet_waits);
     tcase_add_test(tc, heap_claim_out_of_memory_keeps_the_event);
+    tcase_add_test(tc, failure_while_the_view_is_queued);
     suite_add_tcase(s, tc);
     return xwtest_run(s);
 }
