@@ -102,6 +102,30 @@ static uint64_t send_locked(xw_connection_t *c, int flags, struct iovec *vector,
     return xw__out_place(c, flags, vector, rq, total, nfds, fds, major, big);
 }
 
+/* The fast paths' common start: room for total bytes below the fast limit, a pending
+ * entry's room for a reply-bearing or checked request, and the major opcode (an
+ * extension's only when cached). NULL when the general path must handle it; nothing
+ * is committed either way. */
+static inline __attribute__((always_inline)) uint8_t *fast_room(xw_connection_t *c, int flags,
+                                                                const xw_protocol_request_t *req, size_t total,
+                                                                uint8_t *major)
+{
+    uint8_t *dst = xw__out_reserve(c, total, c->out.fast_limit);
+    if (XW_UNLIKELY(!dst))
+        return NULL;
+    unsigned track = (unsigned)flags | (unsigned)!req->isvoid;
+    if (XW_UNLIKELY(track) && !xw__pend_fast_ok(c))
+        return NULL;
+    *major = req->opcode;
+    if (req->ext) {
+        const struct xw_ext_fast *e = &c->ext_fast[XW_EXT_FAST_SLOT(req->ext)];
+        if (e->ext != req->ext)
+            return NULL;
+        *major = e->major;
+    }
+    return dst;
+}
+
 /* Lock held (or the connection single-threaded). The common case, kept a leaf with
  * no calls so it needs no saved registers: a request without fds whose slices are
  * small, for the core or an extension whose opcode is cached, unchecked or checked.
@@ -114,21 +138,10 @@ static inline __attribute__((always_inline)) uint64_t send_fast(xw_connection_t 
     if (XW_UNLIKELY(total - 4 >= XW_COPY_MAX - 4 ||
                     ((total & 3) | nfds | ((unsigned)flags & ~(unsigned)XW_REQUEST_CHECKED))))
         return 0;
-    uint8_t *dst = xw__out_reserve(c, total, c->out.fast_limit);
+    uint8_t major;
+    uint8_t *dst = fast_room(c, flags, req, total, &major);
     if (XW_UNLIKELY(!dst))
         return 0;
-    /* A reply-bearing or checked request needs a pending entry: taken here while
-     * the ring has room. */
-    unsigned track = (unsigned)flags | (unsigned)!req->isvoid;
-    if (XW_UNLIKELY(track) && !xw__pend_fast_ok(c))
-        return 0;
-    uint8_t major = req->opcode;
-    if (req->ext) {
-        const struct xw_ext_fast *e = &c->ext_fast[XW_EXT_FAST_SLOT(req->ext)];
-        if (e->ext != req->ext)
-            return 0;
-        major = e->major;
-    }
     /* The fixed part first (never padding, at least the 4 header bytes, which are
      * framed at once so that major is dead before the loop), then the rest:
      * usually one empty pad. Nothing is committed until every slice is in. */
@@ -149,7 +162,7 @@ static inline __attribute__((always_inline)) uint64_t send_fast(xw_connection_t 
     uint64_t seq = xw__out_commit(c, total);
     if (seq == 0) /* never: the sequence before it is below fast_limit, so it cannot wrap; saves callers a test */
         __builtin_unreachable();
-    if (XW_UNLIKELY(track))
+    if (XW_UNLIKELY((unsigned)flags | (unsigned)!req->isvoid)) /* tracked: fast_room found it room */
         xw__pend_push(c, seq, flags, rq);
     return seq;
 }
@@ -242,19 +255,10 @@ static inline __attribute__((always_inline)) uint64_t send_list_fast(xw_connecti
     size_t flen = (size_t)rq->f.fixed_words * 4, total = flen + n + (-n & 3);
     if (XW_UNLIKELY((n > 32) | ((unsigned)flags & ~(unsigned)XW_REQUEST_CHECKED)))
         return 0;
-    uint8_t *dst = xw__out_reserve(c, total, c->out.fast_limit);
+    uint8_t major;
+    uint8_t *dst = fast_room(c, flags, req, total, &major);
     if (XW_UNLIKELY(!dst))
         return 0;
-    unsigned track = (unsigned)flags | (unsigned)!req->isvoid;
-    if (XW_UNLIKELY(track) && !xw__pend_fast_ok(c))
-        return 0;
-    uint8_t major = req->opcode;
-    if (req->ext) {
-        const struct xw_ext_fast *e = &c->ext_fast[XW_EXT_FAST_SLOT(req->ext)];
-        if (e->ext != req->ext)
-            return 0;
-        major = e->major;
-    }
     if (XW_UNLIKELY(!xw__out_copy(dst, fixed, flen, 1)))
         return 0;
     xw__out_frame(dst, req, major, (uint16_t)(total >> 2));
@@ -275,7 +279,7 @@ static inline __attribute__((always_inline)) uint64_t send_list_fast(xw_connecti
     uint64_t seq = xw__out_commit(c, total);
     if (seq == 0) /* never, as in send_fast */
         __builtin_unreachable();
-    if (XW_UNLIKELY(track))
+    if (XW_UNLIKELY((unsigned)flags | (unsigned)!req->isvoid)) /* tracked: fast_room found it room */
         xw__pend_push(c, seq, flags, rq);
     return seq;
 }
