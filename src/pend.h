@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* pend.h — internal: the requests awaiting a reply, an error or a check: the pending
- * store's inline paths and its calls (lock held). Its layout is in in.h, since the
- * reader's state embeds it. */
+ * store's inline paths and its calls (lock held). Its layout is in route.h, since the
+ * routing state embeds it. */
 #ifndef XW_SRC_PEND_H
 #define XW_SRC_PEND_H
 
