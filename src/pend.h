@@ -51,6 +51,15 @@ static inline void xw__pend_finish(struct xw_pend_store *s, struct xw_pend *e)
     s->gone += e->dead;
 }
 
+/* Keeps the 32-byte reply w in finished entry e itself, in the space its waiting fields
+ * no longer need (xw__pend_reply gives it back). */
+static inline void xw__pend_keep(struct xw_pend *e, const uint8_t *w)
+{
+    e->byte1 = w[1];
+    memcpy(e->body, w + 8, sizeof(e->body));
+    e->inl = 1;
+}
+
 /* The 32-byte reply held inline in e, as the server sent it. */
 static inline void xw__pend_reply(const struct xw_pend *e, uint8_t *dst)
 {

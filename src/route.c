@@ -300,9 +300,7 @@ static inline __attribute__((always_inline)) int keep_reply(xw_connection_t *c, 
         /* the common reply: kept in the entry, no record (the waiting fields it
          * overwrites are not needed once the request is finished; a 32-byte reply
          * has no slack to validate against) */
-        e->byte1 = w[1];
-        memcpy(e->body, w + 8, sizeof(e->body));
-        e->inl = 1;
+        xw__pend_keep(e, w);
         if (rec)
             xw__store_free(c, rec);
         return 0;
@@ -634,9 +632,7 @@ static inline __attribute__((always_inline)) int route_reply_fast(struct xw_in *
     in->last_seq = seq;
     e->done = 1;
     s->undone--;
-    e->byte1 = w[1];
-    memcpy(e->body, w + 8, sizeof(e->body));
-    e->inl = 1;
+    xw__pend_keep(e, w);
     xw__pend_trim(s); /* as complete_before */
     return 1;
 }
