@@ -158,11 +158,8 @@ XW_EXPORT xw_generic_event_t *xw_wait_for_event(xw_connection_t *c)
         view_take(c, b, e, &len);
         return e;
     }
-    uint64_t at = b->seq;
-    memcpy(e, (uint8_t *)(b + 1) + at, 36);
-    b->seq = at + 36;
-    if (XW_UNLIKELY(at + 36 >= b->len))
-        batch_done(c, &c->in.events, b);
+    memcpy(e, (uint8_t *)(b + 1) + b->seq, 36);
+    batch_taken(c, &c->in.events, b);
     return e;
 }
 
