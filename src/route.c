@@ -713,24 +713,36 @@ _Static_assert(XW_KEYMAP_NOTIFY < 64 && XW_GE_GENERIC < 64, "the run's end types
  * does a sequence that finishes a request (past limit). Each event goes to d, 36
  * bytes apart with its widened sequence, unless d is NULL (the view: left in
  * place). *last: the widened sequence before the run, then of its last event.
- * Returns the bytes taken. */
+ * Returns the bytes taken.
+ * An event whose type and sequence (its first word less the detail byte) are the
+ * last checked one's passes as that one did, with one compare: a stream's events
+ * share both for long stretches (every event until the client's next request has
+ * the same sequence), so the type table and the widening run once per change.
+ * The first key has a detail byte no masked word has, so the first event is
+ * always checked. The mask is built from bytes, so it holds in either byte order. */
 static inline __attribute__((always_inline)) size_t run_scan(const uint8_t *w, size_t bound, uint64_t limit,
                                                              uint64_t *last, uint8_t *d)
 {
+    static const uint8_t no_detail[4] = {0xff, 0, 0xff, 0xff};
     uint64_t l = *last;
+    uint32_t mask = xw__rd32(no_detail), key = ~mask;
     size_t pos = 0;
 #pragma GCC unroll 4
     for (; pos < bound; pos += 32) {
         const uint8_t *p = w + pos;
-        if (run_ends[p[0]])
-            break;
-        uint64_t seq = l + (uint16_t)(xw__rd16(p + 2) - (uint16_t)l);
-        if (seq > limit)
-            break;
-        l = seq;
+        uint32_t k = xw__rd32(p) & mask;
+        if (XW_UNLIKELY(k != key)) {
+            if (run_ends[p[0]])
+                break;
+            uint64_t seq = l + (uint16_t)(xw__rd16(p + 2) - (uint16_t)l);
+            if (seq > limit)
+                break;
+            l = seq;
+            key = k;
+        }
         if (d) {
             memcpy(d, p, 32);
-            xw__wr32(d + 32, (uint32_t)seq);
+            xw__wr32(d + 32, (uint32_t)l);
             d += 36;
         }
     }
