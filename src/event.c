@@ -38,6 +38,7 @@ static inline void event_copy(void *dst, const struct xw_pkt *p)
 static void batch_done(xw_connection_t *c, struct xw_queue *q, struct xw_pkt *b)
 {
     xw__queue_pop(q);
+    xw__route_view_arm(&c->in);
     if (!c->in.spare)
         c->in.spare = b;
     else
@@ -52,34 +53,41 @@ static void batch_taken(xw_connection_t *c, struct xw_queue *q, struct xw_pkt *b
         batch_done(c, q, b);
 }
 
-/* Lock held. The view (the event queue's head) has given its last event: it
- * leaves the queue, free for the next run. Returns 1 (an event was taken). */
+/* Lock held. The view has given its last event: it leaves the head of the event
+ * queue, free for the next run, and the cursor is disarmed. Returns 1 (an event
+ * was taken). */
 static __attribute__((noinline)) int view_spent(xw_connection_t *c)
 {
     xw__queue_pop(&c->in.events);
     c->in.view_on = 0;
+    c->in.vnext = c->in.vend = NULL;
     return 1;
 }
 
-/* Lock held. The next event of the view v, the head of the event queue, to dst in
+/* Lock held (or not needed, lock_free). The armed view's next event to dst in
  * libxcb's layout: its 32 bytes and its full_sequence, the view's high half and
  * the event's own low one; *len 36. Returns 1. */
-static inline int view_take(xw_connection_t *c, struct xw_pkt *v, void *dst, size_t *len)
+static inline int view_take(xw_connection_t *c, void *dst, size_t *len)
 {
     /* everything read before dst is written: the stores could alias it */
-    uint64_t at = v->seq, end = v->len;
-    const uint8_t *p = v->ext + at;
+    const uint8_t *p = c->in.vnext, *end = c->in.vend;
     uint32_t seq = c->in.view_high | xw__rd16(p + 2);
     /* the parse's scan of a 64 KiB read has pushed the first events out of the L1
      * cache by now: ask for the line eight events on (measured best of 8 and 32) */
     __builtin_prefetch(p + 256);
-    v->seq = at + 32;
+    c->in.vnext = p + 32;
     memcpy(dst, p, 32);
     xw__wr32((uint8_t *)dst + 32, seq);
     *len = 36;
-    if (XW_UNLIKELY(at + 32 >= end))
+    if (XW_UNLIKELY(p + 32 >= end))
         return view_spent(c);
     return 1;
+}
+
+/* The next event is the armed view's. */
+static inline int view_ready(const xw_connection_t *c)
+{
+    return c->in.vnext < c->in.vend;
 }
 
 /* Lock held. The first event of q (not empty) to the heap: out of the view or a
@@ -93,7 +101,7 @@ static xw_generic_event_t *pop_heap(xw_connection_t *c, struct xw_queue *q)
     if (!e)
         return NULL;
     if (b->kind == XW_PKT_VIEW) {
-        view_take(c, b, e, &len);
+        view_take(c, e, &len);
         return e;
     }
     if (b->kind == XW_PKT_BATCH) {
@@ -102,6 +110,7 @@ static xw_generic_event_t *pop_heap(xw_connection_t *c, struct xw_queue *q)
         return e;
     }
     xw__queue_pop(q);
+    xw__route_view_arm(&c->in);
     event_copy(e, b);
     free_event(c, b);
     return e;
@@ -137,29 +146,33 @@ static inline int lock_free(const xw_connection_t *c)
     return XW_PROCESS_SINGLE_THREADED() || c->single;
 }
 
-/* A stream's reader calls this once per event: where the lock is not needed and a
- * core event is queued, the 36 bytes go from the batch to one malloc of their size
- * with nothing else around it. */
-static __attribute__((noinline)) xw_generic_event_t *wait_locked(xw_connection_t *c)
-{
-    return take(c, &c->in.events, -1, 1);
-}
-
-XW_EXPORT xw_generic_event_t *xw_wait_for_event(xw_connection_t *c)
+/* xw_wait_for_event past the armed view: a batch's event where the lock is not
+ * needed, else the locked claim. */
+static __attribute__((noinline)) xw_generic_event_t *wait_other(xw_connection_t *c)
 {
     struct xw_pkt *b;
-    if (XW_UNLIKELY(!lock_free(c) || !(b = c->in.events.head) || b->kind < XW_PKT_BATCH))
-        return wait_locked(c); /* out of line: this path saves no registers for it */
+    if (!lock_free(c) || !(b = c->in.events.head) || b->kind != XW_PKT_BATCH)
+        return take(c, &c->in.events, -1, 1);
     xw_generic_event_t *e = malloc(36);
     if (XW_UNLIKELY(e == NULL)) /* the event stays queued for the next claim */
         return NULL;
-    if (b->kind == XW_PKT_VIEW) {
-        size_t len;
-        view_take(c, b, e, &len);
-        return e;
-    }
     memcpy(e, (uint8_t *)(b + 1) + b->seq, 36);
     batch_taken(c, &c->in.events, b);
+    return e;
+}
+
+/* A stream's reader calls this once per event: where the lock is not needed and
+ * the armed view holds the next event, its 36 bytes go to one malloc of their
+ * size with nothing else around it but the cursor's move. */
+XW_EXPORT xw_generic_event_t *xw_wait_for_event(xw_connection_t *c)
+{
+    if (XW_UNLIKELY(!lock_free(c) || !view_ready(c)))
+        return wait_other(c); /* out of line: this path saves no registers for it */
+    xw_generic_event_t *e = malloc(36);
+    if (XW_UNLIKELY(e == NULL)) /* the event stays queued for the next claim */
+        return NULL;
+    size_t len;
+    view_take(c, e, &len);
     return e;
 }
 
@@ -229,7 +242,7 @@ static __attribute__((noinline)) int take_into_held(xw_connection_t *c, void *bu
         if (XW_UNLIKELY(cap < 36))
             r = -ENOSPC;
         else
-            view_take(c, p, buf, len);
+            view_take(c, buf, len);
     } else if (p && p->kind == XW_PKT_BATCH) {
         *len = 36;
         if (XW_UNLIKELY(cap < 36)) {
@@ -246,6 +259,7 @@ static __attribute__((noinline)) int take_into_held(xw_connection_t *c, void *bu
             q->head = p->next; /* p is the head: popped without a call */
             if (!q->head)
                 q->tail = NULL;
+            xw__route_view_arm(&c->in);
             event_copy(buf, p);
             free_event(c, p);
         }
@@ -285,15 +299,15 @@ static __attribute__((noinline)) int into_threaded(xw_connection_t *c, void *buf
 {
     if (XW_UNLIKELY(!xw__lock_try(&c->mu)))
         return take_into(c, buf, cap, len, timeout_ms, 1);
-    struct xw_pkt *b = c->in.events.head;
-    if (XW_UNLIKELY(!b || b->kind < XW_PKT_BATCH || cap < 36))
-        return take_into_held(c, buf, cap, len, timeout_ms, 1);
-    if (b->kind == XW_PKT_VIEW) {
-        view_take(c, b, buf, len);
+    if (view_ready(c) && cap >= 36) {
+        view_take(c, buf, len);
         if (!xw__lock_drop(&c->mu))
             return (int)xw__lock_wake_ret(&c->mu, 1);
         return 1;
     }
+    struct xw_pkt *b = c->in.events.head;
+    if (XW_UNLIKELY(!b || b->kind != XW_PKT_BATCH || cap < 36))
+        return take_into_held(c, buf, cap, len, timeout_ms, 1);
     uint64_t at = b->seq, end = b->len; /* as in xw_wait_for_event_into */
     memcpy(buf, (uint8_t *)(b + 1) + at, 36);
     *len = 36;
@@ -305,16 +319,13 @@ static __attribute__((noinline)) int into_threaded(xw_connection_t *c, void *buf
     return 1;
 }
 
-/* A stream's reader calls this once per event. A leaf when a core event is queued
- * in the view or a batch, and it does not empty them: every other way is a tail
- * call, so it saves no registers. */
-XW_EXPORT int xw_wait_for_event_into(xw_connection_t *c, void *buf, size_t cap, size_t *len, int timeout_ms)
+/* xw_wait_for_event_into past the armed view: a batch's event where the lock is
+ * not needed, else the threaded or the locked claim. */
+static __attribute__((noinline)) int into_other(xw_connection_t *c, void *buf, size_t cap, size_t *len, int timeout_ms)
 {
     if (XW_UNLIKELY(!lock_free(c)))
         return into_threaded(c, buf, cap, len, timeout_ms);
     struct xw_pkt *b = c->in.events.head;
-    if (XW_LIKELY(b && b->kind == XW_PKT_VIEW && cap >= 36))
-        return view_take(c, b, buf, len);
     if (XW_UNLIKELY(!b || b->kind != XW_PKT_BATCH || cap < 36))
         return take_into(c, buf, cap, len, timeout_ms, 1);
     /* the cursor and the end in locals: the stores to buf and len could alias them */
@@ -327,8 +338,20 @@ XW_EXPORT int xw_wait_for_event_into(xw_connection_t *c, void *buf, size_t cap, 
     return 1;
 }
 
+/* A stream's reader calls this once per event. Where the lock is not needed and
+ * the armed view holds the next event, a leaf: three tests, the copy and the
+ * cursor. Every other way is a tail call, so it saves no registers. */
+XW_EXPORT int xw_wait_for_event_into(xw_connection_t *c, void *buf, size_t cap, size_t *len, int timeout_ms)
+{
+    if (XW_LIKELY(lock_free(c) && view_ready(c) && cap >= 36))
+        return view_take(c, buf, len);
+    return into_other(c, buf, cap, len, timeout_ms);
+}
+
 XW_EXPORT int xw_poll_for_queued_event_into(xw_connection_t *c, void *buf, size_t cap, size_t *len)
 {
+    if (XW_LIKELY(lock_free(c) && view_ready(c) && cap >= 36))
+        return view_take(c, buf, len);
     return take_into(c, buf, cap, len, 0, 0);
 }
 

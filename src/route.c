@@ -68,6 +68,7 @@ static void queue_free(xw_connection_t *c, struct xw_queue *q)
     while ((p = xw__queue_pop(q))) {
         if (p->kind == XW_PKT_VIEW) { /* the connection's own record, its bytes in a read buffer */
             c->in.view_on = 0;
+            c->in.vnext = c->in.vend = NULL;
             continue;
         }
         xw__fail_close_fds((int *)(XW_PKT_DATA(p) + p->len), p->nfds);
@@ -802,6 +803,7 @@ static inline __attribute__((always_inline)) size_t route_view_run(xw_connection
         in->view_high = (uint32_t)last & 0xffff0000u;
         in->view_on = 1;
         xw__queue_push(&in->events, v);
+        xw__route_view_arm(in);
         in->last_seq = last;
         xw__pend_trim(&in->pend);
     }

@@ -139,17 +139,24 @@ struct xw_in {
                              trickle in one at a time take no record from the store */
     /* A run of core events claimed straight from the bytes they were read into,
      * never copied into a batch: kind XW_PKT_VIEW, ext the buffer (alt once the
-     * parse that found them ends), seq the offset of the next event, len the run's
-     * end. Routed like a batch's (last_seq, the pending store) when it is queued,
-     * where it stands in the event queue; only the copy out is left for the
-     * claim. Its events share the high 48 bits of their sequences (a run that
-     * would cross goes on in a batch), so each full_sequence is view_high and
-     * the event's own 16 bits. One at a
-     * time: while it is queued, later runs take batches, and buf, the only buffer
-     * read into, is never the one it shows. Part of the connection, never freed. */
+     * parse that found them ends), seq the offset of its first event, len the
+     * run's end (the cursor moves in vnext, below). Routed like a batch's
+     * (last_seq, the pending store) when it is queued, where it stands in the
+     * event queue; only the copy out is left for the claim. Its events share the
+     * high 48 bits of their sequences (a run that would cross goes on in a
+     * batch), so each full_sequence is view_high and the event's own 16 bits. One
+     * at a time: while it is queued, later runs take batches, and buf, the only
+     * buffer read into, is never the one it shows. Part of the connection, never
+     * freed. */
     struct xw_pkt view;
     uint32_t view_high; /* the view's full_sequence less its low 16 bits */
     uint8_t view_on;    /* view is queued */
+    /* While the view heads the event queue (armed), its next event and its end:
+     * vnext < vend is a claim's one test for "the next event is in the view",
+     * and the cursor moves without view.seq. Otherwise vnext == vend (NULL). A
+     * view queued behind other packets keeps its run in view.ext/seq/len until
+     * they are taken (xw__route_view_arm). */
+    const uint8_t *vnext, *vend;
     struct xw_special_event *special;
 };
 
@@ -218,6 +225,16 @@ void xw__route_queue_free(xw_connection_t *c, struct xw_queue *q);
 /* Frees every packet the core holds, the pending store and the partial packet, and
  * closes the fds not claimed (disconnect). */
 void xw__route_fini(xw_connection_t *c);
+
+/* Arms the view's cursor (vnext, vend) if the view now heads the event queue:
+ * whoever queues the view or takes the event queue's head calls this. */
+static inline void xw__route_view_arm(struct xw_in *in)
+{
+    if (in->events.head == &in->view) {
+        in->vnext = in->view.ext + in->view.seq;
+        in->vend = in->view.ext + in->view.len;
+    }
+}
 
 /* Every request up to the returned one is finished (lock held): any packet
  * finishes the requests before it, an error its own too. Worked out on demand from
