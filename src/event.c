@@ -146,6 +146,16 @@ static inline int lock_free(const xw_connection_t *c)
     return XW_PROCESS_SINGLE_THREADED() || c->single;
 }
 
+/* The armed view's next event to e, a block of 36 bytes; returns e. Out of line,
+ * so that its caller keeps only c across malloc (the cursor is loaded after it),
+ * and jumps here. */
+static __attribute__((noinline)) xw_generic_event_t *view_to(xw_connection_t *c, xw_generic_event_t *e)
+{
+    size_t len;
+    view_take(c, e, &len);
+    return e;
+}
+
 /* xw_wait_for_event past the armed view: a batch's event where the lock is not
  * needed, else the locked claim. */
 static __attribute__((noinline)) xw_generic_event_t *wait_other(xw_connection_t *c)
@@ -164,16 +174,21 @@ static __attribute__((noinline)) xw_generic_event_t *wait_other(xw_connection_t 
 /* A stream's reader calls this once per event: where the lock is not needed and
  * the armed view holds the next event, its 36 bytes go to one malloc of their
  * size with nothing else around it but the cursor's move. */
+/* The armed view's next event to a malloc'd block, the claim's whole work where
+ * the lock is not needed. */
+static inline xw_generic_event_t *view_to_heap(xw_connection_t *c)
+{
+    xw_generic_event_t *e = malloc(36);
+    if (XW_UNLIKELY(e == NULL)) /* the event stays queued for the next claim */
+        return NULL;
+    return view_to(c, e);
+}
+
 XW_EXPORT xw_generic_event_t *xw_wait_for_event(xw_connection_t *c)
 {
     if (XW_UNLIKELY(!lock_free(c) || !view_ready(c)))
         return wait_other(c); /* out of line: this path saves no registers for it */
-    xw_generic_event_t *e = malloc(36);
-    if (XW_UNLIKELY(e == NULL)) /* the event stays queued for the next claim */
-        return NULL;
-    size_t len;
-    view_take(c, e, &len);
-    return e;
+    return view_to_heap(c);
 }
 
 /* The head of the event queue, which has one, to the heap; the lock held, released
@@ -209,8 +224,17 @@ static __attribute__((noinline)) xw_generic_event_t *poll_contended(xw_connectio
  * way on is a tail call, so it saves no registers (GCC saves them on entry when the
  * copy to the heap is inline, even on the ways that do not need them), and a poll
  * that finds nothing pays only for its read. */
+/* xw_poll_for_event's way when the armed view holds the next event and the lock
+ * is not needed; out of line, for the reason above. */
+static __attribute__((noinline)) xw_generic_event_t *poll_view(xw_connection_t *c)
+{
+    return view_to_heap(c);
+}
+
 XW_EXPORT xw_generic_event_t *xw_poll_for_event(xw_connection_t *c)
 {
+    if (lock_free(c) && view_ready(c))
+        return poll_view(c);
     if (XW_UNLIKELY(!c->single && !xw__lock_try(&c->mu)))
         return poll_contended(c);
     if (XW_UNLIKELY(!c->in.events.head))
