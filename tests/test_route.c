@@ -1237,26 +1237,50 @@ END_TEST
 
 /* ---- the view: events claimed from the buffer they were read into ---- */
 
-/* The next queued event, taken with each claim in turn (the lock-free one, the
- * locked one, the heap one: which = i % 3), is code's for seq with word. */
-static int next_event_word(int which, uint8_t code, uint64_t seq, uint32_t word)
+/* The ways to claim an event next_event_word takes in turn. */
+#define CLAIM_WAYS 5
+
+/* The next queued event, taken with each claim in turn (which % CLAIM_WAYS: the
+ * caller-storage wait and poll, which take the armed view's events without the
+ * lock; the locked heap poll; the heap poll and wait, which take them without
+ * it), is code's with detail (byte 1), for seq, with word. None of them reads:
+ * the event is queued. */
+static int next_event_full(int which, uint8_t code, uint8_t detail, uint64_t seq, uint32_t word)
 {
     uint8_t buf[64];
-    size_t len = 0;
-    if (which == 0) {
+    size_t len = 36;
+    xw_generic_event_t *ev = NULL;
+    switch (which % CLAIM_WAYS) {
+    case 0:
         T(xw_wait_for_event_into(c, buf, sizeof buf, &len, 0) == 1);
-    } else if (which == 1) {
+        break;
+    case 1:
         T(xw_poll_for_queued_event_into(c, buf, sizeof buf, &len) == 1);
-    } else {
-        xw_generic_event_t *ev = xw_poll_for_queued_event(c);
+        break;
+    case 2:
+        ev = xw_poll_for_queued_event(c);
+        break;
+    case 3:
+        ev = xw_poll_for_event(c);
+        break;
+    default:
+        ev = xw_wait_for_event(c);
+        break;
+    }
+    if (which % CLAIM_WAYS >= 2) {
         T(ev);
         memcpy(buf, ev, 36);
         free(ev);
-        len = 36;
     }
-    T(len == 36 && buf[0] == code && xw__rd16(buf + 2) == (uint16_t)seq);
+    T(len == 36 && buf[0] == code && buf[1] == detail && xw__rd16(buf + 2) == (uint16_t)seq);
     T(xw__rd32(buf + 4) == word && xw__rd32(buf + 32) == (uint32_t)seq);
     return 0;
+}
+
+/* As next_event_full for put_event's events (detail 0). */
+static int next_event_word(int which, uint8_t code, uint64_t seq, uint32_t word)
+{
+    return next_event_full(which, code, 0, seq, word);
 }
 
 /* Runs of events fed while the view still holds the first (so later runs take
@@ -1275,10 +1299,10 @@ START_TEST(view_and_batches_keep_order)
         feed(b, sizeof b);
         MUST(healthy());
         for (int i = 0; i < RUN / 2; i++, taken++)
-            MUST(next_event_word((int)taken % 3, (uint8_t)(2 + taken % RUN % 30), s - 1, taken));
+            MUST(next_event_word((int)taken % CLAIM_WAYS, (uint8_t)(2 + taken % RUN % 30), s - 1, taken));
     }
     while (taken < word) {
-        MUST(next_event_word((int)taken % 3, (uint8_t)(2 + taken % RUN % 30), s - 1, taken));
+        MUST(next_event_word((int)taken % CLAIM_WAYS, (uint8_t)(2 + taken % RUN % 30), s - 1, taken));
         taken++;
     }
     MUST(no_event());
@@ -1308,7 +1332,7 @@ START_TEST(view_stops_at_a_reply)
         MUST(has_reply(s, 0, 9, 32));
         MUST(has_error(t, 3));
         for (uint32_t i = 0; i < 8; i++)
-            MUST(next_event_word((int)(i + cut) % 3, i < 4 ? 33 : 34, i < 4 ? s - 1 : t, i));
+            MUST(next_event_word((int)(i + cut) % CLAIM_WAYS, i < 4 ? 33 : 34, i < 4 ? s - 1 : t, i));
         MUST(no_event());
     }
 }
@@ -1329,8 +1353,100 @@ START_TEST(view_spans_one_16_bit_range)
     MUST(healthy());
     ck_assert_uint_eq(c->in.last_seq, 0x2fff0 + 31);
     for (uint32_t i = 0; i < 32; i++)
-        MUST(next_event_word((int)i % 3, 40, 0x2fff0 + i, i));
+        MUST(next_event_word((int)i % CLAIM_WAYS, 40, 0x2fff0 + i, i));
     MUST(no_event());
+}
+END_TEST
+
+/* One read: an error for an unchecked request (a record at the head of the event
+ * queue), events (the view, queued behind it), a reply, events (a batch behind
+ * the view); then a second read's events. Split everywhere, and claimed with
+ * every way at every step: the error comes first, each event once and in order,
+ * the view's only once the record before it is taken; the reply is routed before
+ * any claim. A last read, with the queue empty, starts a view claimed at once. */
+START_TEST(view_waits_for_what_precedes_it)
+{
+    uint8_t b[12 * 32], tail[4 * 32];
+    for (size_t cut = 0; cut <= sizeof b; cut++) {
+        renew();
+        uint64_t v = ask(0, 1), s = ask(XW_REQUEST_CHECKED, 0);
+        size_t n = put_error(b, v, 3);
+        for (uint32_t i = 0; i < 5; i++)
+            n += put_event(b + n, 40, v, i);
+        n += put_reply(b + n, s, 9, 0);
+        for (uint32_t i = 5; i < 10; i++)
+            n += put_event(b + n, 41, s, i);
+        size_t cuts[] = {cut, n};
+        feed_cut(b, cut ? cuts : cuts + 1, cut ? 2 : 1, -1, NULL, 0);
+        size_t m = 0;
+        for (uint32_t i = 10; i < 14; i++)
+            m += put_event(tail + m, 42, s, i);
+        feed(tail, m);
+        MUST(healthy());
+        MUST(has_reply(s, 0, 9, 32));
+        int way = (int)cut;
+        MUST(next_event_full(way++, 0, 3, v, 0));
+        for (uint32_t i = 0; i < 14; i++)
+            MUST(next_event_word(way++, i < 5 ? 40 : i < 10 ? 41 : 42, i < 5 ? v : s, i));
+        MUST(no_event());
+        ck_assert(!c->in.view_on);
+        feed(tail, 2 * 32);
+        ck_assert(c->in.view_on && c->in.vnext < c->in.vend);
+        for (uint32_t i = 10; i < 12; i++)
+            MUST(next_event_word(way++, 42, s, i));
+        MUST(no_event());
+    }
+}
+END_TEST
+
+/* Events in long stretches of one type and sequence (each told apart by its
+ * detail byte and word), their sequences crossing a 16-bit boundary within one
+ * read, taken by the view (which stops at the boundary) or, while the view holds
+ * an earlier read, in batches: each keeps its own bytes and its full_sequence. A
+ * KeymapNotify whose bytes 2..3 match the stretch's sequence still ends a run, and
+ * takes the last sequence read. */
+START_TEST(runs_keep_full_sequences_across_a_16_bit_wrap)
+{
+    enum { N = 64 };
+    for (int busy = 0; busy < 2; busy++) {
+        renew();
+        c->out.seq = c->out.flushed = c->in.last_seq = 0x2fff0;
+        c->out.seq += 40; /* void requests, unchecked: tracked by nobody */
+        c->out.flushed = c->out.seq;
+        uint8_t b[(N + 1) * 32];
+        if (busy) {
+            for (uint32_t i = 0; i < 3; i++)
+                put_event(b + 32 * i, 40, 0x2fff0, 1000 + i);
+            feed(b, 3 * 32);
+            ck_assert(c->in.view_on);
+        }
+        size_t n = 0;
+        uint64_t seqs[N + 1];
+        for (uint32_t i = 0; i <= N; i++) {
+            uint64_t seq = 0x2fffd + (i > N / 2 ? i - 1 : i) / 9;
+            if (i == N / 2) { /* KeymapNotify: no sequence of its own */
+                put_event(b + n, XW_KEYMAP_NOTIFY, seqs[i - 1], i);
+                seq = seqs[i - 1];
+            } else {
+                put_event(b + n, (uint8_t)(40 + i / 20), seq, i);
+            }
+            b[n + 1] = (uint8_t)(i * 7);
+            seqs[i] = seq;
+            n += 32;
+        }
+        ck_assert(seqs[0] < 0x30000 && seqs[N] > 0x30000);
+        feed(b, n);
+        MUST(healthy());
+        ck_assert_uint_eq(c->in.last_seq, seqs[N]);
+        int way = busy;
+        for (uint32_t i = 0; busy && i < 3; i++)
+            MUST(next_event_word(way++, 40, 0x2fff0, 1000 + i));
+        for (uint32_t i = 0; i <= N; i++) {
+            uint8_t code = i == N / 2 ? XW_KEYMAP_NOTIFY : (uint8_t)(40 + i / 20);
+            MUST(next_event_full(way++, code, (uint8_t)(i * 7), seqs[i], i));
+        }
+        MUST(no_event());
+    }
 }
 END_TEST
 
@@ -1369,7 +1485,7 @@ START_TEST(failure_while_the_view_is_queued)
             MUST(failed(XW_CONN_CLOSED_MALFORMED, "malformed reply"));
         }
         for (uint32_t i = 0; i < 6; i++)
-            MUST(next_event_word((int)i % 3, 40, s - 1, i));
+            MUST(next_event_word((int)i % CLAIM_WAYS, 40, s - 1, i));
         MUST(no_event());
         ck_assert(!c->in.view_on);
         if (later == 2) {
@@ -1453,6 +1569,8 @@ int main(void)
     tcase_add_test(tc, view_and_batches_keep_order);
     tcase_add_test(tc, view_stops_at_a_reply);
     tcase_add_test(tc, view_spans_one_16_bit_range);
+    tcase_add_test(tc, view_waits_for_what_precedes_it);
+    tcase_add_test(tc, runs_keep_full_sequences_across_a_16_bit_wrap);
     tcase_add_test(tc, fds_follow_their_replies_at_every_split);
     tcase_add_test(tc, fds_of_events_are_not_a_later_replys);
     tcase_add_test(tc, fd_one_read_early_is_kept_for_the_reply);
