@@ -76,6 +76,8 @@ extern const struct library lib_xcb, lib_xlib, lib_raw;
 extern const struct library lib_xw, lib_xw_fast, lib_xw_zc;
 /* xwire's senders on a libxcb connection (libxwire-xcb). */
 extern const struct library lib_xw_xcb;
+/* No library: the heap's malloc(36)+free alone, the events case only. */
+extern const struct library lib_malloc;
 
 /* What one run measured (meter.c). */
 struct sample {

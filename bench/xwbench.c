@@ -73,8 +73,9 @@ static const struct library lib_xcb_xw = {.name = "xcb_ on xwire", .child_of = &
 
 /* Alternation order within a round, rotated every round so that no library always
  * goes first (after a pause, or on a freshly warmed server). */
-static const struct library *const libraries[] = {&lib_xw,     &lib_xw_fast, &lib_xw_zc,      &lib_xw_xcb,  &lib_xcb,
-                                                  &lib_xcb_xw, &lib_xlib,    &lib_xlib_child, &lib_xlib_xw, &lib_raw};
+static const struct library *const libraries[] = {&lib_xw,      &lib_xw_fast, &lib_xw_zc, &lib_xw_xcb,
+                                                  &lib_xcb,     &lib_xcb_xw,  &lib_xlib,  &lib_xlib_child,
+                                                  &lib_xlib_xw, &lib_raw,     &lib_malloc};
 #define N_LIBS (int)(sizeof libraries / sizeof libraries[0])
 
 struct options {
