@@ -72,9 +72,9 @@ static inline int view_take(xw_connection_t *c, void *dst, size_t *len)
     /* everything read before dst is written: the stores could alias it */
     const uint8_t *p = c->in.vnext, *end = c->in.vend;
     uint32_t seq = c->in.view_high | xw__rd16(p + 2);
-    /* the parse's scan of a 64 KiB read has pushed the first events out of the L1
-     * cache by now: ask for the line eight events on (measured best of 8 and 32) */
-    __builtin_prefetch(p + 256);
+    /* No software prefetch: the claims walk the run in order, which the hardware
+     * prefetcher follows; one eight events on cost 0.2 ns an event (3.2 -> 3.4 ns
+     * on the drain server, alternating builds) once the scan was one compare. */
     c->in.vnext = p + 32;
     memcpy(dst, p, 32);
     xw__wr32((uint8_t *)dst + 32, seq);
