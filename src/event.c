@@ -171,9 +171,6 @@ static __attribute__((noinline)) xw_generic_event_t *wait_other(xw_connection_t 
     return e;
 }
 
-/* A stream's reader calls this once per event: where the lock is not needed and
- * the armed view holds the next event, its 36 bytes go to one malloc of their
- * size with nothing else around it but the cursor's move. */
 /* The armed view's next event to a malloc'd block, the claim's whole work where
  * the lock is not needed. */
 static inline xw_generic_event_t *view_to_heap(xw_connection_t *c)
@@ -184,6 +181,9 @@ static inline xw_generic_event_t *view_to_heap(xw_connection_t *c)
     return view_to(c, e);
 }
 
+/* A stream's reader calls this once per event: where the lock is not needed and
+ * the armed view holds the next event, its 36 bytes go to one malloc of their
+ * size with nothing else around it but the cursor's move. */
 XW_EXPORT xw_generic_event_t *xw_wait_for_event(xw_connection_t *c)
 {
     if (XW_UNLIKELY(!lock_free(c) || !view_ready(c)))
@@ -220,16 +220,17 @@ static __attribute__((noinline)) xw_generic_event_t *poll_contended(xw_connectio
     return c->in.events.head ? pop_to_heap(c) : poll_empty(c);
 }
 
-/* Xlib calls this around every reply wait, nearly always for nothing. A leaf: every
- * way on is a tail call, so it saves no registers (GCC saves them on entry when the
- * copy to the heap is inline, even on the ways that do not need them), and a poll
- * that finds nothing pays only for its read. */
 /* xw_poll_for_event's way when the armed view holds the next event and the lock
- * is not needed; out of line, for the reason above. */
+ * is not needed; out of line, so that xw_poll_for_event stays a leaf. */
 static __attribute__((noinline)) xw_generic_event_t *poll_view(xw_connection_t *c)
 {
     return view_to_heap(c);
 }
+
+/* Xlib calls this around every reply wait, nearly always for nothing. A leaf: every
+ * way on is a tail call, so it saves no registers (GCC saves them on entry when the
+ * copy to the heap is inline, even on the ways that do not need them), and a poll
+ * that finds nothing pays only for its read. */
 
 XW_EXPORT xw_generic_event_t *xw_poll_for_event(xw_connection_t *c)
 {
