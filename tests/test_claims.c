@@ -20,10 +20,10 @@
 
 /* Requests a worker sends before claiming them: past XW_PEND_BLOCK, so that one batch
  * claimed behind the worker's anchor leaves enough dead entries to compact. */
-enum { WORKERS = 6, BATCH = 300, ROUNDS = 12, NATOMS = 24, CHECK_BATCH = 40, CHECK_ROUNDS = 25 };
+enum { WORKERS = 6, BATCH = 300, ROUNDS = 40, NATOMS = 24, CHECK_BATCH = 40, CHECK_ROUNDS = 100 };
 
 /* Without compaction the store would hold every request sent behind the oldest
- * unclaimed anchor (WORKERS * ROUNDS * BATCH, ~21,600); with it, the store stays
+ * unclaimed anchor (WORKERS * ROUNDS * BATCH, 72,000); with it, the store stays
  * within about twice what is alive (each worker's batch and anchor, the checker's
  * batch, the discarded requests not answered yet) plus a block or two. */
 #define STORE_BOUND 8192
@@ -208,7 +208,8 @@ static int checker_run(struct checker *k)
                 continue;
             }
             xw_generic_error_t *e = xw_request_check(c, (xw_void_cookie_t){b[i].seq});
-            int ok = e && e->error_code == 3 /* BadWindow */ && e->resource_id == b[i].wid && e->sequence == (uint16_t)b[i].seq;
+            int ok = e && e->error_code == 3 /* BadWindow */ && e->resource_id == b[i].wid &&
+                     e->sequence == (uint16_t)b[i].seq;
             free(e);
             T_CHECK(ok);
             k->errors++;
