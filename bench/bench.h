@@ -50,6 +50,8 @@ enum case_id {
     CASE_EVENTS,
     CASE_GETPROPERTY,
     CASE_ATOM_DEPTH, /* the pipeline-depth curve, not a row of the table */
+    CASE_ATOM_THREADS2,
+    CASE_ATOM_THREADS4,
     CASE_COUNT
 };
 

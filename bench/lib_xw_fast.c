@@ -8,4 +8,5 @@
 #define LIB_NAME "xwire 1-thread"
 #define LIB_SYMBOL lib_xw_fast
 #define LIB_PREPARE(c) xw_connection_set_single_threaded((c), 1)
+#define LIB_ONE_THREAD
 #include "xcb_cases.inc"

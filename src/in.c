@@ -95,9 +95,9 @@ static inline __attribute__((always_inline)) int read_got_body(xw_connection_t *
     c->total_read += (uint64_t)r;
     in->more = more_after(in, r, asked, flags);
     /* waking the waiters first makes the routing a tail call, and they still see its
-     * result: a woken waiter returns from xw__lock_wait only with the lock re-taken,
-     * after this thread releases it, and nothing reads the routed state unlocked */
-    xw__lock_broadcast(&c->in_cond);
+     * result: they are handed the lock one at a time once this thread releases it,
+     * and nothing reads the routed state unlocked */
+    xw__lock_broadcast_held(&c->in_cond, &c->mu);
     return xw__route_input(c, r);
 }
 

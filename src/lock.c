@@ -56,13 +56,26 @@ uint64_t xw__lock_wake_ret(struct xw_mutex *m, uint64_t v)
     return v;
 }
 
+/* Takes m marked contended: other waiters moved to m's queue with this one
+ * (xw__lock_hand_all) sleep there until its release wakes the next. */
+static void acquire_contended(struct xw_mutex *m)
+{
+    while (__atomic_exchange_n(&m->v, 2, __ATOMIC_ACQUIRE) != 0)
+        futex_wait(&m->v, 2, -1);
+}
+
 int xw__lock_wait(struct xw_cond *cv, struct xw_mutex *m, int64_t deadline)
 {
     unsigned seq = __atomic_load_n(&cv->seq, __ATOMIC_RELAXED);
     cv->waiters++;
     xw__lock_release(m);
     int r = futex_wait((int *)&cv->seq, (int)seq, deadline);
-    xw__lock_acquire(m);
+    /* handed m since it slept (xw__lock_hand_all), this thread may have been woken
+     * from m's queue, and others may sleep there still; else it takes m as anyone */
+    if ((int)(__atomic_load_n(&cv->handed, __ATOMIC_ACQUIRE) - seq) > 0)
+        acquire_contended(m);
+    else
+        xw__lock_acquire(m);
     cv->waiters--;
     return r == -ETIMEDOUT ? -ETIMEDOUT : 0;
 }
@@ -71,4 +84,16 @@ void xw__lock_wake_all(struct xw_cond *cv)
 {
     __atomic_fetch_add(&cv->seq, 1, __ATOMIC_RELEASE);
     futex_wake((int *)&cv->seq, INT_MAX);
+}
+
+/* The waiters wake from m's futex, each when the one before releases m: marking m
+ * contended (the caller holds it) makes the caller's release wake the first. If the
+ * requeue fails (an old kernel), they are woken as by xw__lock_wake_all. */
+void xw__lock_hand_all(struct xw_cond *cv, struct xw_mutex *m)
+{
+    unsigned seq = __atomic_add_fetch(&cv->seq, 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&cv->handed, seq, __ATOMIC_RELEASE);
+    __atomic_store_n(&m->v, 2, __ATOMIC_RELAXED);
+    if (syscall(SYS_futex, &cv->seq, FUTEX_CMP_REQUEUE_PRIVATE, 0L, (long)INT_MAX, &m->v, (long)seq) < 0)
+        futex_wake((int *)&cv->seq, INT_MAX);
 }

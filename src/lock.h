@@ -12,8 +12,9 @@ struct xw_mutex {
 };
 
 struct xw_cond {
-    unsigned seq; /* bumped by every broadcast; sleepers wait for it to change */
-    int waiters;  /* changed only under the mutex, so broadcast can skip the syscall */
+    unsigned seq;    /* bumped by every broadcast; sleepers wait for it to change */
+    int waiters;     /* changed only under the mutex, so broadcast can skip the syscall */
+    unsigned handed; /* seq of the last xw__lock_hand_all (set under the mutex) */
 };
 
 void xw__lock_acquire_slow(struct xw_mutex *m);
@@ -27,6 +28,17 @@ static inline void xw__lock_broadcast(struct xw_cond *cv)
 {
     if (cv->waiters)
         xw__lock_wake_all(cv);
+}
+
+/* Mutex m held. Wakes cv's waiters as xw__lock_broadcast does, but through m: they
+ * are moved to m's queue and get it one at a time as it is released, instead of all
+ * waking at once to find it held (the reader's, for the routing and its own claim
+ * that follow the read) and sleeping again on it. */
+void xw__lock_hand_all(struct xw_cond *cv, struct xw_mutex *m);
+static inline void xw__lock_broadcast_held(struct xw_cond *cv, struct xw_mutex *m)
+{
+    if (cv->waiters)
+        xw__lock_hand_all(cv, m);
 }
 
 /* While the process has a single thread (glibc's __libc_single_threaded, as its

@@ -153,7 +153,11 @@ static void set_next(struct xw_pend_store *s)
 }
 
 /* Squeezes out the entries that are dead and done but not at the head (left behind
- * replies claimed out of order, or one nobody claims), keeping the order. */
+ * replies claimed out of order, or one nobody claims), keeping the order. Entries
+ * move, and any send may get here: so nobody keeps a struct xw_pend * across a
+ * release of the lock (a wait looks its entry up again after every round), and an
+ * entry is named by its sequence wherever it must outlive one (a registered reply
+ * buffer). Unfinished entries are all kept, so the last undone are still those. */
 static void compact(struct xw_pend_store *s)
 {
     size_t keep = 0;
