@@ -71,11 +71,15 @@ int xw__lock_wait(struct xw_cond *cv, struct xw_mutex *m, int64_t deadline)
     xw__lock_release(m);
     int r = futex_wait((int *)&cv->seq, (int)seq, deadline);
     /* handed m since it slept (xw__lock_hand_all), this thread may have been woken
-     * from m's queue, and others may sleep there still; else it takes m as anyone */
-    if ((int)(__atomic_load_n(&cv->handed, __ATOMIC_ACQUIRE) - seq) > 0)
+     * from m's queue, and others may sleep there still; else it takes m as anyone.
+     * A handed waiter was woken, even if its deadline passed while it sat on m's
+     * queue: it reports a wake, so its caller looks at what the read brought. */
+    if ((int)(__atomic_load_n(&cv->handed, __ATOMIC_ACQUIRE) - seq) > 0) {
         acquire_contended(m);
-    else
+        r = 0;
+    } else {
         xw__lock_acquire(m);
+    }
     cv->waiters--;
     return r == -ETIMEDOUT ? -ETIMEDOUT : 0;
 }
