@@ -4,9 +4,11 @@
 #include "drain.h"
 #include "servers.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -231,4 +233,28 @@ double server_cpu_seconds(const struct server *s)
     if (s->pid <= 0 || clock_getcpuclockid(s->pid, &clock) || clock_gettime(clock, &t) < 0)
         return -1;
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Every thread of the server (Xvfb may start more than one) on that one CPU: a
+ * thread created later inherits it from its creator. */
+int server_pin(const struct server *s, int cpu)
+{
+    char dir[64];
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    snprintf(dir, sizeof dir, "/proc/%d/task", (int)s->pid);
+    DIR *d = s->pid > 0 ? opendir(dir) : NULL;
+    if (!d)
+        return -1;
+    int err = 0, any = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        long tid = strtol(e->d_name, NULL, 10);
+        if (tid <= 0)
+            continue;
+        any = 1;
+        err |= sched_setaffinity((pid_t)tid, sizeof set, &set);
+    }
+    closedir(d);
+    return any && !err ? 0 : -1;
 }

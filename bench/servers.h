@@ -14,5 +14,7 @@ void servers_stop_all(void);
 /* CPU seconds (user+sys, every thread) the server process has used so far, or -1
  * when it has no pid here. */
 double server_cpu_seconds(const struct server *s);
+/* Puts every thread of the server on CPU cpu. 0, or -1 when it could not. */
+int server_pin(const struct server *s, int cpu);
 
 #endif

@@ -10,6 +10,7 @@
 #include "shim.h"
 
 #include <getopt.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,6 +95,7 @@ struct options {
     int server_pid, sample;    /* child mode: the server's pid (its CPU time), print the sample */
     int shim;                  /* child mode: refuse to run unless libxcb.so.1 is xwire's */
     const char *serve;         /* only run this server until killed (for strace, perf) */
+    const char *pin;           /* "same" or "split": where the clients and the servers run */
     long count;
 };
 
@@ -482,6 +484,9 @@ static void usage(FILE *f)
                "                 tells a fake server from a real one), --server-pid N lets it read the\n"
                "                 server's CPU time, --sample prints the run's figures on stdout, --shim\n"
                "                 refuses to run unless libxcb.so.1 is xwire's)\n"
+               "  --pin same|split  the clients (this process and its children) on CPU 0, the servers on\n"
+               "                 CPU 0 too (same) or on CPU 1 (split). Unpinned, where the scheduler puts\n"
+               "                 client and server decides much of a wakeup-bound row's figures\n"
                "  Rows \"Xlib on xwire\" and \"xcb_ on xwire\" run the Xlib and libxcb cases in a child\n"
                "  whose libxcb.so.1 is xwire's (the build tree's libxcb/), when it is built.\n");
 }
@@ -504,6 +509,7 @@ static int parse_options(int argc, char **argv, struct options *o)
         {"server-pid", required_argument, NULL, 'P'},
         {"sample", no_argument, NULL, 'm'},
         {"shim", no_argument, NULL, 'x'},
+        {"pin", required_argument, NULL, 'p'},
         {0},
     };
     *o = (struct options){.runs = 0};
@@ -552,6 +558,9 @@ static int parse_options(int argc, char **argv, struct options *o)
         case 'x':
             o->shim = 1;
             break;
+        case 'p':
+            o->pin = optarg;
+            break;
         case 'h':
             usage(stdout);
             exit(0);
@@ -562,7 +571,8 @@ static int parse_options(int argc, char **argv, struct options *o)
     }
     if (o->runs == 0)
         o->runs = o->quick ? 1 : DEFAULT_RUNS;
-    if (o->runs < 1 || o->runs > MAX_RUNS || optind != argc) {
+    if (o->runs < 1 || o->runs > MAX_RUNS || optind != argc ||
+        (o->pin && strcmp(o->pin, "same") && strcmp(o->pin, "split"))) {
         usage(stderr);
         return -1;
     }
@@ -595,6 +605,32 @@ static int start_servers(const struct options *o)
     return 0;
 }
 
+/* --pin: every server on one CPU, then this process (and so every child it spawns
+ * later) on CPU 0. "same" puts the servers on CPU 0 as well: a round trip is then
+ * two context switches on one CPU, the same each run. "split" puts them on CPU 1,
+ * each side on its own CPU, as an unpinned run often lands. */
+static int pin_all(const char *how)
+{
+    int server_cpu = strcmp(how, "split") == 0;
+    if (server_cpu >= sysconf(_SC_NPROCESSORS_ONLN)) {
+        fprintf(stderr, "xwbench: --pin split needs two CPUs\n");
+        return -1;
+    }
+    for (int k = 0; k < SERVER_COUNT; k++)
+        if (servers[k].pid > 0 && server_pin(&servers[k], server_cpu) < 0) {
+            fprintf(stderr, "xwbench: cannot pin the %s server to CPU %d\n", server_names[k], server_cpu);
+            return -1;
+        }
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(0, &set);
+    if (sched_setaffinity(0, sizeof set, &set) < 0) {
+        perror("xwbench: sched_setaffinity");
+        return -1;
+    }
+    return 0;
+}
+
 /* --serve: one fake server in the foreground of the investigation. */
 static int serve_only(const char *name)
 {
@@ -619,8 +655,8 @@ static void context_line(char *buf, size_t len, const struct options *o)
     time_t now = time(NULL);
     char when[32];
     strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-    snprintf(buf, len, "%s %s, %ld cores, %s, %d runs%s", u.sysname, u.release, sysconf(_SC_NPROCESSORS_ONLN), when,
-             o->runs, o->quick ? ", quick" : "");
+    snprintf(buf, len, "%s %s, %ld cores, %s, %d runs%s%s%s", u.sysname, u.release, sysconf(_SC_NPROCESSORS_ONLN), when,
+             o->runs, o->quick ? ", quick" : "", o->pin ? ", pinned " : "", o->pin ? o->pin : "");
 }
 
 int main(int argc, char **argv)
@@ -636,7 +672,7 @@ int main(int argc, char **argv)
     bench_image_init();
     if (o.serve)
         return serve_only(o.serve);
-    if (start_servers(&o) < 0)
+    if (start_servers(&o) < 0 || (o.pin && pin_all(o.pin) < 0))
         return 1;
     for (int i = 0; i < N_CASES; i++) {
         if (!wanted(o.only_case, cases[i].name))
