@@ -842,7 +842,7 @@ static inline __attribute__((always_inline)) int parse(xw_connection_t *c)
                 continue;
             }
         }
-        if (w[0] == 1) {
+        if (w[0] == 1 && !xw__rd32(w + 4)) { /* a longer reply never starts a run */
             size_t run = route_reply_run(in, w, in->len - pos);
             if (run) {
                 pos += run;
