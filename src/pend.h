@@ -185,10 +185,11 @@ static inline void xw__pend_push(xw_connection_t *c, uint64_t seq, int flags, co
     uint8_t tail[8] = {(uint8_t)flags, rq->f.isvoid, rq->f.multi_reply, rq->f.multi_end, 0, dead, 0, 0};
     memcpy(&e->flags, tail, sizeof tail);
 #endif
-    s->first = s->n ? s->first : e;
+    if (!s->n)
+        s->first = e;
     s->n++;
     s->undone++;
-    s->next = ((s->head + s->n) & (XW_PEND_BLOCK - 1)) ? s->next + 1 : NULL;
+    s->next = ((s->head + s->n) & (XW_PEND_BLOCK - 1)) ? e + 1 : NULL;
     if (!rq->f.isvoid)
         c->out.last_reply = seq;
 }
