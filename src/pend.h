@@ -82,6 +82,10 @@ static inline void xw__pend_keep_done(struct xw_pend *e, const uint8_t *w)
 {
     memcpy(e->body, w + 8, sizeof(e->body));
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    _Static_assert(offsetof(struct xw_pend, dead) - offsetof(struct xw_pend, done) == 1 &&
+                       offsetof(struct xw_pend, inl) - offsetof(struct xw_pend, done) == 2 &&
+                       offsetof(struct xw_pend, byte1) - offsetof(struct xw_pend, done) == 3,
+                   "pending entry: done, dead, inl, byte1");
     uint32_t v = 1u | 1u << 16 | (uint32_t)w[1] << 24; /* done, dead (0: plain), inl, byte1 */
     memcpy(&e->done, &v, sizeof v);
 #else
