@@ -132,26 +132,18 @@ static __attribute__((noinline)) int take_heap_owner(xw_connection_t *c, uint64_
     return 1;
 }
 
-/* One lock hold: the inline claim of a 32-byte reply, else the general wait. While
- * no other thread can be in the connection (its single-threaded mode, or a process
- * with one thread) the inline claim takes no lock, as xw_wait_for_reply_into's:
- * the general wait takes it when the inline claim declines. */
+/* One lock hold: the inline claim of a 32-byte reply, else the general wait. */
 static int take_heap(xw_connection_t *c, uint64_t request, int timeout_ms, void **reply, xw_generic_error_t **e)
 {
     uint8_t small[32];
-    int alone = c->single || XW_PROCESS_SINGLE_THREADED();
-    if (!alone)
-        xw__lock_acquire(&c->mu);
+    xw__conn_lock(c);
     if (!xw__pend_take_inline(&c->in.pend, c->out.seq, request, small)) {
-        if (alone)
-            xw__conn_lock(c);
         int64_t deadline = timeout_ms < 0 ? -1 : timeout_ms == 0 ? 0 : xw__clock_deadline(timeout_ms);
         if (XW_UNLIKELY(c->lend.used) && !c->in.pend.n)
             return take_heap_owner(c, request, deadline, reply, e);
         return take_heap_locked(c, request, deadline, reply, e);
     }
-    if (!alone)
-        xw__lock_release(&c->mu);
+    xw__conn_unlock(c);
     return small_to_heap(small, reply); /* outside the lock */
 }
 
