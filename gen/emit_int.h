@@ -20,7 +20,7 @@ struct emitter {
 
 /* The runtime's private headers a generated source includes when its code calls
  * into them: the refusal of a caller's mistake, the switch serializers' sink, the
- * write path (the core's inline senders). */
+ * write path (the inline senders). */
 #define EMIT_USES_FAIL 1u
 #define EMIT_USES_SINK 2u
 #define EMIT_USES_OUT 4u

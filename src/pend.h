@@ -60,6 +60,41 @@ static inline void xw__pend_keep(struct xw_pend *e, const uint8_t *w)
     e->inl = 1;
 }
 
+/* True when the unfinished entry e can take a reply the way nearly every reply is
+ * taken: awaiting exactly one, no fds, not dead. One load of the entry's last
+ * word where the layout allows it (xw__pend_push's assertions). */
+static inline int xw__pend_plain(const struct xw_pend *e)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t tail;
+    memcpy(&tail, &e->flags, sizeof tail);
+    /* flags' fds bit, then isvoid, multi and dead, by their bytes */
+    return !(tail & ((uint64_t)XW_REQUEST_REPLY_FDS | 0xffull << 8 | 0xffull << 16 | 0xffull << 40));
+#else
+    return !(e->isvoid | e->multi | e->dead | (e->flags & XW_REQUEST_REPLY_FDS));
+#endif
+}
+
+/* Finishes the plain, unfinished entry e (xw__pend_plain) with the 32-byte reply w
+ * kept in it (xw__pend_keep), its four flag bytes from done on in one store. The
+ * store's undone count is the caller's. */
+static inline void xw__pend_keep_done(struct xw_pend *e, const uint8_t *w)
+{
+    memcpy(e->body, w + 8, sizeof(e->body));
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    _Static_assert(offsetof(struct xw_pend, dead) - offsetof(struct xw_pend, done) == 1 &&
+                       offsetof(struct xw_pend, inl) - offsetof(struct xw_pend, done) == 2 &&
+                       offsetof(struct xw_pend, byte1) - offsetof(struct xw_pend, done) == 3,
+                   "pending entry: done, dead, inl, byte1");
+    uint32_t v = 1u | 1u << 16 | (uint32_t)w[1] << 24; /* done, dead (0: plain), inl, byte1 */
+    memcpy(&e->done, &v, sizeof v);
+#else
+    e->done = 1;
+    e->byte1 = w[1];
+    e->inl = 1;
+#endif
+}
+
 /* The 32-byte reply held inline in e, as the server sent it. */
 static inline void xw__pend_reply(const struct xw_pend *e, uint8_t *dst)
 {
@@ -154,10 +189,11 @@ static inline void xw__pend_push(xw_connection_t *c, uint64_t seq, int flags, co
     uint8_t tail[8] = {(uint8_t)flags, rq->f.isvoid, rq->f.multi_reply, rq->f.multi_end, 0, dead, 0, 0};
     memcpy(&e->flags, tail, sizeof tail);
 #endif
-    s->first = s->n ? s->first : e;
+    if (!s->n)
+        s->first = e;
     s->n++;
     s->undone++;
-    s->next = ((s->head + s->n) & (XW_PEND_BLOCK - 1)) ? s->next + 1 : NULL;
+    s->next = ((s->head + s->n) & (XW_PEND_BLOCK - 1)) ? e + 1 : NULL;
     if (!rq->f.isvoid)
         c->out.last_reply = seq;
 }

@@ -612,30 +612,57 @@ static int route(xw_connection_t *c, const uint8_t *w, size_t n, struct xw_pkt *
     return route_event(c, w, n, rec, seq);
 }
 
-/* The common reply, what route() would do for it without its call and saved
- * registers: a 32-byte reply (length word 0, at w) to the oldest unfinished request,
- * which awaits exactly one reply, no fds, and holds nothing yet, so it finishes no
- * other request and is kept inline in the entry (keep_reply's first choice, which
- * also comes before a registered into buffer). 1 when done; 0: route() takes w,
- * nothing changed. */
-static inline __attribute__((always_inline)) int route_reply_fast(struct xw_in *in, const uint8_t *w)
+/* The unfinished entry e takes the 32-byte reply at p (type 1, length word 0) the
+ * way route() would keep it: e awaits exactly one reply, no fds, holds nothing yet,
+ * and is the reply's request (*last: the sequence read before it, then its own).
+ * 0: nothing changed. */
+static inline __attribute__((always_inline)) int reply_keep_fast(struct xw_pend *e, const uint8_t *p, uint64_t *last)
+{
+    if (p[0] != 1 || xw__rd32(p + 4))
+        return 0;
+    uint64_t seq = *last + (uint16_t)(xw__rd16(p + 2) - (uint16_t)*last);
+    /* e->seq was sent, so seq is no later than out.seq, as route() checks */
+    if (e->seq != seq || !xw__pend_plain(e) || e->q.head)
+        return 0;
+    if (e->validate && e->validate(p, 32) != 0)
+        return 0;
+    *last = seq;
+    xw__pend_keep_done(e, p);
+    return 1;
+}
+
+/* The common replies, what route() would do for them without its call and saved
+ * registers: a run of 32-byte replies at w (have bytes), each to the oldest
+ * unfinished request (reply_keep_fast), so it finishes no other request and is kept
+ * inline in the entry (keep_reply's first choice, which also comes before a
+ * registered into buffer). A pipeline's replies come in long runs to consecutive
+ * entries, so the entry is found through the ring once per run, not per reply; the
+ * run stops at its block's end. A round trip's one reply pays for no bound. Returns
+ * the bytes taken (0: route() takes w, nothing changed). */
+static inline __attribute__((always_inline)) size_t route_reply_run(struct xw_in *in, const uint8_t *w, size_t have)
 {
     struct xw_pend_store *s = &in->pend;
-    if (!s->undone)
+    size_t undone = s->undone;
+    if (!undone)
         return 0;
-    struct xw_pend *e = xw__pend_at(s, s->n - s->undone);
-    uint64_t last = in->last_seq, seq = last + (uint16_t)(xw__rd16(w + 2) - (uint16_t)last);
-    /* e->seq was sent, so seq is no later than out.seq, as route() checks */
-    if (e->seq != seq || e->isvoid | e->multi | e->dead | (e->flags & XW_REQUEST_REPLY_FDS) || e->q.head)
+    struct xw_pend *e = xw__pend_at(s, s->n - undone);
+    uint64_t last = in->last_seq;
+    if (!reply_keep_fast(e, w, &last))
         return 0;
-    if (e->validate && e->validate(w, 32) != 0)
-        return 0;
-    in->last_seq = seq;
-    e->done = 1;
-    s->undone--;
-    xw__pend_keep(e, w);
+    const uint8_t *p = w + 32;
+    if (have >= 64 && undone > 1) {
+        uint64_t i = s->head + s->n - undone;                    /* e's running index */
+        size_t left = XW_PEND_BLOCK - (i & (XW_PEND_BLOCK - 1)); /* e's block's entries from e on */
+        size_t end = have / 32 < left ? have / 32 : left;
+        const uint8_t *stop = w + 32 * (end < undone ? end : undone);
+        while (p < stop && reply_keep_fast(++e, p, &last))
+            p += 32;
+    }
+    size_t k = (size_t)(p - w) / 32;
+    in->last_seq = last;
+    s->undone = undone - k;
     xw__pend_trim(s); /* as complete_before */
-    return 1;
+    return 32 * k;
 }
 
 /* ---- framing ---- */
@@ -841,9 +868,12 @@ static inline __attribute__((always_inline)) int parse(xw_connection_t *c)
                 continue;
             }
         }
-        if (w[0] == 1 && !xw__rd32(w + 4) && route_reply_fast(in, w)) {
-            pos += 32;
-            continue;
+        if (w[0] == 1 && !xw__rd32(w + 4)) { /* a longer reply never starts a run */
+            size_t run = route_reply_run(in, w, in->len - pos);
+            if (run) {
+                pos += run;
+                continue;
+            }
         }
         size_t need;
         if (packet_size(c, w, &need) < 0)

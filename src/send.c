@@ -102,30 +102,6 @@ static uint64_t send_locked(xw_connection_t *c, int flags, struct iovec *vector,
     return xw__out_place(c, flags, vector, rq, total, nfds, fds, major, big);
 }
 
-/* The fast paths' common start: room for total bytes below the fast limit, a pending
- * entry's room for a reply-bearing or checked request, and the major opcode (an
- * extension's only when cached). NULL when the general path must handle it; nothing
- * is committed either way. */
-static inline __attribute__((always_inline)) uint8_t *fast_room(xw_connection_t *c, int flags,
-                                                                const xw_protocol_request_t *req, size_t total,
-                                                                uint8_t *major)
-{
-    uint8_t *dst = xw__out_reserve(c, total, c->out.fast_limit);
-    if (XW_UNLIKELY(!dst))
-        return NULL;
-    unsigned track = (unsigned)flags | (unsigned)!req->isvoid;
-    if (XW_UNLIKELY(track) && !xw__pend_fast_ok(c))
-        return NULL;
-    *major = req->opcode;
-    if (req->ext) {
-        const struct xw_ext_fast *e = &c->ext_fast[XW_EXT_FAST_SLOT(req->ext)];
-        if (e->ext != req->ext)
-            return NULL;
-        *major = e->major;
-    }
-    return dst;
-}
-
 /* Lock held (or the connection single-threaded). The common case, kept a leaf with
  * no calls so it needs no saved registers: a request without fds whose slices are
  * small, for the core or an extension whose opcode is cached, unchecked or checked.
@@ -139,7 +115,7 @@ static inline __attribute__((always_inline)) uint64_t send_fast(xw_connection_t 
                     ((total & 3) | nfds | ((unsigned)flags & ~(unsigned)XW_REQUEST_CHECKED))))
         return 0;
     uint8_t major;
-    uint8_t *dst = fast_room(c, flags, req, total, &major);
+    uint8_t *dst = xw__out_fast_room(c, flags, c->out.fast_limit, req, total, &major);
     if (XW_UNLIKELY(!dst))
         return 0;
     /* The fixed part first (never padding, at least the 4 header bytes, which are
@@ -162,7 +138,7 @@ static inline __attribute__((always_inline)) uint64_t send_fast(xw_connection_t 
     uint64_t seq = xw__out_commit(c, total);
     if (seq == 0) /* never: the sequence before it is below fast_limit, so it cannot wrap; saves callers a test */
         __builtin_unreachable();
-    if (XW_UNLIKELY((unsigned)flags | (unsigned)!req->isvoid)) /* tracked: fast_room found it room */
+    if (XW_UNLIKELY((unsigned)flags | (unsigned)!req->isvoid)) /* tracked: xw__out_fast_room found it room */
         xw__pend_push(c, seq, flags, rq);
     return seq;
 }
@@ -244,44 +220,12 @@ uint64_t xw__send(xw_connection_t *c, int flags, struct iovec *vector, const str
 
 /* ---- the common shape: a fixed part of whole words, then one list and its pad ---- */
 
-/* send_fast for that shape, from the two pieces themselves: nothing to frame into
- * slices and walk. Lock held (or the connection single-threaded); 0 when the
- * general path must handle it, nothing committed then. */
+/* xw__out_list_fast under the lock (or with the connection single-threaded). */
 static inline __attribute__((always_inline)) uint64_t send_list_fast(xw_connection_t *c, int flags, const void *fixed,
                                                                      const void *list, size_t n,
                                                                      const struct xw_request *rq)
 {
-    const xw_protocol_request_t *req = &rq->pub;
-    size_t flen = (size_t)rq->f.fixed_words * 4, total = flen + n + (-n & 3);
-    if (XW_UNLIKELY((n > 32) | ((unsigned)flags & ~(unsigned)XW_REQUEST_CHECKED)))
-        return 0;
-    uint8_t major;
-    uint8_t *dst = fast_room(c, flags, req, total, &major);
-    if (XW_UNLIKELY(!dst))
-        return 0;
-    if (XW_UNLIKELY(!xw__out_copy(dst, fixed, flen, 1)))
-        return 0;
-    xw__out_frame(dst, req, major, (uint16_t)(total >> 2));
-    /* the pad's 4 zeros first, the list over them: a pad never reaches past
-     * total + 3, inside the buffer's slack. A list longer than 32 bytes takes the
-     * general path, as in send_fast: a call here would cost every request the
-     * registers it saves. */
-    uint8_t *d = dst + flen;
-    const uint8_t *l = list;
-    memset(d + (n & ~(size_t)3), 0, 4);
-    if (n - 1 < 3) { /* 1 to 3 bytes (a short string): three stores cover each */
-        d[0] = l[0];
-        d[n / 2] = l[n / 2];
-        d[n - 1] = l[n - 1];
-    } else if (XW_UNLIKELY(!xw__out_copy(d, l, n, 1))) {
-        return 0;
-    }
-    uint64_t seq = xw__out_commit(c, total);
-    if (seq == 0) /* never, as in send_fast */
-        __builtin_unreachable();
-    if (XW_UNLIKELY((unsigned)flags | (unsigned)!req->isvoid)) /* tracked: fast_room found it room */
-        xw__pend_push(c, seq, flags, rq);
-    return seq;
+    return xw__out_list_fast(c, flags, c->out.fast_limit, fixed, list, n, rq);
 }
 
 /* The same request as the slices the general path takes (rq->count is 3: the fixed

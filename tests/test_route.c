@@ -1187,6 +1187,94 @@ START_TEST(validator_turns_a_reply_into_an_error)
 }
 END_TEST
 
+/* ---- runs of 32-byte replies ---- */
+
+/* The requests of a pipeline's reply stream: plain reply-bearing requests in runs
+ * across pending blocks and a 16-bit wrap, broken by what the run must leave to the
+ * general routing: a multi-reply request, a reply its validator refuses, a reply
+ * with extra words, a reply that comes twice, an event, a void request between two
+ * plain ones (not tracked), and a reply asking for fds. */
+enum { RUN_REQS = 700 };
+static uint64_t run_seq[RUN_REQS];
+static uint8_t run_kind[RUN_REQS]; /* 0 plain, 1 multi, 2 refused, 3 long, 4 twice, 5 fds */
+
+static size_t reply_runs_stream(uint8_t *b)
+{
+    c->out.seq = c->out.flushed = c->in.last_seq = 0xffff - 400;
+    size_t n = 0;
+    for (int i = 0; i < RUN_REQS; i++) {
+        uint8_t k = i == 270 ? 1 : i == 300 ? 2 : i == 310 ? 3 : i == 520 ? 4 : i == 600 ? 5 : 0;
+        run_kind[i] = k;
+        if (i == 450)
+            ask(0, 1); /* void, untracked: the next reply's entry is the next one still */
+        run_seq[i] = k == 1   ? ask_full(XW_REQUEST_CHECKED, 0, 1, 0, NULL)
+                     : k == 2 ? ask_full(XW_REQUEST_CHECKED, 0, 0, 0, refuse)
+                     : k == 5 ? ask(XW_REQUEST_CHECKED | XW_REQUEST_REPLY_FDS, 0)
+                              : ask(XW_REQUEST_CHECKED, 0);
+    }
+    for (int i = 0; i < RUN_REQS; i++) {
+        uint8_t b1 = (uint8_t)(i * 7 + 1);
+        if (i == 480)
+            n += put_event(b + n, 33, run_seq[i - 1], 0);
+        if (run_kind[i] == 1) {
+            n += put_reply(b + n, run_seq[i], 5, 0);
+            n += put_reply(b + n, run_seq[i], 0, 0);
+        } else if (run_kind[i] == 2) {
+            n += put_reply(b + n, run_seq[i], 0xee, 0);
+        } else if (run_kind[i] == 5) {
+            n += put_reply(b + n, run_seq[i], 0, 0); /* byte 1: no fds */
+        } else {
+            n += put_reply(b + n, run_seq[i], b1, run_kind[i] == 3 ? 2 : 0);
+            if (run_kind[i] == 4)
+                n += put_reply(b + n, run_seq[i], b1, 0);
+        }
+    }
+    return n;
+}
+
+static int reply_runs_routed(size_t n)
+{
+    T(healthy() == 0);
+    T(c->in.len == 0 && c->in.rpos == n);
+    for (int i = 0; i < RUN_REQS; i++) {
+        uint8_t b1 = (uint8_t)(i * 7 + 1);
+        struct xw_pend *e = xw__pend_find(&c->in.pend, run_seq[i]);
+        T(e && e->done);
+        if (run_kind[i] == 1) {
+            T(has_reply(run_seq[i], 0, 5, 32) == 0 && has_reply(run_seq[i], 1, 0, 32) == 0);
+        } else if (run_kind[i] == 2) {
+            T(has_error(run_seq[i], XW_ERROR_MALFORMED_REPLY) == 0);
+        } else if (run_kind[i] == 5) {
+            T(has_reply(run_seq[i], 0, 0, 32) == 0);
+        } else {
+            T(has_reply(run_seq[i], 0, b1, run_kind[i] == 3 ? 40 : 32) == 0);
+            T(e->inl == (run_kind[i] != 3));
+        }
+    }
+    T(next_event(33, run_seq[479]) == 0);
+    T(no_event() == 0);
+    T(c->in.dropped == 1); /* the second reply of kind 4 */
+    T(c->in.last_seq == run_seq[RUN_REQS - 1] && run_seq[RUN_REQS - 1] > 0xffff);
+    T(c->in.pend.undone == 0);
+    return 0;
+}
+
+/* The stream at once, and in two pieces at many offsets: every reply where the
+ * general routing would put it, each plain one kept in its entry. */
+START_TEST(reply_runs_stop_where_the_general_path_must_route)
+{
+    static uint8_t b[RUN_REQS * 64 + 256];
+    for (size_t cut = 0;; cut += 37) {
+        renew();
+        size_t n = reply_runs_stream(b);
+        if (cut >= n)
+            break;
+        feed_cut(b, (size_t[]){cut ? cut : n, n}, cut ? 2 : 1, -1, NULL, 0);
+        MUST(reply_runs_routed(n));
+    }
+}
+END_TEST
+
 /* The same where the reply lands in a waiting caller's buffer: 48 bytes at every
  * split, and 200 KB received there directly. The caller is not told it is done (it
  * waits on, and finds the error queued for its request). */
@@ -1594,6 +1682,7 @@ int main(void)
     tcase_add_test(tc, events_of_any_code_are_data);
     tcase_add_test(tc, sequence_going_backwards);
     tcase_add_test(tc, validator_turns_a_reply_into_an_error);
+    tcase_add_test(tc, reply_runs_stop_where_the_general_path_must_route);
     tcase_add_test(tc, validator_refuses_a_reply_in_the_callers_buffer);
     tcase_add_test(tc, half_a_packet_waits);
     tcase_add_test(tc, heap_claim_out_of_memory_keeps_the_event);

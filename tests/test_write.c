@@ -521,11 +521,12 @@ static int keep_change_property(struct fake_server *f, const uint8_t *req, size_
     return 0;
 }
 
-/* ChangeProperty with lists of 0 to 33 bytes (the direct copy up to 32, the
- * slices past it), one in BIG-REQUESTS framing and one past the server's limit,
- * which fails alone with nothing sent: each on the wire as the protocol lays it
- * out, the pad zeroed, whichever way it went. single: the connection's
- * single-threaded mode (the lock-free sender), else the locked one. */
+/* ChangeProperty with lists of 0 to 33 bytes (the direct copy up to 32, each of its
+ * size classes and their edges, the slices past it), one in BIG-REQUESTS framing and
+ * one past the server's limit, which fails alone with nothing sent: each on the wire
+ * as the protocol lays it out, the pad zeroed, whichever way it went. single: the
+ * connection's single-threaded mode (the generated sender's inline path), else the
+ * locked one (the fake server's thread makes the process a threaded one). */
 static void list_requests(int single)
 {
     c = fake_connect(&F, NULL, 0);
@@ -538,7 +539,7 @@ static void list_requests(int single)
     static uint8_t data[400 * 1024];
     for (size_t i = 0; i < sizeof data; i++)
         data[i] = (uint8_t)(i * 7 + 1);
-    static const uint32_t sizes[] = {0, 1, 2, 3, 4, 5, 7, 8, 9, 16, 31, 32, 33, 64};
+    static const uint32_t sizes[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 16, 17, 31, 32, 33, 64};
     enum { N = sizeof sizes / sizeof sizes[0] };
     for (int k = 0; k < N; k++)
         ck_assert_uint_ne(xw_change_property(c, 0, FAKE_ROOT, 1, 31, 8, sizes[k], sizes[k] ? data : NULL).sequence, 0);

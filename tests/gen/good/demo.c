@@ -9,6 +9,7 @@
 #include "ext.h"
 #include "fail.h"
 #include "sink.h"
+#include "out.h"
 
 #if defined(__GNUC__)
 #pragma GCC diagnostic ignored "-Wunused-function"
@@ -417,6 +418,14 @@ static __attribute__((noinline)) xw_void_cookie_t xw__demo_create_send(xw_connec
         xw_ret.sequence = (unsigned int)xw__fail_reject(c, 0, 0, "Create: value_list is NULL but its length is not 0");
         return xw_ret;
     }
+    {
+        uint64_t xw_lim, xw_seq;
+        if (XW_LIKELY(xw__out_unlocked(c, &xw_lim)) &&
+            XW_LIKELY((xw_seq = xw__out_list_fast(c, xw_flags, xw_lim, &xw_out, xw_list, xw_n, &xw__demo_create_req)) != 0)) {
+            xw_ret.sequence = (unsigned int)xw_seq;
+            return xw_ret;
+        }
+    }
     xw_ret.sequence = (unsigned int)xw__send_list(c, xw_flags, &xw_out, xw_list, xw_n, &xw__demo_create_req);
     return xw_ret;
 }
@@ -685,6 +694,14 @@ static __attribute__((noinline)) xw_void_cookie_t xw__demo_put_send(xw_connectio
     xw_out.which = which;
     const void *xw_list = (values);
     size_t xw_n = (values ? (size_t)xw_demo_put_values_sizeof(values, n_named, which) : 0);
+    {
+        uint64_t xw_lim, xw_seq;
+        if (XW_LIKELY(xw__out_unlocked(c, &xw_lim)) &&
+            XW_LIKELY((xw_seq = xw__out_list_fast(c, xw_flags, xw_lim, &xw_out, xw_list, xw_n, &xw__demo_put_req)) != 0)) {
+            xw_ret.sequence = (unsigned int)xw_seq;
+            return xw_ret;
+        }
+    }
     xw_ret.sequence = (unsigned int)xw__send_list(c, xw_flags, &xw_out, xw_list, xw_n, &xw__demo_put_req);
     return xw_ret;
 }
