@@ -69,6 +69,57 @@ START_TEST(a_timed_wait_times_out)
 }
 END_TEST
 
+/* A condition never handed (the writers' one), its broadcasts past 2^31: a timed
+ * wait on it still times out, with the mutex taken as anyone takes it (not marked
+ * contended). Half the counter's range from the last hand-off must not read as a
+ * hand-off after the wait began. */
+START_TEST(a_timed_wait_times_out_half_a_wrap_from_the_last_hand_off)
+{
+    static const unsigned seqs[] = {0x80000001u, 0xfffffffeu};
+    for (int i = 0; i < 2; i++) {
+        struct xw_cond c2 = {.seq = seqs[i], .handed = 0};
+        xw__lock_acquire(&mu);
+        ck_assert_int_eq(xw__lock_wait(&c2, &mu, xw__clock_deadline(20)), -ETIMEDOUT);
+        ck_assert_int_eq(mu.v, 1);
+        xw__lock_release(&mu);
+    }
+}
+END_TEST
+
+/* A hand-off across the counter's wrap (seq 0xffffffff to 0) is still one: the
+ * waiter handed the mutex reports a wake. */
+static struct xw_cond wrap_cv = {.seq = 0xffffffffu, .handed = 0x7fffffffu};
+static int wrap_r = 1;
+
+static void *wrap_waiter(void *arg)
+{
+    (void)arg;
+    xw__lock_acquire(&mu);
+    wrap_r = xw__lock_wait(&wrap_cv, &mu, xw__clock_deadline(10000));
+    xw__lock_release(&mu);
+    return NULL;
+}
+
+START_TEST(a_hand_off_across_the_wrap_wakes)
+{
+    pthread_t t;
+    ck_assert_int_eq(pthread_create(&t, NULL, wrap_waiter, NULL), 0);
+    for (;;) {
+        xw__lock_acquire(&mu);
+        if (wrap_cv.waiters == 1)
+            break;
+        xw__lock_release(&mu);
+        sched_yield();
+    }
+    xw__lock_broadcast_held(&wrap_cv, &mu);
+    ck_assert_uint_eq(wrap_cv.seq, 0);
+    xw__lock_release(&mu);
+    ck_assert_int_eq(pthread_join(t, NULL), 0);
+    ck_assert_int_eq(wrap_r, 0);
+    ck_assert_int_eq(mu.v, 0);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = xwtest_suite("lock");
@@ -76,6 +127,8 @@ int main(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, handed_waiters_all_get_the_mutex);
     tcase_add_test(tc, a_timed_wait_times_out);
+    tcase_add_test(tc, a_timed_wait_times_out_half_a_wrap_from_the_last_hand_off);
+    tcase_add_test(tc, a_hand_off_across_the_wrap_wakes);
     suite_add_tcase(s, tc);
     return xwtest_run(s);
 }
