@@ -120,6 +120,73 @@ START_TEST(a_hand_off_across_the_wrap_wakes)
 }
 END_TEST
 
+/* Waiters with short deadlines, a hander handing them the mutex under it and a
+ * third thread broadcasting without it, racing for many rounds: every waiter
+ * ends (none left asleep on the mutex or the condition: the test's timeout),
+ * each holds the mutex alone, the counts of waiters and the mutex end at rest. */
+enum { RACERS = 4, RACE_ROUNDS = 3000 };
+static int race_over;
+static long race_woke, race_timed;
+
+static void *race_waiter(void *arg)
+{
+    (void)arg;
+    for (int i = 0; i < RACE_ROUNDS; i++) {
+        xw__lock_acquire(&mu);
+        int r = xw__lock_wait(&cv, &mu, xw__clock_deadline(i % 3));
+        ck_assert_int_eq(++inside, 1);
+        if (r == -ETIMEDOUT)
+            race_timed++;
+        else
+            race_woke++;
+        inside--;
+        xw__lock_release(&mu);
+    }
+    return NULL;
+}
+
+static void *race_hander(void *arg)
+{
+    (void)arg;
+    while (!__atomic_load_n(&race_over, __ATOMIC_ACQUIRE)) {
+        xw__lock_acquire(&mu);
+        ck_assert_int_eq(++inside, 1);
+        xw__lock_broadcast_held(&cv, &mu);
+        inside--;
+        xw__lock_release(&mu);
+        sched_yield();
+    }
+    return NULL;
+}
+
+static void *race_broadcaster(void *arg)
+{
+    (void)arg;
+    while (!__atomic_load_n(&race_over, __ATOMIC_ACQUIRE)) {
+        xw__lock_wake_all(&cv);
+        sched_yield();
+    }
+    return NULL;
+}
+
+START_TEST(hand_offs_race_timeouts_and_unlocked_broadcasts)
+{
+    pthread_t w[RACERS], h, b;
+    for (int i = 0; i < RACERS; i++)
+        ck_assert_int_eq(pthread_create(&w[i], NULL, race_waiter, NULL), 0);
+    ck_assert_int_eq(pthread_create(&h, NULL, race_hander, NULL), 0);
+    ck_assert_int_eq(pthread_create(&b, NULL, race_broadcaster, NULL), 0);
+    for (int i = 0; i < RACERS; i++)
+        ck_assert_int_eq(pthread_join(w[i], NULL), 0);
+    __atomic_store_n(&race_over, 1, __ATOMIC_RELEASE);
+    ck_assert_int_eq(pthread_join(h, NULL), 0);
+    ck_assert_int_eq(pthread_join(b, NULL), 0);
+    ck_assert_int_eq(race_woke + race_timed, (long)RACERS * RACE_ROUNDS);
+    ck_assert_int_eq(cv.waiters, 0);
+    ck_assert_int_eq(mu.v, 0);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = xwtest_suite("lock");
@@ -129,6 +196,7 @@ int main(void)
     tcase_add_test(tc, a_timed_wait_times_out);
     tcase_add_test(tc, a_timed_wait_times_out_half_a_wrap_from_the_last_hand_off);
     tcase_add_test(tc, a_hand_off_across_the_wrap_wakes);
+    tcase_add_test(tc, hand_offs_race_timeouts_and_unlocked_broadcasts);
     suite_add_tcase(s, tc);
     return xwtest_run(s);
 }
