@@ -3,6 +3,7 @@
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -11,6 +12,7 @@
 #include "conn.h"
 #include "connect.h"
 #include "lend.h"
+#include "lock.h"
 #include "pend.h"
 #include "route.h"
 #include "send.h"
@@ -35,6 +37,22 @@ static void teardown(void)
     xw_disconnect(c);
     c = NULL;
     xwtest_fds_end();
+}
+
+static void *no_op(void *arg)
+{
+    return arg;
+}
+
+/* As setup, in a process that has had a second thread: the claims then take the
+ * lock and their locked ways (the view's among them), as with threads running. */
+static void setup_threaded(void)
+{
+    pthread_t t;
+    ck_assert_int_eq(pthread_create(&t, NULL, no_op, NULL), 0);
+    ck_assert_int_eq(pthread_join(t, NULL), 0);
+    ck_assert(!XW_PROCESS_SINGLE_THREADED());
+    setup();
 }
 
 /* A fresh connection in the middle of a test (one per split). */
@@ -1632,5 +1650,18 @@ int main(void)
     tcase_add_test(tc, heap_claim_out_of_memory_keeps_the_event);
     tcase_add_test(tc, failure_while_the_view_is_queued);
     suite_add_tcase(s, tc);
+    /* the view's tests again where the claims take their locked ways */
+    TCase *tl = tcase_create("route-locked");
+    tcase_set_timeout(tl, 600);
+    tcase_add_checked_fixture(tl, setup_threaded, teardown);
+    tcase_add_test(tl, view_and_batches_keep_order);
+    tcase_add_test(tl, view_stops_at_a_reply);
+    tcase_add_test(tl, view_spans_one_16_bit_range);
+    tcase_add_test(tl, view_waits_for_what_precedes_it);
+    tcase_add_test(tl, runs_keep_full_sequences_across_a_16_bit_wrap);
+    tcase_add_test(tl, special_claim_keeps_the_views_place);
+    tcase_add_test(tl, heap_claim_out_of_memory_keeps_the_event);
+    tcase_add_test(tl, failure_while_the_view_is_queued);
+    suite_add_tcase(s, tl);
     return xwtest_run(s);
 }
