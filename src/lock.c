@@ -73,8 +73,13 @@ int xw__lock_wait(struct xw_cond *cv, struct xw_mutex *m, int64_t deadline)
     /* handed m since it slept (xw__lock_hand_all), this thread may have been woken
      * from m's queue, and others may sleep there still; else it takes m as anyone.
      * A handed waiter was woken, even if its deadline passed while it sat on m's
-     * queue: it reports a wake, so its caller looks at what the read brought. */
-    if ((int)(__atomic_load_n(&cv->handed, __ATOMIC_ACQUIRE) - seq) > 0) {
+     * queue: it reports a wake, so its caller looks at what the read brought.
+     * Handed since: handed in (seq, now], counted from seq, so a hand-off of long
+     * ago (or none: a condition never handed) never passes for one however far
+     * the counter has gone since; a signed difference would after 2^31. */
+    unsigned handed = __atomic_load_n(&cv->handed, __ATOMIC_ACQUIRE);
+    unsigned now = __atomic_load_n(&cv->seq, __ATOMIC_RELAXED);
+    if (handed - seq - 1 < now - seq) {
         acquire_contended(m);
         r = 0;
     } else {

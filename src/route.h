@@ -227,10 +227,12 @@ void xw__route_queue_free(xw_connection_t *c, struct xw_queue *q);
 void xw__route_fini(xw_connection_t *c);
 
 /* Arms the view's cursor (vnext, vend) if the view now heads the event queue:
- * whoever queues the view or takes the event queue's head calls this. */
+ * whoever queues the view or takes the event queue's head calls this. A cursor
+ * already armed is left where it is: view.seq is the run's first event, not the
+ * next, and a claim from another queue (a special event's) gets here too. */
 static inline void xw__route_view_arm(struct xw_in *in)
 {
-    if (in->events.head == &in->view) {
+    if (in->events.head == &in->view && !in->vnext) {
         in->vnext = in->view.ext + in->view.seq;
         in->vend = in->view.ext + in->view.len;
     }

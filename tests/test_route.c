@@ -3,6 +3,7 @@
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -11,6 +12,7 @@
 #include "conn.h"
 #include "connect.h"
 #include "lend.h"
+#include "lock.h"
 #include "pend.h"
 #include "route.h"
 #include "send.h"
@@ -35,6 +37,22 @@ static void teardown(void)
     xw_disconnect(c);
     c = NULL;
     xwtest_fds_end();
+}
+
+static void *no_op(void *arg)
+{
+    return arg;
+}
+
+/* As setup, in a process that has had a second thread: the claims then take the
+ * lock and their locked ways (the view's among them), as with threads running. */
+static void setup_threaded(void)
+{
+    pthread_t t;
+    ck_assert_int_eq(pthread_create(&t, NULL, no_op, NULL), 0);
+    ck_assert_int_eq(pthread_join(t, NULL), 0);
+    ck_assert(!XW_PROCESS_SINGLE_THREADED());
+    setup();
 }
 
 /* A fresh connection in the middle of a test (one per split). */
@@ -1642,6 +1660,38 @@ START_TEST(heap_claim_out_of_memory_keeps_the_event)
 }
 END_TEST
 
+/* A special event claimed while the view heads the event queue and has given some
+ * of its events: the event queue's head did not change, so the view's next event
+ * is still the one after those taken, with every claim way before and after. */
+START_TEST(special_claim_keeps_the_views_place)
+{
+    uint8_t b[256];
+    for (int way = 0; way < CLAIM_WAYS; way++) {
+        renew();
+        xge_ext_present();
+        uint32_t stamp = 0;
+        xw_special_event_t *se = xw_register_for_special_xge(c, &xge_ext, 0x1234, &stamp);
+        ck_assert_ptr_nonnull(se);
+        uint64_t s = ask(XW_REQUEST_CHECKED, 1);
+        size_t n = 0;
+        for (uint32_t i = 0; i < 4; i++)
+            n += put_event(b + n, 33, s - 1, i); /* the view */
+        n += put_xge_of(b + n, s, 0x1234, 1);    /* to the special queue */
+        feed(b, n);
+        MUST(healthy());
+        ck_assert(c->in.view_on);
+        MUST(next_event_word(way, 33, s - 1, 0));
+        uint8_t *p = (uint8_t *)xw_poll_for_special_event(c, se);
+        ck_assert_ptr_nonnull(p);
+        free(p);
+        for (uint32_t i = 1; i < 4; i++)
+            MUST(next_event_word(way + (int)i, 33, s - 1, i));
+        MUST(no_event());
+        xw_unregister_for_special_event(c, se);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = xwtest_suite("route");
@@ -1676,6 +1726,7 @@ int main(void)
     tcase_add_test(tc, into_buffer_delivery);
     tcase_add_test(tc, lent_range_goes_to_the_owner);
     tcase_add_test(tc, xge_events_validated_and_sorted_by_id);
+    tcase_add_test(tc, special_claim_keeps_the_views_place);
     tcase_add_test(tc, huge_lengths_are_fatal);
     tcase_add_test(tc, unexpected_replies_are_dropped);
     tcase_add_test(tc, error_then_reply_for_one_request);
@@ -1688,5 +1739,18 @@ int main(void)
     tcase_add_test(tc, heap_claim_out_of_memory_keeps_the_event);
     tcase_add_test(tc, failure_while_the_view_is_queued);
     suite_add_tcase(s, tc);
+    /* the view's tests again where the claims take their locked ways */
+    TCase *tl = tcase_create("route-locked");
+    tcase_set_timeout(tl, 600);
+    tcase_add_checked_fixture(tl, setup_threaded, teardown);
+    tcase_add_test(tl, view_and_batches_keep_order);
+    tcase_add_test(tl, view_stops_at_a_reply);
+    tcase_add_test(tl, view_spans_one_16_bit_range);
+    tcase_add_test(tl, view_waits_for_what_precedes_it);
+    tcase_add_test(tl, runs_keep_full_sequences_across_a_16_bit_wrap);
+    tcase_add_test(tl, special_claim_keeps_the_views_place);
+    tcase_add_test(tl, heap_claim_out_of_memory_keeps_the_event);
+    tcase_add_test(tl, failure_while_the_view_is_queued);
+    suite_add_tcase(s, tl);
     return xwtest_run(s);
 }
