@@ -231,7 +231,6 @@ static __attribute__((noinline)) xw_generic_event_t *poll_view(xw_connection_t *
  * way on is a tail call, so it saves no registers (GCC saves them on entry when the
  * copy to the heap is inline, even on the ways that do not need them), and a poll
  * that finds nothing pays only for its read. */
-
 XW_EXPORT xw_generic_event_t *xw_poll_for_event(xw_connection_t *c)
 {
     if (lock_free(c) && view_ready(c))
