@@ -157,6 +157,23 @@ static void drain_dri3(xw_connection_t *c, xw_dri3_open_cookie_t ck)
         free(e_);                                                                                                      \
     } while (0)
 
+/* The run's four requests: the first two into buffers of 64 and 16 bytes, the
+ * third to the heap, the fourth discarded. */
+static void drain_run(xw_connection_t *c, const unsigned seq[4])
+{
+    union {
+        xw_generic_reply_t r;
+        uint8_t b[64];
+    } buf;
+    xw_generic_error_t err;
+    size_t len;
+    if (xw_wait_for_reply_into(c, seq[0], &buf, sizeof buf, &len, &err, -1) == 1 && len <= sizeof buf)
+        visit_reply("xproto", "intern_atom_reply", &buf);
+    xw_wait_for_reply_into(c, seq[1], &buf, 16, &len, &err, -1);
+    DRAIN(xw_intern_atom_reply(c, (xw_intern_atom_cookie_t){seq[2]}, &e_), "xproto", "intern_atom_reply");
+    xw_discard_reply(c, seq[3]);
+}
+
 static void run(xw_connection_t *c, int server, const uint8_t *data, size_t size)
 {
     for (size_t i = 0; i < sizeof(exts) / sizeof(exts[0]); i++)
@@ -176,6 +193,11 @@ static void run(xw_connection_t *c, int server, const uint8_t *data, size_t size
     xw_xkb_get_names_cookie_t kn = xw_xkb_get_names(c, 0x100, 0x3fff);
     xw_dri3_open_cookie_t d3 = xw_dri3_open(c, ROOT, 0);
     xw_get_input_focus_cookie_t g = xw_get_input_focus(c);
+    /* sequences 13-16: a run of 32-byte replies (the reply run's path), claimed
+     * into a buffer, into one too small, as a heap reply and discarded */
+    unsigned run_seq[4];
+    for (int i = 0; i < 4; i++)
+        run_seq[i] = i & 1 ? xw_get_input_focus(c).sequence : xw_intern_atom(c, 1, 7, "WM_NAME").sequence;
     xw_flush(c);
     /* only now: a reply to a request not yet sent is (rightly) a fatal error */
     send_stream(server, data, size);
@@ -189,6 +211,7 @@ static void run(xw_connection_t *c, int server, const uint8_t *data, size_t size
     DRAIN(xw_xkb_get_names_reply(c, kn, &e_), "xkb", "xkb_get_names_reply");
     drain_dri3(c, d3);
     DRAIN(xw_get_input_focus_reply(c, g, &e_), "xproto", "get_input_focus_reply");
+    drain_run(c, run_seq);
     xw_generic_event_t *ev;
     for (int k = 0; k < 4096 && (ev = xw_poll_for_event(c)); k++) {
         visit_event(ev);
