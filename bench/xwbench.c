@@ -422,7 +422,7 @@ static void count_case(const struct case_def *cd, const struct options *o, const
     long n = callgrind_n(cd, o->quick);
     for (int j = 0; j < N_LIBS; j++) {
         const struct library *lib = libraries[j];
-        if (!usable(lib, cd->id) || !wanted(o->only_lib, lib->name))
+        if (!usable(lib, cd->id) || !wanted(o->only_lib, lib->name) || (cd->own_rows && lib->child_of))
             continue;
         double ir = callgrind_per_op(cd->name, lib, &servers[SERVER_DRAIN], n, dir);
         instructions[n_instructions++] = (struct instr_count){cd->name, lib->name, ir < 0 ? -1 : ir / cd->ops_per_n};
