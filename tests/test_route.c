@@ -954,6 +954,17 @@ static void xge_ext_present(void)
     e->reply[9] = 141; /* major_opcode */
 }
 
+/* A fresh connection with the extension present and a special queue for its event
+ * id 0x1234, whose arrivals count in *stamp. */
+static xw_special_event_t *renew_with_special(uint32_t *stamp)
+{
+    renew();
+    xge_ext_present();
+    xw_special_event_t *se = xw_register_for_special_xge(c, &xge_ext, 0x1234, stamp);
+    ck_assert_ptr_nonnull(se);
+    return se;
+}
+
 /* An XGE event of that extension, type 1, for event id eid, wire byte 40 mark. */
 static size_t put_xge_of(uint8_t *b, uint64_t seq, uint32_t eid, uint8_t mark)
 {
@@ -974,11 +985,8 @@ START_TEST(xge_events_validated_and_sorted_by_id)
 {
     uint8_t b[256];
     for (size_t k = 1; k < 176; k++) {
-        renew();
-        xge_ext_present();
         uint32_t stamp = 0;
-        xw_special_event_t *se = xw_register_for_special_xge(c, &xge_ext, 0x1234, &stamp);
-        ck_assert_ptr_nonnull(se);
+        xw_special_event_t *se = renew_with_special(&stamp);
         uint64_t s = ask(XW_REQUEST_CHECKED, 1);
         size_t n = put_xge_of(b, s, 0x1234, 1);
         n += put_xge_of(b + n, s, 0x9999, 2);
@@ -1667,11 +1675,8 @@ START_TEST(special_claim_keeps_the_views_place)
 {
     uint8_t b[256];
     for (int way = 0; way < CLAIM_WAYS; way++) {
-        renew();
-        xge_ext_present();
         uint32_t stamp = 0;
-        xw_special_event_t *se = xw_register_for_special_xge(c, &xge_ext, 0x1234, &stamp);
-        ck_assert_ptr_nonnull(se);
+        xw_special_event_t *se = renew_with_special(&stamp);
         uint64_t s = ask(XW_REQUEST_CHECKED, 1);
         size_t n = 0;
         for (uint32_t i = 0; i < 4; i++)
