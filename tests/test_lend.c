@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <xw/xproto.h>
 #include <xw/xwext.h>
 
 #include "alloc_count.h"
@@ -367,8 +368,25 @@ END_TEST
 /* Every kind of xwire send takes the socket back first, running the owner's
  * callback (which re-enters xw_writev) with the lock released; the owner's held
  * requests reach the server before xwire's, numbered before it. Flushes and event
- * calls do not take it back. */
-enum { VIA_SEND, VIA_CHECKED, VIA_SYNC, VIA_FD, VIA_TAKE, VIA_EXTENSION, VIA_KINDS };
+ * calls do not take it back. VIA_LIST*: generated senders whose list shape runs
+ * the send fast path inline (ChangeProperty, and InternAtom with a pending block
+ * already there); VIA_VOID_SINGLE a generated inline void sender (MapWindow);
+ * _SINGLE in the connection's single-threaded mode, where they take no lock. */
+enum {
+    VIA_SEND,
+    VIA_CHECKED,
+    VIA_SYNC,
+    VIA_FD,
+    VIA_TAKE,
+    VIA_EXTENSION,
+    VIA_LIST,
+    VIA_LIST_SINGLE,
+    VIA_LIST_REPLY,
+    VIA_VOID_SINGLE,
+    VIA_KINDS
+};
+
+enum { OP_INTERN_ATOM = 16, OP_CHANGE_PROPERTY = 18 };
 
 static xw_extension_t lend_ext = {"LEND-TEST", 0};
 
@@ -378,6 +396,8 @@ START_TEST(every_send_takes_back_first)
     xw_void_cookie_t unchecked = {0};
     if (via == VIA_SYNC) /* xwire's own void request, checked later: the check needs a sync */
         unchecked.sequence = (unsigned)xw_req(0, OP_MAP_WINDOW, 1);
+    if (via == VIA_LIST_REPLY) /* tracked: the pending store has its block from now on */
+        xw_req(0, OP_GET_INPUT_FOCUS, 0);
     uint64_t held = owner_req(&O, OP_NOOP, 0, 1);
     owner_req(&O, OP_NOOP, 0, 1);
     xw_flush(c);
@@ -416,6 +436,19 @@ START_TEST(every_send_takes_back_first)
         ck_assert_int_eq(fake_serve_start(&F), 0);
         ck_assert_ptr_nonnull(xw_get_extension_data(c, &lend_ext)); /* QueryExtension: absent */
         break;
+    case VIA_LIST_SINGLE:
+    case VIA_LIST_REPLY:
+    case VIA_VOID_SINGLE:
+        ck_assert_int_eq(xw_connection_set_single_threaded(c, 1), 0);
+        /* fall through */
+    case VIA_LIST:
+        if (via == VIA_VOID_SINGLE)
+            w = xw_map_window(c, 1).sequence;
+        else if (via == VIA_LIST_REPLY)
+            w = xw_intern_atom_unchecked(c, 0, 3, "ABC").sequence;
+        else
+            w = xw_change_property(c, 0, 1, 2, 3, 8, 5, "abcde").sequence;
+        break;
     }
     ck_assert_uint_eq(O.returns, 1);
     ck_assert_int_eq(xw_connection_has_error(c), 0);
@@ -429,11 +462,17 @@ START_TEST(every_send_takes_back_first)
         return;
     }
     xw_flush(c);
+    if (via == VIA_LIST_REPLY)
+        ck_assert_uint_eq(server_reads(OP_GET_INPUT_FOCUS), held - 1);
     ck_assert_uint_eq(server_reads(OP_NOOP), held);
     ck_assert_uint_eq(server_reads(OP_NOOP), held + 1);
     if (w) {
         ck_assert_uint_eq(w, held + 2);
-        ck_assert_uint_eq(server_reads(via == VIA_CHECKED ? OP_MAP_WINDOW : OP_GET_INPUT_FOCUS), w);
+        uint8_t op = via == VIA_CHECKED || via == VIA_VOID_SINGLE ? OP_MAP_WINDOW
+                     : via == VIA_LIST || via == VIA_LIST_SINGLE  ? OP_CHANGE_PROPERTY
+                     : via == VIA_LIST_REPLY                      ? OP_INTERN_ATOM
+                                                                  : OP_GET_INPUT_FOCUS;
+        ck_assert_uint_eq(server_reads(op), w);
     }
 }
 END_TEST
