@@ -1301,6 +1301,84 @@ START_TEST(reply_runs_stop_where_the_general_path_must_route)
 }
 END_TEST
 
+/* What else a run of plain replies can meet, across a pending block's end: an
+ * entry discarded when sent and one discarded after, a checked void request that
+ * succeeds (finished by the next reply) and one that fails, a reply-bearing request
+ * answered by an error, one whose caller waits with a registered buffer (a 32-byte
+ * reply is kept in its entry first, as keep_reply does), and at the end a reply
+ * read backwards (the 16-bit sequence of one already answered). */
+enum { MEET_REQS = 300 };
+static uint64_t meet_seq[MEET_REQS];
+static uint8_t meet_kind[MEET_REQS]; /* 0 plain, 1 discarded, 2 discarded late, 3 void ok, 4 void error, 5 error,
+                                        6 into */
+static uint8_t meet_into[64];
+
+static uint8_t meet_kind_of(int i)
+{
+    static const int at[][2] = {{3, 1},   {40, 2},  {41, 2},  {90, 3},  {120, 4}, {200, 5}, {254, 1},
+                                {255, 2}, {256, 3}, {257, 6}, {280, 5}, {281, 4}, {290, 6}};
+    for (size_t k = 0; k < sizeof at / sizeof at[0]; k++)
+        if (at[k][0] == i)
+            return (uint8_t)at[k][1];
+    return 0;
+}
+
+static size_t reply_meets_stream(uint8_t *b)
+{
+    size_t n = 0;
+    for (int i = 0; i < MEET_REQS; i++) {
+        uint8_t k = meet_kind[i] = meet_kind_of(i);
+        meet_seq[i] = k == 1 ? ask(XW_REQUEST_DISCARD_REPLY, 0) : ask(XW_REQUEST_CHECKED, k == 3 || k == 4);
+        if (k == 6)
+            register_into(meet_seq[i], meet_into, sizeof meet_into);
+    }
+    for (int i = 0; i < MEET_REQS; i++) {
+        uint8_t k = meet_kind[i];
+        if (k == 2)
+            xw__pend_retire(&c->in.pend, xw__pend_find(&c->in.pend, meet_seq[i]));
+        if (k == 4 || k == 5)
+            n += put_error(b + n, meet_seq[i], (uint8_t)(k == 4 ? 3 : 9));
+        else if (k != 3)
+            n += put_reply(b + n, meet_seq[i], (uint8_t)(i * 5 + 2), 0);
+    }
+    return n + put_reply(b + n, meet_seq[MEET_REQS - 3], 0x77, 0);
+}
+
+static int reply_meets_routed(size_t n)
+{
+    T(healthy() == 0);
+    T(c->in.len == 0 && c->in.rpos == n);
+    for (int i = 0; i < MEET_REQS; i++) {
+        uint8_t k = meet_kind[i];
+        if (k == 1 || k == 2 || k == 3)
+            T(nothing_for(meet_seq[i]) == 0);
+        else if (k == 4 || k == 5)
+            T(has_error(meet_seq[i], (uint8_t)(k == 4 ? 3 : 9)) == 0);
+        else
+            T(has_reply(meet_seq[i], 0, (uint8_t)(i * 5 + 2), 32) == 0 && xw__pend_find(&c->in.pend, meet_seq[i])->inl);
+    }
+    T(c->in.into.state == XW_INTO_WAIT);
+    T(no_event() == 0);
+    T(c->in.dropped == 1); /* the one read backwards; every request had its answer */
+    T(c->in.last_seq == meet_seq[MEET_REQS - 1]);
+    T(c->in.pend.undone == 0);
+    return 0;
+}
+
+START_TEST(reply_runs_meet_discards_voids_errors_and_waiters)
+{
+    static uint8_t b[MEET_REQS * 32 + 64];
+    for (size_t cut = 0;; cut += 13) {
+        renew();
+        size_t n = reply_meets_stream(b);
+        if (cut >= n)
+            break;
+        feed_cut(b, (size_t[]){cut ? cut : n, n}, cut ? 2 : 1, -1, NULL, 0);
+        MUST(reply_meets_routed(n));
+    }
+}
+END_TEST
+
 /* The same where the reply lands in a waiting caller's buffer: 48 bytes at every
  * split, and 200 KB received there directly. The caller is not told it is done (it
  * waits on, and finds the error queued for its request). */
@@ -1739,6 +1817,7 @@ int main(void)
     tcase_add_test(tc, sequence_going_backwards);
     tcase_add_test(tc, validator_turns_a_reply_into_an_error);
     tcase_add_test(tc, reply_runs_stop_where_the_general_path_must_route);
+    tcase_add_test(tc, reply_runs_meet_discards_voids_errors_and_waiters);
     tcase_add_test(tc, validator_refuses_a_reply_in_the_callers_buffer);
     tcase_add_test(tc, half_a_packet_waits);
     tcase_add_test(tc, heap_claim_out_of_memory_keeps_the_event);
