@@ -521,6 +521,28 @@ static int keep_change_property(struct fake_server *f, const uint8_t *req, size_
     return 0;
 }
 
+/* The list sizes sent below: the inline copy's size classes and their edges, and
+ * lists past it. */
+static const uint32_t list_sizes[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 16, 17, 31, 32, 33, 64};
+enum { N_LIST_SIZES = sizeof list_sizes / sizeof list_sizes[0] };
+
+/* ChangeProperty(Replace, FAKE_ROOT, property 1, type 31, format 8) of the first n
+ * bytes of data as the protocol lays it out, into want; returns its length. */
+static size_t change_property_bytes(uint8_t *want, const uint8_t *data, size_t n)
+{
+    size_t len = 24 + n + (-n & 3);
+    memset(want, 0, len);
+    want[0] = 18;
+    put16(want + 2, (uint16_t)(len / 4));
+    put32(want + 4, FAKE_ROOT);
+    put32(want + 8, 1);
+    put32(want + 12, 31);
+    want[16] = 8;
+    put32(want + 20, (uint32_t)n);
+    memcpy(want + 24, data, n);
+    return len;
+}
+
 /* ChangeProperty with lists of 0 to 33 bytes (the direct copy up to 32, each of its
  * size classes and their edges, the slices past it), one in BIG-REQUESTS framing and
  * one past the server's limit, which fails alone with nothing sent: each on the wire
@@ -539,8 +561,8 @@ static void list_requests(int single)
     static uint8_t data[400 * 1024];
     for (size_t i = 0; i < sizeof data; i++)
         data[i] = (uint8_t)(i * 7 + 1);
-    static const uint32_t sizes[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 16, 17, 31, 32, 33, 64};
-    enum { N = sizeof sizes / sizeof sizes[0] };
+    const uint32_t *sizes = list_sizes;
+    enum { N = N_LIST_SIZES };
     for (int k = 0; k < N; k++)
         ck_assert_uint_ne(xw_change_property(c, 0, FAKE_ROOT, 1, 31, 8, sizes[k], sizes[k] ? data : NULL).sequence, 0);
     ck_assert_uint_eq(xw_change_property(c, 0, FAKE_ROOT, 1, 31, 8, 400 * 1024, data).sequence, 0);
@@ -555,17 +577,10 @@ static void list_requests(int single)
     ck_assert_uint_eq(F.big_bytes, 24 + 300 * 1024 + 4);
     ck_assert_int_eq(nseen, N);
     for (int k = 0; k < N; k++) {
-        uint8_t want[128] = {18, 0};
-        size_t n = sizes[k], len = 24 + n + (-n & 3);
-        put16(want + 2, (uint16_t)(len / 4));
-        put32(want + 4, FAKE_ROOT);
-        put32(want + 8, 1);
-        put32(want + 12, 31);
-        want[16] = 8;
-        put32(want + 20, (uint32_t)n);
-        memcpy(want + 24, data, n);
+        uint8_t want[128];
+        size_t len = change_property_bytes(want, data, sizes[k]);
         ck_assert_uint_eq(seen_len[k], len);
-        ck_assert_msg(memcmp(seen[k], want, len) == 0, "ChangeProperty of %zu bytes", n);
+        ck_assert_msg(memcmp(seen[k], want, len) == 0, "ChangeProperty of %u bytes", sizes[k]);
     }
 }
 
@@ -581,6 +596,40 @@ START_TEST(list_requests_lock_free)
 }
 END_TEST
 
+/* The same lists, and InternAtom's (an 8-byte fixed part), with no serving thread:
+ * in a process with one thread the generated senders take their inline path
+ * without the connection's single-threaded mode. The requests are read here after
+ * the flush. */
+START_TEST(list_requests_one_thread)
+{
+    c = fake_connect(&F, NULL, 0);
+    uint8_t data[64];
+    for (size_t i = 0; i < sizeof data; i++)
+        data[i] = (uint8_t)(i * 7 + 1);
+    for (int k = 0; k < N_LIST_SIZES; k++) {
+        ck_assert_uint_ne(xw_change_property(c, 0, FAKE_ROOT, 1, 31, 8, list_sizes[k], data).sequence, 0);
+        ck_assert_uint_ne(xw_intern_atom_unchecked(c, 1, (uint16_t)list_sizes[k], (const char *)data).sequence, 0);
+    }
+    ck_assert_int_gt(xw_flush(c), 0);
+    for (int k = 0; k < N_LIST_SIZES; k++) {
+        uint8_t want[128], got[128];
+        size_t n = list_sizes[k], len = change_property_bytes(want, data, n);
+        ck_assert_int_eq(fake_read_request(&F, got, sizeof got, NULL, NULL), (long)len);
+        ck_assert_msg(memcmp(got, want, len) == 0, "ChangeProperty of %zu bytes", n);
+        len = 8 + n + (-n & 3);
+        memset(want, 0, len);
+        want[0] = 16;
+        want[1] = 1;
+        put16(want + 2, (uint16_t)(len / 4));
+        put16(want + 4, (uint16_t)n);
+        memcpy(want + 8, data, n);
+        ck_assert_int_eq(fake_read_request(&F, got, sizeof got, NULL, NULL), (long)len);
+        ck_assert_msg(memcmp(got, want, len) == 0, "InternAtom of %zu bytes", n);
+    }
+    ck_assert_int_eq(xw_connection_has_error(c), 0);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = xwtest_suite("write");
@@ -589,7 +638,8 @@ int main(void)
                                            sequence_wrap, check_after_flush, too_long_fails_alone, big_requests,
                                            long_extension_name_asks_for_big_requests,
                                            send_buffer_left_as_the_system_sets_it, blocked_write_keeps_reading,
-                                           single_threaded_mode, list_requests_locked, list_requests_lock_free, NULL});
+                                           single_threaded_mode, list_requests_locked, list_requests_lock_free,
+                                           list_requests_one_thread, NULL});
     fake_conn_tcase(s, "barrier",
                     (const TTest *const[]){check_unchecked_waits_for_the_server, check_without_redundant_sync,
                                            check_unchecked_ends_with_the_connection, NULL});
