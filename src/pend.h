@@ -67,7 +67,9 @@ static inline int xw__pend_plain(const struct xw_pend *e)
 {
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     uint64_t tail;
-    memcpy(&tail, &e->flags, sizeof tail);
+    /* addressed from the entry, not from flags: the copy spans eight fields, past
+     * the one a field's own address names (_FORTIFY_SOURCE=3 checks that bound) */
+    memcpy(&tail, (const uint8_t *)e + offsetof(struct xw_pend, flags), sizeof tail);
     /* flags' fds bit, then isvoid, multi and dead, by their bytes */
     return !(tail & ((uint64_t)XW_REQUEST_REPLY_FDS | 0xffull << 8 | 0xffull << 16 | 0xffull << 40));
 #else
@@ -87,7 +89,7 @@ static inline void xw__pend_keep_done(struct xw_pend *e, const uint8_t *w)
                        offsetof(struct xw_pend, byte1) - offsetof(struct xw_pend, done) == 3,
                    "pending entry: done, dead, inl, byte1");
     uint32_t v = 1u | 1u << 16 | (uint32_t)w[1] << 24; /* done, dead (0: plain), inl, byte1 */
-    memcpy(&e->done, &v, sizeof v);
+    memcpy((uint8_t *)e + offsetof(struct xw_pend, done), &v, sizeof v);
 #else
     e->done = 1;
     e->byte1 = w[1];
@@ -182,12 +184,12 @@ static inline void xw__pend_push(xw_connection_t *c, uint64_t seq, int flags, co
     e->q = (struct xw_queue){0};
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     uint32_t facts;
-    memcpy(&facts, &rq->f.opcode, 4);
+    memcpy(&facts, (const uint8_t *)rq + offsetof(struct xw_request, f.opcode), 4);
     uint64_t tail = (facts & ~(uint32_t)0xff) | (uint8_t)flags | (uint64_t)dead << 40;
-    memcpy(&e->flags, &tail, sizeof tail);
+    memcpy((uint8_t *)e + offsetof(struct xw_pend, flags), &tail, sizeof tail);
 #else
     uint8_t tail[8] = {(uint8_t)flags, rq->f.isvoid, rq->f.multi_reply, rq->f.multi_end, 0, dead, 0, 0};
-    memcpy(&e->flags, tail, sizeof tail);
+    memcpy((uint8_t *)e + offsetof(struct xw_pend, flags), tail, sizeof tail);
 #endif
     if (!s->n)
         s->first = e;
