@@ -42,8 +42,9 @@ static inline void xw__lock_broadcast_held(struct xw_cond *cv, struct xw_mutex *
 }
 
 /* While the process has a single thread (glibc's __libc_single_threaded, as its
- * own pthread_mutex uses), nobody can contend, so plain stores do; it only ever
- * turns false, and never while a thread is inside a critical section of ours. */
+ * own pthread_mutex uses), nobody can contend, so plain stores do. It turns false
+ * when a second thread starts (and may turn true again in a fork's child, which has
+ * one thread), never while a thread is inside a critical section of ours. */
 #if defined(__has_include)
 #if __has_include(<sys/single_threaded.h>)
 #include <sys/single_threaded.h>
