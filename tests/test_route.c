@@ -1285,19 +1285,28 @@ static int reply_runs_routed(size_t n)
     return 0;
 }
 
+/* On a fresh connection each time: the stream stream() writes to b fed at once, then
+ * in two pieces cut every step bytes, and checked by routed() after each. */
+static void whole_and_cut_every(uint8_t *b, size_t step, size_t (*stream)(uint8_t *b), int (*routed)(size_t n))
+{
+    for (size_t cut = 0;; cut += step) {
+        renew();
+        size_t n = stream(b);
+        if (cut >= n)
+            break;
+        feed_cut(b, (size_t[]){cut ? cut : n, n}, cut ? 2 : 1, -1, NULL, 0);
+        int line = routed(n);
+        ck_assert_msg(line == 0, "cut at %zu: failed at line %d (connection: %s)", cut, line,
+                      c->error ? c->errstr : "fine");
+    }
+}
+
 /* The stream at once, and in two pieces at many offsets: every reply where the
  * general routing would put it, each plain one kept in its entry. */
 START_TEST(reply_runs_stop_where_the_general_path_must_route)
 {
     static uint8_t b[RUN_REQS * 64 + 256];
-    for (size_t cut = 0;; cut += 37) {
-        renew();
-        size_t n = reply_runs_stream(b);
-        if (cut >= n)
-            break;
-        feed_cut(b, (size_t[]){cut ? cut : n, n}, cut ? 2 : 1, -1, NULL, 0);
-        MUST(reply_runs_routed(n));
-    }
+    whole_and_cut_every(b, 37, reply_runs_stream, reply_runs_routed);
 }
 END_TEST
 
@@ -1368,14 +1377,7 @@ static int reply_meets_routed(size_t n)
 START_TEST(reply_runs_meet_discards_voids_errors_and_waiters)
 {
     static uint8_t b[MEET_REQS * 32 + 64];
-    for (size_t cut = 0;; cut += 13) {
-        renew();
-        size_t n = reply_meets_stream(b);
-        if (cut >= n)
-            break;
-        feed_cut(b, (size_t[]){cut ? cut : n, n}, cut ? 2 : 1, -1, NULL, 0);
-        MUST(reply_meets_routed(n));
-    }
+    whole_and_cut_every(b, 13, reply_meets_stream, reply_meets_routed);
 }
 END_TEST
 
